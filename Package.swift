@@ -1,0 +1,30 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "Arboreal",
+  platforms: [
+    // The floor of the Synchronization module (`Mutex`, `Atomic`) the registrar is built on.
+    .macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2),
+  ],
+  products: [
+    .library(name: "ArborealTracking", targets: ["ArborealTracking"])
+  ],
+  dependencies: [],
+  targets: [
+    // Core Library
+    .target(name: "ArborealTracking"),
+
+    // Tests
+    .testTarget(name: "ArborealTrackingTests", dependencies: ["ArborealTracking"]),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+  var settings = target.swiftSettings ?? []
+  for feature in ["ExistentialAny", "MemberImportVisibility"] {
+    settings.append(.enableUpcomingFeature(feature))
+  }
+  target.swiftSettings = settings
+}

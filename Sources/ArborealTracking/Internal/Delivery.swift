@@ -1,0 +1,55 @@
+/// Where an observer's callbacks run: in the isolation that registered it.
+///
+/// - `synchronous`: registered from nonisolated code; callbacks run on the mutating thread.
+/// - `mainActor`: registered on the main actor; callbacks run synchronously when the change
+///   happens on the main thread (always the case for a `Store`), otherwise they are enqueued
+///   on the main actor.
+/// - `actor`: registered on another actor; callbacks are enqueued on that actor.
+enum Delivery: Sendable {
+  case synchronous
+  case mainActor
+  case actor(any Actor)
+
+  init(_ isolation: (any Actor)?) {
+    guard let isolation else {
+      self = .synchronous
+      return
+    }
+    if isolation === MainActor.shared {
+      Platform.noteMainThread()
+      self = .mainActor
+    } else {
+      self = .actor(isolation)
+    }
+  }
+
+  /// Runs `work` in the delivery's isolation: at once when already there, otherwise later.
+  func perform(_ work: @escaping @Sendable () -> Void) {
+    switch self {
+    case .synchronous:
+      work()
+    case .mainActor:
+      if Platform.isMainThread {
+        work()
+      } else {
+        Task { @MainActor in work() }
+      }
+    case .actor(let actor):
+      Task { await Delivery.run(on: actor, work) }
+    }
+  }
+
+  private static func run(on actor: isolated any Actor, _ work: @Sendable () -> Void) {
+    work()
+  }
+}
+
+/// A callback that is not `Sendable` in its own type, carried across threads.
+///
+/// Invariant: `function` is only invoked through ``Delivery/perform(_:)`` of the observer that
+/// owns it, that is, in the isolation it was created in (or, for nonisolated registrations, on
+/// the mutating thread as documented), and never concurrently with itself: an observer admits
+/// one runner at a time.
+struct UncheckedCallback<Argument>: @unchecked Sendable {
+  let function: (Argument) -> Void
+}

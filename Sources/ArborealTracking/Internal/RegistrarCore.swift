@@ -1,0 +1,179 @@
+import Synchronization
+
+/// The shared storage behind a ``TrackingRegistrar``: one per model instance.
+///
+/// ## Data
+/// - `observedMask`: bit `id & 63` is set while a property with that id may have an observer,
+///   or a tracking scope has read it and not yet registered. A write whose bit is clear takes
+///   the fast path: store and return, no lock. Bits are conservative: a set bit only costs a
+///   trip through the lock.
+/// - `epoch`: counts recorded writes; only changed under the lock, read without it. A read
+///   inside a tracking scope is stamped with the epoch it saw.
+/// - `pendingScopes`: how many tracking scopes have read this registrar and not yet finished
+///   registering. Bits are never cleared while it is non-zero.
+/// - `state`: the entries (observers and last-write epochs), behind a `Mutex`.
+///
+/// ## Why no write is lost
+/// A reader increments `pendingScopes`, loads `epoch`, sets its bit, then reads the value. A
+/// writer stores the value, then loads the bit. So a write that follows the read sees the bit
+/// and records `lastWrite` under the lock; registration then compares `lastWrite` with the read's
+/// epoch and fires at once if the property changed in between. Clearing a bit stores the mask,
+/// then re-checks `pendingScopes` and puts the bit back if a reader arrived meanwhile (both
+/// sides sequentially consistent), so a reader never relies on a bit that is being cleared.
+///
+/// ## Locking
+/// `state` is never held while user code runs, nor while another lock is taken: observers are
+/// copied out and notified after it is released.
+@usableFromInline
+final class RegistrarCore: Sendable {
+  @usableFromInline let observedMask = Atomic<UInt64>(0)
+  let epoch = Atomic<UInt64>(0)
+  let pendingScopes = Atomic<Int>(0)
+  let state = Mutex(RegistrarState())
+
+  @usableFromInline init() {}
+
+  /// Whether a write of the property must take the slow path.
+  @inlinable @inline(__always)
+  func mayBeObserved(_ key: TrackingKey) -> Bool {
+    observedMask.load(ordering: .relaxed) & key.maskBit != 0
+  }
+
+  // MARK: Reads
+
+  /// Records a read of `key` in the calling thread's innermost tracking scope, if any.
+  @usableFromInline
+  func recordAccess(_ key: TrackingKey) {
+    guard let scope = ThreadContext.currentIfPresent?.scope else { return }
+    scope.record(self, id: key.id, epoch: nil)
+  }
+
+  /// Marks the start of a scope's reads of this registrar. Balanced by `endPending()` or by a
+  /// registration that consumes the scope's run.
+  func beginPending() {
+    pendingScopes.wrappingAdd(1, ordering: .sequentiallyConsistent)
+  }
+
+  /// Stamps a read: returns the epoch it saw and makes sure the property's bit is set.
+  func stampRead(of id: UInt64) -> UInt64 {
+    let stamp = epoch.load(ordering: .sequentiallyConsistent)
+    let bit: UInt64 = 1 &<< (id & 63)
+    if observedMask.load(ordering: .sequentiallyConsistent) & bit == 0 {
+      observedMask.bitwiseOr(bit, ordering: .sequentiallyConsistent)
+    }
+    return stamp
+  }
+
+  /// Gives back `count` pending counts taken by a scope's runs, without registering.
+  func releasePending(_ count: Int = 1) {
+    let remaining = pendingScopes.wrappingSubtract(count, ordering: .sequentiallyConsistent)
+      .newValue
+    if remaining == 0 {
+      state.withLock { tidy(&$0) }
+    }
+  }
+
+  // MARK: Writes
+
+  /// Records a change of the `@Tracked` property `key` of `model` and notifies its observers,
+  /// naming the property after the model's stored wrapper.
+  @usableFromInline
+  func didChange(_ key: TrackingKey, of model: AnyObject) {
+    didChange(named(key, of: model))
+  }
+
+  /// The key with its name, looked up in `model` the first time.
+  @usableFromInline
+  func named(_ key: TrackingKey, of model: AnyObject) -> TrackingKey {
+    guard key.storedName.isEmpty else { return key }
+    if let name = state.withLock({ $0.names[key.id] }) {
+      return TrackingKey(id: key.id, name: name)
+    }
+    let name = PropertyNames.name(of: key.id, in: model) ?? ""
+    state.withLock { $0.names[key.id] = name }
+    return TrackingKey(id: key.id, name: name)
+  }
+
+  /// Records a change of `key` and notifies its observers (or hands them to the thread's
+  /// transaction). Called after the new value is stored.
+  @usableFromInline
+  func didChange(_ key: TrackingKey) {
+    let observers = state.withLock { state -> [ObserverCore] in
+      let next = epoch.load(ordering: .relaxed) &+ 1
+      epoch.store(next, ordering: .sequentiallyConsistent)
+      return state.recordWrite(of: key, epoch: next)
+    }
+    guard !observers.isEmpty else { return }
+    if let transaction = ThreadContext.currentIfPresent?.transaction {
+      transaction.add(observers, key: key)
+    } else {
+      for observer in observers { observer.notify([key]) }
+    }
+  }
+
+  // MARK: Registration
+
+  /// Registers `observer` for the properties `ids`, read as `records` by `runCount` runs of a
+  /// scope, and gives back those runs' pending counts.
+  ///
+  /// - Returns: The keys written after they were read; those are not registered, and the
+  ///   caller treats them as a change that already happened.
+  /// - Complexity: O(*r* × *p*) for *r* reads and *p* entries.
+  func register(
+    _ observer: ObserverCore, ids: [UInt64], records: [AccessRecord], runCount: Int,
+    changed: inout [TrackingKey]
+  ) {
+    state.withLock { state in
+      for record in records {
+        if let key = state.changed(record.id, since: record.epoch), !changed.contains(key) {
+          changed.append(key)
+        }
+      }
+      for id in ids { state.add(observer, to: id) }
+      let remaining = pendingScopes.wrappingSubtract(runCount, ordering: .sequentiallyConsistent)
+        .newValue
+      if remaining == 0 { tidy(&state) }
+    }
+  }
+
+  /// The keys in `records` written after they were read. Lock-free when nothing was written.
+  func changes(in records: [AccessRecord], into changed: inout [TrackingKey]) {
+    let now = epoch.load(ordering: .sequentiallyConsistent)
+    guard records.contains(where: { $0.epoch != now }) else { return }
+    state.withLock { state in
+      for record in records {
+        if let key = state.changed(record.id, since: record.epoch), !changed.contains(key) {
+          changed.append(key)
+        }
+      }
+    }
+  }
+
+  /// Removes `observer` from the given properties.
+  func unregister(_ observer: ObserverCore, ids: [UInt64]) {
+    state.withLock { state in
+      for id in ids { state.remove(observer, from: id) }
+      if pendingScopes.load(ordering: .sequentiallyConsistent) == 0 { tidy(&state) }
+    }
+  }
+
+  /// Drops unused entries and clears bits nobody needs. Called under the lock.
+  private func tidy(_ state: inout RegistrarState) {
+    guard pendingScopes.load(ordering: .sequentiallyConsistent) == 0 else { return }
+    let needed = state.neededMask
+    let current = observedMask.load(ordering: .sequentiallyConsistent)
+    let clearing = current & ~needed
+    if state.entries.count > state.entries.lazy.filter({ !$0.observers.isEmpty }).count {
+      state.compact()
+    }
+    guard clearing != 0 else { return }
+    observedMask.bitwiseAnd(~clearing, ordering: .sequentiallyConsistent)
+    if pendingScopes.load(ordering: .sequentiallyConsistent) != 0 {
+      // A reader arrived while we cleared; it may rely on a bit it saw set.
+      observedMask.bitwiseOr(clearing, ordering: .sequentiallyConsistent)
+    }
+  }
+
+  /// The number of registrations, for leak tests.
+  var registrationCount: Int { state.withLock { $0.registrationCount } }
+}

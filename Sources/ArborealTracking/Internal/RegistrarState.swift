@@ -1,0 +1,92 @@
+/// What a registrar knows about one property: who observes it and when it last changed.
+struct PropertyEntry {
+  /// The property's key identity.
+  let id: UInt64
+  /// The property's name, refreshed by each recorded write.
+  var name: String
+  /// The registrar epoch of the last write recorded while the property's bit was set; zero
+  /// if none. A read stamped with an epoch below this may have seen the old value.
+  var lastWrite: UInt64
+  /// The observers to notify when the property changes, each at most once.
+  var observers: [ObserverCore]
+
+  var key: TrackingKey { TrackingKey(id: id, name: name) }
+}
+
+/// The lock-protected part of a registrar: a pure state machine over its property entries.
+///
+/// Invariants (checked by `RegistrarStateTests`):
+/// - at most one entry per property id;
+/// - an observer appears at most once in an entry (observers deduplicate their own reads);
+/// - `neededMask` has the bit of every entry that has observers.
+///
+/// A registrar rarely has more than a few dozen properties, so entries live in an array and
+/// are found by a linear scan, which beats hashing at that size.
+struct RegistrarState {
+  private(set) var entries: [PropertyEntry] = []
+  /// Names of `@Tracked` properties, looked up once per property (never compacted: bounded by
+  /// the model's property count).
+  var names: [UInt64: String] = [:]
+
+  /// The index of the entry for `id`.
+  ///
+  /// - Complexity: O(*p*) for *p* entries.
+  func index(of id: UInt64) -> Int? {
+    entries.firstIndex { $0.id == id }
+  }
+
+  /// Records a write of `key` at `epoch` and returns the observers to notify.
+  ///
+  /// - Complexity: O(*p*) for *p* entries.
+  mutating func recordWrite(of key: TrackingKey, epoch: UInt64) -> [ObserverCore] {
+    if let index = index(of: key.id) {
+      entries[index].lastWrite = epoch
+      entries[index].name = key.storedName
+      return entries[index].observers
+    }
+    entries.append(PropertyEntry(id: key.id, name: key.storedName, lastWrite: epoch, observers: []))
+    return []
+  }
+
+  /// The key of `id` if it was written after a read stamped `epoch`.
+  func changed(_ id: UInt64, since epoch: UInt64) -> TrackingKey? {
+    guard let index = index(of: id), entries[index].lastWrite > epoch else { return nil }
+    return entries[index].key
+  }
+
+  /// Adds `observer` to the entry of `id`, creating the entry if needed.
+  mutating func add(_ observer: ObserverCore, to id: UInt64) {
+    if let index = index(of: id) {
+      entries[index].observers.append(observer)
+    } else {
+      entries.append(PropertyEntry(id: id, name: "", lastWrite: 0, observers: [observer]))
+    }
+  }
+
+  /// Removes `observer` from the entry of `id`, if present.
+  ///
+  /// - Complexity: O(*p* + *o*) for *p* entries and *o* observers of that property.
+  mutating func remove(_ observer: ObserverCore, from id: UInt64) {
+    guard let index = index(of: id),
+      let position = entries[index].observers.firstIndex(where: { $0 === observer })
+    else { return }
+    entries[index].observers.swapAt(position, entries[index].observers.count - 1)
+    entries[index].observers.removeLast()
+  }
+
+  /// The mask bits that observers still need.
+  var neededMask: UInt64 {
+    var mask: UInt64 = 0
+    for entry in entries where !entry.observers.isEmpty { mask |= 1 &<< (entry.id & 63) }
+    return mask
+  }
+
+  /// Forgets entries without observers. Only valid when no tracking scope is between a read
+  /// of this registrar and its registration (their write history may be needed).
+  mutating func compact() {
+    entries.removeAll { $0.observers.isEmpty }
+  }
+
+  /// The number of (property, observer) registrations, for tests.
+  var registrationCount: Int { entries.reduce(0) { $0 + $1.observers.count } }
+}

@@ -1,0 +1,47 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The tracking state of one thread: the innermost tracking scope that records reads, and the
+/// transaction that collects notifications.
+///
+/// Invariant: a context is only touched by the thread that owns it. It is reached through a
+/// `pthread_key_t` slot (not `@TaskLocal`, which is far slower on the read path); the slot's
+/// destructor releases it when the thread exits.
+final class ThreadContext {
+  /// The innermost running tracking scope on this thread, or nil.
+  var scope: AccessScope?
+  /// The open transaction on this thread, or nil.
+  var transaction: Transaction?
+
+  private static let key: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key) { pointer in
+      #if canImport(Darwin)
+        Unmanaged<ThreadContext>.fromOpaque(pointer).release()
+      #else
+        if let pointer { Unmanaged<ThreadContext>.fromOpaque(pointer).release() }
+      #endif
+    }
+    precondition(status == 0, "ArborealTracking: pthread_key_create failed (\(status))")
+    return key
+  }()
+
+  /// The calling thread's context, if one was created.
+  static var currentIfPresent: ThreadContext? {
+    guard let pointer = pthread_getspecific(key) else { return nil }
+    return Unmanaged<ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
+  }
+
+  /// The calling thread's context, created on first use.
+  static var current: ThreadContext {
+    if let context = currentIfPresent { return context }
+    let context = ThreadContext()
+    pthread_setspecific(key, Unmanaged.passRetained(context).toOpaque())
+    return context
+  }
+}

@@ -1,0 +1,34 @@
+/// The notifications collected by an open ``withTransaction(_:)`` on one thread.
+///
+/// Each observer appears once, in the order it was first affected, with every key that
+/// changed for it. Invariant: used only by the thread that opened it.
+final class Transaction {
+  private var observers: [ObserverCore] = []
+  private var keys: [ObjectIdentifier: [TrackingKey]] = [:]
+
+  /// Adds a change of `key` for each of `observers`.
+  func add(_ observers: [ObserverCore], key: TrackingKey) {
+    for observer in observers {
+      let identity = ObjectIdentifier(observer)
+      if var existing = keys[identity] {
+        if !existing.contains(key) {
+          existing.append(key)
+          keys[identity] = existing
+        }
+      } else {
+        keys[identity] = [key]
+        self.observers.append(observer)
+      }
+    }
+  }
+
+  /// Notifies every collected observer once. Called after the transaction is closed, so
+  /// writes made by observers notify on their own.
+  func deliver() {
+    for observer in observers {
+      observer.notify(keys[ObjectIdentifier(observer)] ?? [])
+    }
+    observers = []
+    keys = [:]
+  }
+}

@@ -1,0 +1,112 @@
+import Synchronization
+
+/// A property of a ``Trackable`` class whose reads are tracked and whose changes notify the
+/// observers that read it.
+///
+/// ```swift
+/// final class Counter: Trackable {
+///   let registrar = TrackingRegistrar()
+///   @Tracked var count = 0
+/// }
+/// ```
+///
+/// When the value is `Equatable`, setting it to an equal value notifies nobody; other values
+/// always notify. The property's name (`count`) is captured when the model is initialised and
+/// reported in ``TrackingChanges``; `$count` is the property's ``TrackingKey``.
+///
+/// A read costs one relaxed atomic load more than a stored property when nothing is tracking;
+/// a write costs one more when nothing observes the property. Neither allocates. Like any
+/// stored property, the value itself is not synchronised: writing it from one thread while
+/// another reads it is a data race.
+@propertyWrapper
+public struct Tracked<Value> {
+  @usableFromInline var value: Value
+  @usableFromInline let key: TrackingKey
+  /// Returns true for equal values; nil when `Value` is not `Equatable`.
+  @usableFromInline let isDuplicate: (@Sendable (Value, Value) -> Bool)?
+
+  /// Creates a tracked property whose every write notifies its observers.
+  ///
+  /// - Parameters:
+  ///   - wrappedValue: The initial value.
+  ///   - name: The name reported in ``TrackingChanges``; by default, the declared property's
+  ///     name, looked up once when first needed.
+  public init(wrappedValue: Value, _ name: String = "") {
+    self.value = wrappedValue
+    self.key = TrackingKey(name)
+    self.isDuplicate = nil
+  }
+
+  /// Creates a tracked property whose writes of an equal value notify nobody.
+  ///
+  /// - Parameters:
+  ///   - wrappedValue: The initial value.
+  ///   - name: The name reported in ``TrackingChanges``; by default, the declared property's
+  ///     name, looked up once when first needed.
+  public init(wrappedValue: Value, _ name: String = "")
+  where Value: Equatable & SendableMetatype {
+    self.value = wrappedValue
+    self.key = TrackingKey(name)
+    self.isDuplicate = { $0 == $1 }
+  }
+
+  /// Unavailable: `@Tracked` works only on properties of a ``Trackable`` class.
+  @available(*, unavailable, message: "@Tracked is only available on properties of Trackable classes")
+  public var wrappedValue: Value {
+    get { fatalError("@Tracked is only available on properties of Trackable classes") }
+    // swift-format-ignore: NoEmptyClosure
+    set { fatalError("@Tracked is only available on properties of Trackable classes") }
+  }
+
+  /// The property's key, to compare with ``TrackingChanges`` (`model.$count`).
+  @available(*, unavailable, message: "@Tracked is only available on properties of Trackable classes")
+  public var projectedValue: TrackingKey { key }
+
+  /// The property's key (`model.$count`), named after the property.
+  public static subscript<Model: Trackable>(
+    _enclosingInstance model: Model,
+    projected projectedKeyPath: KeyPath<Model, TrackingKey>,
+    storage storageKeyPath: ReferenceWritableKeyPath<Model, Tracked<Value>>
+  ) -> TrackingKey {
+    model.registrar.core.named(model[keyPath: storageKeyPath].key, of: model)
+  }
+
+  /// Reads and writes the property through the model's registrar.
+  @inlinable
+  public static subscript<Model: Trackable>(
+    _enclosingInstance model: Model,
+    wrapped wrappedKeyPath: ReferenceWritableKeyPath<Model, Value>,
+    storage storageKeyPath: ReferenceWritableKeyPath<Model, Tracked<Value>>
+  ) -> Value {
+    get {
+      if activeTrackingScopes.load(ordering: .relaxed) != 0 {
+        model.registrar.core.recordAccess(model[keyPath: storageKeyPath].key)
+      }
+      return model[keyPath: storageKeyPath].value
+    }
+    set {
+      let core = model.registrar.core
+      let key = model[keyPath: storageKeyPath].key
+      if _fastPath(!core.mayBeObserved(key)) {
+        model[keyPath: storageKeyPath].value = newValue
+        // A tracking scope may have started reading it meanwhile.
+        if _slowPath(core.mayBeObserved(key)) { core.didChange(key, of: model) }
+        return
+      }
+      if let isDuplicate = model[keyPath: storageKeyPath].isDuplicate,
+        isDuplicate(model[keyPath: storageKeyPath].value, newValue)
+      {
+        return
+      }
+      model[keyPath: storageKeyPath].value = newValue
+      core.didChange(key, of: model)
+    }
+  }
+}
+
+extension Tracked: Sendable where Value: Sendable {}
+
+extension Tracked: TrackedStorage {
+  var trackingKeyID: UInt64 { key.id }
+}
+

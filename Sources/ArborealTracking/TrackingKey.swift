@@ -1,0 +1,74 @@
+import Synchronization
+
+/// Hands out property identities. Zero is never used.
+private let nextPropertyID = Atomic<UInt64>(1)
+
+/// The identity of one tracked property, and its name for diagnostics.
+///
+/// Every `@Tracked` property creates its key when its model is initialised, so two instances of
+/// the same model have different keys. Hand-written accessors create a key once and keep it,
+/// either per instance or in a `static let` shared by all instances (a registrar tells
+/// instances apart by itself):
+///
+/// ```swift
+/// final class Thermometer: Trackable {
+///   let registrar = TrackingRegistrar()
+///   static let celsiusKey = TrackingKey("celsius")
+///   private var storage = 20.0
+///
+///   var celsius: Double {
+///     get {
+///       registrar.access(Self.celsiusKey)
+///       return storage
+///     }
+///     set {
+///       registrar.withMutation(of: Self.celsiusKey) { storage = newValue }
+///     }
+///   }
+/// }
+/// ```
+///
+/// Keys compare and hash by identity, not by name: two keys made with the same name are
+/// different keys.
+public struct TrackingKey: Sendable, Hashable, CustomStringConvertible {
+  /// The unique identity used by registrars; its low six bits select the registrar's
+  /// "observed" bit.
+  @usableFromInline let id: UInt64
+  /// Empty for a `@Tracked` key whose name has not been looked up yet.
+  @usableFromInline let storedName: String
+
+  /// Creates a new, unique key.
+  ///
+  /// - Parameter name: The property's name, reported in ``TrackingChanges``.
+  public init(_ name: String) {
+    self.id = nextPropertyID.wrappingAdd(1, ordering: .relaxed).oldValue
+    self.storedName = name
+  }
+
+  /// The property's name (`firstName`).
+  ///
+  /// A `@Tracked` property's key learns its name from the model the first time it is needed
+  /// (reflection, once per instance and property); a key taken before that reads
+  /// `property#<id>`.
+  public var name: String { storedName.isEmpty ? "property#\(id)" : storedName }
+
+  /// The property's name.
+  public var description: String { name }
+
+  /// Whether two keys are the same key.
+  public static func == (lhs: TrackingKey, rhs: TrackingKey) -> Bool { lhs.id == rhs.id }
+
+  /// Hashes the key's identity.
+  public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+extension TrackingKey {
+  /// Rebuilds a key from a registrar's record of it.
+  init(id: UInt64, name: String) {
+    self.id = id
+    self.storedName = name
+  }
+
+  /// The key's bit in a registrar's observed mask.
+  @inlinable var maskBit: UInt64 { 1 &<< (id & 63) }
+}
