@@ -51,7 +51,9 @@ public struct Tracked<Value> {
   }
 
   /// Unavailable: `@Tracked` works only on properties of a ``Trackable`` class.
-  @available(*, unavailable, message: "@Tracked is only available on properties of Trackable classes")
+  @available(
+    *, unavailable, message: "@Tracked is only available on properties of Trackable classes"
+  )
   public var wrappedValue: Value {
     get { fatalError("@Tracked is only available on properties of Trackable classes") }
     // swift-format-ignore: NoEmptyClosure
@@ -59,7 +61,9 @@ public struct Tracked<Value> {
   }
 
   /// The property's key, to compare with ``TrackingChanges`` (`model.$count`).
-  @available(*, unavailable, message: "@Tracked is only available on properties of Trackable classes")
+  @available(
+    *, unavailable, message: "@Tracked is only available on properties of Trackable classes"
+  )
   public var projectedValue: TrackingKey { key }
 
   /// The property's key (`model.$count`), named after the property.
@@ -109,4 +113,3 @@ extension Tracked: Sendable where Value: Sendable {}
 extension Tracked: TrackedStorage {
   var trackingKeyID: UInt64 { key.id }
 }
-

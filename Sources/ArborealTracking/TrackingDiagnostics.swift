@@ -10,7 +10,7 @@ public enum TrackingDiagnostics {
   /// of those properties starts it again.
   public static let rerunLimit = 100
 
-  private static let handler = Mutex<(@Sendable (String) -> Void)?>(nil)
+  private static let handler = Locked<(@Sendable (String) -> Void)?>.make(nil)
 
   /// Receives the message for a runaway observer. When nil (the default), the message is
   /// written to standard error.

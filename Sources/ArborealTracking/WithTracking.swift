@@ -26,6 +26,7 @@
 ///   - onChange: Called once, after the first change, with the properties that changed.
 /// - Returns: What `apply` returns.
 /// - Complexity: O(*r*) for *r* reads in `apply`, plus a lock per registrar read.
+@discardableResult
 public func withTracking<T, E: Error>(
   isolation: isolated (any Actor)? = #isolation,
   _ apply: () throws(E) -> T,
@@ -50,6 +51,7 @@ public func withTracking<T, E: Error>(
 ///   - apply: The closure whose reads are tracked. It runs once, now.
 ///   - onChange: Called once, after the first change.
 /// - Returns: What `apply` returns.
+@discardableResult
 public func withTracking<T, E: Error>(
   isolation: isolated (any Actor)? = #isolation,
   _ apply: () throws(E) -> T,

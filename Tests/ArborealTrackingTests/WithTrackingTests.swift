@@ -4,7 +4,10 @@ import Testing
 @Suite struct WithTrackingTests {
   @Test func returnsWhatApplyReturns() {
     let person = Person()
-    let name = withTracking { person.fullName } onChange: {}
+    let name = withTracking {
+      person.fullName
+    } onChange: {
+    }
     #expect(name == "Ada Lovelace")
   }
 
@@ -12,9 +15,21 @@ import Testing
     let person = Person()
     let other = Person()
     let log = Log<String>()
-    _ = withTracking { person.firstName } onChange: { log.append("first") }
-    _ = withTracking { person.age } onChange: { log.append("age") }
-    _ = withTracking { other.firstName } onChange: { log.append("other") }
+    _ = withTracking {
+      person.firstName
+    } onChange: {
+      log.append("first")
+    }
+    _ = withTracking {
+      person.age
+    } onChange: {
+      log.append("age")
+    }
+    _ = withTracking {
+      other.firstName
+    } onChange: {
+      log.append("other")
+    }
     person.firstName = "Grace"
     #expect(log.all == ["first"])
   }
@@ -22,7 +37,11 @@ import Testing
   @Test func deliveryIsAfterTheChangeAndSeesTheNewValue() {
     let counter = Counter()
     let seen = Log<Int>()
-    _ = withTracking { counter.count } onChange: { seen.append(counter.count) }
+    _ = withTracking {
+      counter.count
+    } onChange: {
+      seen.append(counter.count)
+    }
     counter.count = 5
     #expect(seen.all == [5])
   }
@@ -30,7 +49,11 @@ import Testing
   @Test func firesOnceThenIsGone() {
     let counter = Counter()
     let log = Log<TrackingChanges>()
-    _ = withTracking { counter.count } onChange: { changes in log.append(changes) }
+    _ = withTracking {
+      counter.count
+    } onChange: { changes in
+      log.append(changes)
+    }
     counter.count = 1
     counter.count = 2
     #expect(log.count == 1)
@@ -41,7 +64,11 @@ import Testing
   @Test func equalEquatableValuesNotifyNobody() {
     let counter = Counter()
     let log = Log<Int>()
-    _ = withTracking { counter.count } onChange: { log.append(1) }
+    _ = withTracking {
+      counter.count
+    } onChange: {
+      log.append(1)
+    }
     counter.count = 0
     #expect(log.count == 0)
     counter.count = 1
@@ -51,14 +78,20 @@ import Testing
   @Test func nonEquatableValuesAlwaysNotify() {
     let document = Document()
     let log = Log<Int>()
-    _ = withTracking { document.blob } onChange: { log.append(1) }
+    _ = withTracking {
+      document.blob
+    } onChange: {
+      log.append(1)
+    }
     document.blob = Blob(size: 0)
     #expect(log.count == 1)
   }
 
   @Test func observerMayReadAndWriteTrackedPropertiesDuringDelivery() {
     let counter = Counter()
-    _ = withTracking { counter.count } onChange: {
+    _ = withTracking {
+      counter.count
+    } onChange: {
       counter.step = counter.count * 10
     }
     counter.count = 3
@@ -94,11 +127,19 @@ import Testing
   @Test func nestedModelsTrackBothLevels() {
     let parent = Parent()
     let log = Log<[String]>()
-    _ = withTracking { parent.child.count } onChange: { changes in log.append(changes.names) }
+    _ = withTracking {
+      parent.child.count
+    } onChange: { changes in
+      log.append(changes.names)
+    }
     parent.child.count = 1
     #expect(log.all == [["count"]])
 
-    _ = withTracking { parent.child.count } onChange: { changes in log.append(changes.names) }
+    _ = withTracking {
+      parent.child.count
+    } onChange: { changes in
+      log.append(changes.names)
+    }
     parent.child = Child(count: 9)
     #expect(log.all == [["count"], ["child"]])
   }
@@ -106,7 +147,9 @@ import Testing
   @Test func handWrittenAccessorsAndComputedPropertiesAreTracked() {
     let thermometer = Thermometer()
     let log = Log<TrackingChanges>()
-    let value = withTracking { thermometer.fahrenheit } onChange: { changes in
+    let value = withTracking {
+      thermometer.fahrenheit
+    } onChange: { changes in
       log.append(changes)
     }
     #expect(value == 68)
@@ -118,7 +161,11 @@ import Testing
   @Test func changesCarryThePropertysOwnName() {
     let person = Person()
     let log = Log<TrackingChanges>()
-    _ = withTracking { person.firstName } onChange: { changes in log.append(changes) }
+    _ = withTracking {
+      person.firstName
+    } onChange: { changes in
+      log.append(changes)
+    }
     person.firstName = "Grace"
     let changes = try! #require(log.all.first)
     #expect(changes.description == "firstName")
@@ -130,7 +177,10 @@ import Testing
     let person = Person()
     let outer = Log<Int>()
     withTracking {
-      _ = withTracking { person.age } onChange: {}
+      _ = withTracking {
+        person.age
+      } onChange: {
+      }
     } onChange: {
       outer.append(1)
     }
@@ -141,7 +191,11 @@ import Testing
   @Test func withoutTrackingReadsAreNotRecorded() {
     let person = Person()
     let log = Log<Int>()
-    _ = withTracking { withoutTracking { person.age } } onChange: { log.append(1) }
+    _ = withTracking {
+      withoutTracking { person.age }
+    } onChange: {
+      log.append(1)
+    }
     person.age = 1
     #expect(log.count == 0)
   }
@@ -164,7 +218,11 @@ import Testing
   @Test @MainActor func mainActorCallersAreNotifiedOnTheMainActor() async {
     let counter = Counter()
     var seen: [Int] = []  // main-actor state, captured without Sendable
-    _ = withTracking { counter.count } onChange: { seen.append(counter.count) }
+    _ = withTracking {
+      counter.count
+    } onChange: {
+      seen.append(counter.count)
+    }
     counter.count = 2
     #expect(seen == [2])
   }

@@ -83,7 +83,9 @@ final class AccessScope {
   /// - Complexity: O(*r*) expected for *r* reads.
   func groups() -> [Group] {
     if runs.count == 1, let run = runs.first {
-      return [Group(core: run.core, ids: ids(of: run), records: Array(records(of: run)), runCount: 1)]
+      return [
+        Group(core: run.core, ids: ids(of: run), records: Array(records(of: run)), runCount: 1)
+      ]
     }
     var groups: [Group] = []
     var positions: [ObjectIdentifier: Int] = [:]

@@ -43,13 +43,13 @@ final class ObserverCore: Sendable {
   let kind: Kind
   let delivery: Delivery
   private let callback: UncheckedCallback<TrackingChanges>
-  let state: Mutex<ObserverState>
+  let state: Locked<ObserverState>
 
   init(kind: Kind, delivery: Delivery, callback: UncheckedCallback<TrackingChanges>) {
     self.kind = kind
     self.delivery = delivery
     self.callback = callback
-    self.state = Mutex(ObserverState(phase: kind == .oneShot ? .registering : .running))
+    self.state = Locked.make(ObserverState(phase: kind == .oneShot ? .registering : .running))
   }
 
   // MARK: Notification

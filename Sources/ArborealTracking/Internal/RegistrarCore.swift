@@ -11,7 +11,7 @@ import Synchronization
 ///   inside a tracking scope is stamped with the epoch it saw.
 /// - `pendingScopes`: how many tracking scopes have read this registrar and not yet finished
 ///   registering. Bits are never cleared while it is non-zero.
-/// - `state`: the entries (observers and last-write epochs), behind a `Mutex`.
+/// - `state`: the entries (observers and last-write epochs), behind a lock.
 ///
 /// ## Why no write is lost
 /// A reader increments `pendingScopes`, loads `epoch`, sets its bit, then reads the value. A
@@ -29,7 +29,7 @@ final class RegistrarCore: Sendable {
   @usableFromInline let observedMask = Atomic<UInt64>(0)
   let epoch = Atomic<UInt64>(0)
   let pendingScopes = Atomic<Int>(0)
-  let state = Mutex(RegistrarState())
+  let state = Locked.make(RegistrarState())
 
   @usableFromInline init() {}
 

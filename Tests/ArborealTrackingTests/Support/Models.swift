@@ -1,5 +1,6 @@
-import ArborealTracking
 import Synchronization
+
+@testable import ArborealTracking
 
 final class Person: Trackable {
   let registrar = TrackingRegistrar()
@@ -65,8 +66,8 @@ final class SharedCounter: Trackable, Sendable {
   let registrar = TrackingRegistrar()
   let valueKey = TrackingKey("value")
   let otherKey = TrackingKey("other")
-  private let storage = Mutex(0)
-  private let otherStorage = Mutex(0)
+  private let storage = Locked.make(0)
+  private let otherStorage = Locked.make(0)
 
   var value: Int {
     get {
@@ -95,7 +96,7 @@ final class SharedCounter: Trackable, Sendable {
 
 /// A thread-safe log of what observers saw.
 final class Log<Entry: Sendable>: Sendable {
-  private let entries = Mutex<[Entry]>([])
+  private let entries = Locked.make([Entry]())
   func append(_ entry: Entry) { entries.withLock { $0.append(entry) } }
   var all: [Entry] { entries.withLock { $0 } }
   var count: Int { entries.withLock { $0.count } }

@@ -1,0 +1,44 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// A nested package, so that the library itself never depends on the benchmark tooling.
+// Run with `swift package benchmark` from this folder, or `./compare.sh` for the comparison
+// table against the toolchain's Observation module.
+let package = Package(
+  name: "Benchmarks",
+  platforms: [
+    // The library's floor (the Synchronization module).
+    .macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2),
+  ],
+  dependencies: [
+    // Named, because a path dependency is otherwise known by its folder name, which differs
+    // between checkouts.
+    .package(name: "Arboreal", path: ".."),
+    .package(
+      url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1",
+      traits: ["MallocInterposer"]),
+  ],
+  targets: [
+    // Benchmarks: package-benchmark discovers executable targets under `Benchmarks/<Name>/`.
+    .executableTarget(
+      name: "TrackingBenchmarks",
+      dependencies: [
+        .product(name: "ArborealTracking", package: "Arboreal"),
+        .product(name: "Benchmark", package: "package-benchmark"),
+      ],
+      path: "Benchmarks/TrackingBenchmarks",
+      plugins: [
+        .plugin(name: "BenchmarkPlugin", package: "package-benchmark")
+      ]
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+  var settings = target.swiftSettings ?? []
+  for feature in ["ExistentialAny", "MemberImportVisibility"] {
+    settings.append(.enableUpcomingFeature(feature))
+  }
+  target.swiftSettings = settings
+}
