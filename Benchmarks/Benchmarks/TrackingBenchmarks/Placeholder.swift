@@ -1,1 +1,0 @@
-let benchmarks: @Sendable () -> Void = {}
