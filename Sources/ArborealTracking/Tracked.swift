@@ -20,8 +20,11 @@ import Synchronization
 /// another reads it is a data race.
 @propertyWrapper
 public struct Tracked<Value> {
+  // The fast paths touch only `value` and `id`; the rest is for notifications.
   @usableFromInline var value: Value
-  @usableFromInline let key: TrackingKey
+  @usableFromInline let id: UInt64
+  /// The explicit name, or empty to look it up by reflection.
+  @usableFromInline let name: String
   /// Returns true for equal values; nil when `Value` is not `Equatable`.
   @usableFromInline let isDuplicate: (@Sendable (Value, Value) -> Bool)?
 
@@ -33,7 +36,8 @@ public struct Tracked<Value> {
   ///     name, looked up once when first needed.
   public init(wrappedValue: Value, _ name: String = "") {
     self.value = wrappedValue
-    self.key = TrackingKey(name)
+    self.id = TrackingKey(name).id
+    self.name = name
     self.isDuplicate = nil
   }
 
@@ -46,7 +50,8 @@ public struct Tracked<Value> {
   public init(wrappedValue: Value, _ name: String = "")
   where Value: Equatable & SendableMetatype {
     self.value = wrappedValue
-    self.key = TrackingKey(name)
+    self.id = TrackingKey(name).id
+    self.name = name
     self.isDuplicate = { $0 == $1 }
   }
 
@@ -66,6 +71,8 @@ public struct Tracked<Value> {
   )
   public var projectedValue: TrackingKey { key }
 
+  @usableFromInline var key: TrackingKey { TrackingKey(id: id, name: name) }
+
   /// The property's key (`model.$count`), named after the property.
   public static subscript<Model: Trackable>(
     _enclosingInstance model: Model,
@@ -84,17 +91,25 @@ public struct Tracked<Value> {
   ) -> Value {
     get {
       if activeTrackingScopes.load(ordering: .relaxed) != 0 {
-        model.registrar.core.recordAccess(model[keyPath: storageKeyPath].key)
+        model.registrar.core.recordAccess(id: model[keyPath: storageKeyPath].id)
       }
       return model[keyPath: storageKeyPath].value
     }
+    // Always inlined: once inlined, the key paths fold into direct field accesses; a call
+    // would have to materialise them and copy the wrapper out through the key path runtime.
+    @inline(__always)
     set {
-      let core = model.registrar.core
-      let key = model[keyPath: storageKeyPath].key
-      if _fastPath(!core.mayBeObserved(key)) {
+      // `model.registrar.core` is read in place each time, never bound to a local: a local
+      // would be retained and released on every write (slow once observers hold weak
+      // references to the registrar).
+      let id = model[keyPath: storageKeyPath].id
+      let bit: UInt64 = 1 &<< (id & 63)
+      if _fastPath(model.registrar.core.observedMask.load(ordering: .relaxed) & bit == 0) {
         model[keyPath: storageKeyPath].value = newValue
         // A tracking scope may have started reading it meanwhile.
-        if _slowPath(core.mayBeObserved(key)) { core.didChange(key, of: model) }
+        if _slowPath(model.registrar.core.observedMask.load(ordering: .relaxed) & bit != 0) {
+          model.registrar.core.didChange(model[keyPath: storageKeyPath].key, of: model)
+        }
         return
       }
       if let isDuplicate = model[keyPath: storageKeyPath].isDuplicate,
@@ -103,7 +118,7 @@ public struct Tracked<Value> {
         return
       }
       model[keyPath: storageKeyPath].value = newValue
-      core.didChange(key, of: model)
+      model.registrar.core.didChange(model[keyPath: storageKeyPath].key, of: model)
     }
   }
 }
@@ -111,5 +126,5 @@ public struct Tracked<Value> {
 extension Tracked: Sendable where Value: Sendable {}
 
 extension Tracked: TrackedStorage {
-  var trackingKeyID: UInt64 { key.id }
+  var trackingKeyID: UInt64 { id }
 }

@@ -41,7 +41,7 @@ public struct TrackingRegistrar: Sendable {
   @inlinable
   public func access(_ key: TrackingKey) {
     if activeTrackingScopes.load(ordering: .relaxed) != 0 {
-      core.recordAccess(key)
+      core.recordAccess(id: key.id)
     }
   }
 

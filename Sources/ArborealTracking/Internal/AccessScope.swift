@@ -24,8 +24,12 @@ final class AccessScope {
     var range: Range<Int>
   }
 
-  private(set) var runs: [Run] = []
-  private(set) var records: [AccessRecord] = []
+  // Only the thread running the scope's closure touches these (see the type's invariant), so
+  // dynamic exclusivity checks are switched off: they cost more than the rest of a read.
+  @exclusivity(unchecked) private(set) var runs: [Run] = []
+  @exclusivity(unchecked) private(set) var records: [AccessRecord] = []
+  /// The registrar of the last run, compared by identity without retaining it.
+  @exclusivity(unchecked) private var lastCore: ObjectIdentifier?
   /// The scope this one is nested in, restored when this one ends.
   let parent: AccessScope?
   /// Whether reads recorded here are merged into `parent` when this scope ends.
@@ -39,10 +43,22 @@ final class AccessScope {
   /// Records a read of property `id` of `core`, stamping it with `epoch` or, when nil, the
   /// epoch the registrar has now.
   func record(_ core: RegistrarCore, id: UInt64, epoch: UInt64?) {
-    if let last = runs.last, last.core === core {
-      runs[runs.count - 1].range = last.range.lowerBound..<(last.range.upperBound + 1)
+    if lastCore == ObjectIdentifier(core) {
+      // A property read again in the same run adds nothing: its first read already depends
+      // on it, with the earlier (more cautious) epoch. Only the run's last few reads are
+      // compared, which covers loops over a model's properties at a bounded cost.
+      if epoch == nil {
+        let lower = max(runs[runs.count - 1].range.lowerBound, records.count - 8)
+        var index = records.count - 1
+        while index >= lower {
+          if records[index].id == id { return }
+          index -= 1
+        }
+      }
+      runs[runs.count - 1].range = runs[runs.count - 1].range.lowerBound..<(records.count + 1)
     } else {
       core.beginPending()
+      lastCore = ObjectIdentifier(core)
       runs.append(Run(core: core, range: records.count..<(records.count + 1)))
     }
     let stamp = core.stampRead(of: id)
@@ -65,6 +81,7 @@ final class AccessScope {
   func discard() {
     for run in runs { run.core.releasePending() }
     runs.removeAll()
+    lastCore = nil
   }
 
   /// The reads of one registrar, merged over all the runs that read it.
@@ -112,12 +129,15 @@ final class AccessScope {
     mergingIntoParent: Bool, _ body: () throws(E) -> T
   ) throws(E) -> (T, AccessScope) {
     let context = ThreadContext.current
-    let scope = AccessScope(parent: context.scope, mergesIntoParent: mergingIntoParent)
-    context.scope = scope
+    let scope = AccessScope(
+      parent: context.scope?.takeUnretainedValue(), mergesIntoParent: mergingIntoParent)
+    context.scope = Unmanaged.passUnretained(scope)
     activeTrackingScopes.wrappingAdd(1, ordering: .relaxed)
     defer {
       activeTrackingScopes.wrappingSubtract(1, ordering: .relaxed)
-      context.scope = scope.parent
+      // `scope` stays alive until here, and its parent is kept alive by `scope.parent`.
+      context.scope = scope.parent.map { Unmanaged.passUnretained($0) }
+      withExtendedLifetime(scope) {}
       if mergingIntoParent, let parent = scope.parent {
         for run in scope.runs {
           for record in scope.records(of: run) {

@@ -41,11 +41,16 @@ final class RegistrarCore: Sendable {
 
   // MARK: Reads
 
-  /// Records a read of `key` in the calling thread's innermost tracking scope, if any.
+  /// Records a read of property `id` in the calling thread's innermost tracking scope, if
+  /// any.
   @usableFromInline
-  func recordAccess(_ key: TrackingKey) {
-    guard let scope = ThreadContext.currentIfPresent?.scope else { return }
-    scope.record(self, id: key.id, epoch: nil)
+  func recordAccess(id: UInt64) {
+    // Unmanaged all the way: the thread owns its context, and `AccessScope.run` keeps the
+    // installed scope alive, so no retain or release is needed on this path.
+    guard let context = ThreadContext.unmanagedCurrent else { return }
+    context._withUnsafeGuaranteedRef { context in
+      context.scope?._withUnsafeGuaranteedRef { $0.record(self, id: id, epoch: nil) }
+    }
   }
 
   /// Marks the start of a scope's reads of this registrar. Balanced by `endPending()` or by a

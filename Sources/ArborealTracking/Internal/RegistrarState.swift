@@ -42,7 +42,13 @@ struct RegistrarState {
     if let index = index(of: key.id) {
       entries[index].lastWrite = epoch
       entries[index].name = key.storedName
-      return entries[index].observers
+      let observers = entries[index].observers
+      // One-shot observers fire on this change: drop them here, in one pass, rather than
+      // one linear search each when they unregister.
+      if observers.contains(where: { $0.kind == .oneShot }) {
+        entries[index].observers.removeAll { $0.kind == .oneShot }
+      }
+      return observers
     }
     entries.append(PropertyEntry(id: key.id, name: key.storedName, lastWrite: epoch, observers: []))
     return []

@@ -13,10 +13,14 @@
 /// `pthread_key_t` slot (not `@TaskLocal`, which is far slower on the read path); the slot's
 /// destructor releases it when the thread exits.
 final class ThreadContext {
-  /// The innermost running tracking scope on this thread, or nil.
-  var scope: AccessScope?
+  // Only the owning thread touches these, so dynamic exclusivity checks (which cost more than
+  // the rest of a tracked read) are switched off.
+
+  /// The innermost running tracking scope on this thread, or nil. Owned by `AccessScope.run`,
+  /// which keeps the scope alive while it is installed here.
+  @exclusivity(unchecked) var scope: Unmanaged<AccessScope>?
   /// The open transaction on this thread, or nil.
-  var transaction: Transaction?
+  @exclusivity(unchecked) var transaction: Transaction?
 
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
@@ -30,6 +34,12 @@ final class ThreadContext {
     precondition(status == 0, "ArborealTracking: pthread_key_create failed (\(status))")
     return key
   }()
+
+  /// The calling thread's context, if one was created, without retaining it.
+  static var unmanagedCurrent: Unmanaged<ThreadContext>? {
+    guard let pointer = pthread_getspecific(key) else { return nil }
+    return Unmanaged<ThreadContext>.fromOpaque(pointer)
+  }
 
   /// The calling thread's context, if one was created.
   static var currentIfPresent: ThreadContext? {
