@@ -30,7 +30,15 @@ let package = Package(
       plugins: [
         .plugin(name: "BenchmarkPlugin", package: "package-benchmark")
       ]
-    )
+    ),
+
+    // Profiling: the main scenarios without package-benchmark, for valgrind's callgrind.
+    .executableTarget(
+      name: "TrackingProfile",
+      dependencies: [
+        .product(name: "ArborealTracking", package: "Arboreal")
+      ]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Runs every TrackingBenchmarks scenario in one run, then prints ours against the anchors:
+# the toolchain's Observation, a plain final class (the floor) and, for fan-out, ours with no
+# other observers. Each number is the median over the run's iterations of (iteration time /
+# operations per iteration), and likewise for allocations. ratio = ours / anchor.
+#
+# Usage: ./compare.sh [extra `swift package benchmark` options, e.g. --filter 'notify.*']
+# The last line of the output is `ratios: key=value ...`.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+results=.build/compare-results
+rm -rf "$results"
+mkdir -p "$results"
+
+echo "Running benchmarks (log: $results/run.log) ..." >&2
+status=0
+swift package --allow-writing-to-package-directory benchmark run \
+  --target TrackingBenchmarks --format histogramSamples --path "$results" --no-progress "$@" \
+  >"$results/run.log" 2>&1 || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "benchmark run exited with status $status; the tail of its log:" >&2
+  tail -n 30 "$results/run.log" >&2
+fi
+
+python_status=0
+python3 - "$results" <<'PY' || python_status=$?
+import glob, os, re, statistics, sys
+
+results = sys.argv[1]
+
+# Operations per iteration of each scenario: the `scalingFactor` its benchmarks declare in
+# Benchmarks/TrackingBenchmarks/*.swift (`.perOperation(...)`). Keep the two in step.
+OPERATIONS = {
+    "untracked-read": 1_000_000,
+    "tracked-read-1": 1_000_000,
+    "tracked-read-3": 1_000_000,
+    "write-unobserved": 1_000_000,
+    "write-sibling-observed": 1_000_000,
+    "oneshot-register-fire": 1_000,
+    "notify-1": 1_000,
+    "notify-10": 1_000,
+    "notify-100": 1_000,
+    "fanout-100k": 1_000,
+    "fanout-none": 1_000,
+    "register-1000": 1,
+}
+
+# (row label, ours, anchor, ratios key or None, target or None)
+ROWS = [
+    ("untracked-read", "untracked-read/ours", "untracked-read/observation", "untracked-read", 0.05),
+    ("tracked-read (1 property)", "tracked-read-1/ours", "tracked-read-1/observation", "tracked-read", 0.1),
+    ("tracked-read (3 properties)", "tracked-read-3/ours", "tracked-read-3/observation", None, 0.1),
+    ("write-unobserved", "write-unobserved/ours", "write-unobserved/observation", "write-unobserved", 0.05),
+    ("write-sibling-observed", "write-sibling-observed/ours", "write-sibling-observed/observation", "write-sibling-observed", 0.05),
+    ("oneshot-register-fire", "oneshot-register-fire/ours", "oneshot-register-fire/observation", "oneshot-register-fire", 0.15),
+    ("notify-1", "notify-1/ours", "notify-1/observation", "notify-1", 0.15),
+    ("notify-10", "notify-10/ours", "notify-10/observation", None, 0.15),
+    ("notify-100", "notify-100/ours", "notify-100/observation", "notify-100", 0.15),
+    ("register-1000 (one observer reads 1,000 models)", "register-1000/ours", "register-1000/observation", None, None),
+    ("fanout-100k [anchor: ours, no other observers]", "fanout-100k/ours", "fanout-none/ours", "fanout-100k", 1.1),
+    ("fanout-100k, Observation [anchor: Observation, none]", "fanout-100k/observation", "fanout-none/observation", None, None),
+    ("untracked-read-vs-floor [anchor: plain class]", "untracked-read/ours", "untracked-read/plain", "untracked-read-vs-floor", 1.5),
+    ("write-unobserved-vs-floor [anchor: plain class]", "write-unobserved/ours", "write-unobserved/plain", None, None),
+]
+KEYS = ["untracked-read", "tracked-read", "write-unobserved", "write-sibling-observed",
+        "oneshot-register-fire", "notify-1", "notify-100", "fanout-100k",
+        "untracked-read-vs-floor"]
+
+# histogramSamples writes <baseline>.<target>.<name>.<metric>.histogram.samples.tsv, with
+# `/` and spaces in the name replaced by `_`; the first line is a header, then one raw value
+# per measured iteration (time in ns, since the benchmarks set `timeUnits: .nanoseconds`).
+pattern = re.compile(r"\.TrackingBenchmarks\.(.+)\.(wallClock|mallocCountTotal)\.histogram\.samples\.tsv$")
+samples = {}
+for path in glob.glob(os.path.join(results, "*.tsv")):
+    match = pattern.search(os.path.basename(path))
+    if not match:
+        continue
+    with open(path) as file:
+        values = [float(line) for line in file.read().split("\n")[1:] if line.strip()]
+    if values:
+        samples[(match.group(1), match.group(2))] = values
+
+def per_op(name, metric):
+    """Median over iterations, divided by the scenario's operations per iteration."""
+    values = samples.get((name.replace("/", "_"), metric))
+    if not values:
+        return None
+    return statistics.median(values) / OPERATIONS[name.split("/")[0]]
+
+def fmt_time(ns):
+    if ns is None:
+        return "missing"
+    if ns >= 10_000:
+        return f"{ns / 1000:.1f} µs"
+    if ns >= 100:
+        return f"{ns:.0f} ns"
+    if ns >= 10:
+        return f"{ns:.1f} ns"
+    return f"{ns:.2f} ns"
+
+def fmt_count(count):
+    if count is None:
+        return "-"
+    return f"{count:.0f}" if count >= 100 or count == int(count) else f"{count:.2f}"
+
+def fmt_ratio(ratio):
+    return "n/a" if ratio is None else f"{ratio:.3g}"
+
+table = [("scenario", "ours", "Observation", "ratio", "target", "holds?",
+          "mallocs/op ours", "mallocs/op anchor")]
+ratios = {}
+missing = False
+for label, ours_name, anchor_name, key, target in ROWS:
+    ours, anchor = per_op(ours_name, "wallClock"), per_op(anchor_name, "wallClock")
+    ratio = ours / anchor if ours is not None and anchor else None
+    missing = missing or ratio is None
+    if key:
+        ratios[key] = ratio
+    holds = "-" if target is None or ratio is None else ("yes" if ratio <= target else "NO")
+    table.append((label, fmt_time(ours), fmt_time(anchor), fmt_ratio(ratio),
+                  "-" if target is None else f"<= {target:g}", holds,
+                  fmt_count(per_op(ours_name, "mallocCountTotal")),
+                  fmt_count(per_op(anchor_name, "mallocCountTotal"))))
+
+widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+def line(row):
+    cells = [row[0].ljust(widths[0])] + [cell.rjust(width) for cell, width in zip(row[1:], widths[1:])]
+    return "| " + " | ".join(cells) + " |"
+print(line(table[0]))
+print("|" + "|".join("-" * (width + 2) for width in widths) + "|")
+for row in table[1:]:
+    print(line(row))
+print()
+print("Times are medians per operation; 'Observation' is the anchor, which the rows in [brackets] replace.")
+print("ratios: " + " ".join(f"{key}={fmt_ratio(ratios.get(key))}" for key in KEYS))
+sys.exit(1 if missing else 0)
+PY
+exit $(( status != 0 ? status : python_status ))
