@@ -115,7 +115,7 @@ private func observe<Value>(
 /// - Parameter body: The closure to run.
 /// - Returns: What `body` returns.
 public func withoutTracking<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-  guard activeTrackingScopes.load(ordering: .relaxed) != 0,
+  guard TrackingActivity.shared.scopes.load(ordering: .relaxed) != 0,
     let context = ThreadContext.currentIfPresent, let scope = context.scope
   else { return try body() }
   context.scope = nil

@@ -23,8 +23,8 @@ public struct Tracked<Value> {
   // The fast paths touch only `value` and `id`; the rest is for notifications.
   @usableFromInline var value: Value
   @usableFromInline let id: UInt64
-  /// The explicit name, or empty to look it up by reflection.
-  @usableFromInline let name: String
+  /// The explicit name, or empty until it is looked up by reflection (then cached here).
+  @usableFromInline var name: String
   /// Returns true for equal values; nil when `Value` is not `Equatable`.
   @usableFromInline let isDuplicate: (@Sendable (Value, Value) -> Bool)?
 
@@ -90,7 +90,7 @@ public struct Tracked<Value> {
     storage storageKeyPath: ReferenceWritableKeyPath<Model, Tracked<Value>>
   ) -> Value {
     get {
-      if activeTrackingScopes.load(ordering: .relaxed) != 0 {
+      if model.registrar.core.activity.scopes.load(ordering: .relaxed) != 0 {
         model.registrar.core.recordAccess(id: model[keyPath: storageKeyPath].id)
       }
       return model[keyPath: storageKeyPath].value
@@ -108,7 +108,7 @@ public struct Tracked<Value> {
         model[keyPath: storageKeyPath].value = newValue
         // A tracking scope may have started reading it meanwhile.
         if _slowPath(model.registrar.core.observedMask.load(ordering: .relaxed) & bit != 0) {
-          model.registrar.core.didChange(model[keyPath: storageKeyPath].key, of: model)
+          model.registrar.core.didChange(named(model, storageKeyPath))
         }
         return
       }
@@ -118,8 +118,20 @@ public struct Tracked<Value> {
         return
       }
       model[keyPath: storageKeyPath].value = newValue
-      model.registrar.core.didChange(model[keyPath: storageKeyPath].key, of: model)
+      model.registrar.core.didChange(named(model, storageKeyPath))
     }
+  }
+
+  /// The property's key with its name, looked up once and cached in the wrapper.
+  @inlinable @inline(__always)
+  static func named<Model: Trackable>(
+    _ model: Model, _ storageKeyPath: ReferenceWritableKeyPath<Model, Tracked<Value>>
+  ) -> TrackingKey {
+    if model[keyPath: storageKeyPath].name.isEmpty {
+      model[keyPath: storageKeyPath].name =
+        model.registrar.core.named(model[keyPath: storageKeyPath].key, of: model).storedName
+    }
+    return model[keyPath: storageKeyPath].key
   }
 }
 

@@ -40,7 +40,7 @@ public struct TrackingRegistrar: Sendable {
   /// Costs one relaxed atomic load when nothing is tracking.
   @inlinable
   public func access(_ key: TrackingKey) {
-    if activeTrackingScopes.load(ordering: .relaxed) != 0 {
+    if core.activity.scopes.load(ordering: .relaxed) != 0 {
       core.recordAccess(id: key.id)
     }
   }

@@ -1,9 +1,5 @@
 import Synchronization
 
-/// How many tracking scopes are running on all threads. The read path checks it with one
-/// relaxed load: when it is zero, a read of a tracked property costs nothing more.
-@usableFromInline let activeTrackingScopes = Atomic<Int>(0)
-
 /// One read recorded by a scope: which property, and the registrar epoch the read saw.
 struct AccessRecord {
   var id: UInt64
@@ -17,28 +13,23 @@ struct AccessRecord {
 /// whoever consumes the scope gives back exactly once: by registering the run, or by
 /// `discard()`. Records of a run are contiguous, so a run is a range of `records`.
 ///
-/// Invariant: a scope is used only by the thread that runs its closure.
+/// Scopes are recycled through a small per-thread pool, so that a tracking closure run does
+/// not allocate once its thread has warmed up.
+///
+/// Invariant: a scope is used only by the thread that runs its closure; that is also why the
+/// dynamic exclusivity checks, which would cost more than the rest of a read, are switched off.
 final class AccessScope {
   struct Run {
     let core: RegistrarCore
     var range: Range<Int>
   }
 
-  // Only the thread running the scope's closure touches these (see the type's invariant), so
-  // dynamic exclusivity checks are switched off: they cost more than the rest of a read.
   @exclusivity(unchecked) private(set) var runs: [Run] = []
   @exclusivity(unchecked) private(set) var records: [AccessRecord] = []
   /// The registrar of the last run, compared by identity without retaining it.
   @exclusivity(unchecked) private var lastCore: ObjectIdentifier?
   /// The scope this one is nested in, restored when this one ends.
-  let parent: AccessScope?
-  /// Whether reads recorded here are merged into `parent` when this scope ends.
-  let mergesIntoParent: Bool
-
-  init(parent: AccessScope?, mergesIntoParent: Bool) {
-    self.parent = parent
-    self.mergesIntoParent = mergesIntoParent
-  }
+  @exclusivity(unchecked) private(set) var parent: AccessScope?
 
   /// Records a read of property `id` of `core`, stamping it with `epoch` or, when nil, the
   /// epoch the registrar has now.
@@ -73,14 +64,26 @@ final class AccessScope {
   /// - Complexity: O(*r*²) for *r* reads in the run; runs are short in practice.
   func ids(of run: Run) -> [UInt64] {
     var ids: [UInt64] = []
+    ids.reserveCapacity(run.range.count)
     for record in records[run.range] where !ids.contains(record.id) { ids.append(record.id) }
     return ids
+  }
+
+  /// Whether the distinct ids of `run` are exactly `ids`, in order.
+  func run(_ run: Run, readExactly ids: [UInt64]) -> Bool {
+    guard run.range.count == ids.count else { return false }
+    var position = 0
+    for record in records[run.range] {
+      guard record.id == ids[position] else { return false }
+      position += 1
+    }
+    return true
   }
 
   /// Gives back the pending counts of every run without registering anything.
   func discard() {
     for run in runs { run.core.releasePending() }
-    runs.removeAll()
+    runs.removeAll(keepingCapacity: true)
     lastCore = nil
   }
 
@@ -89,7 +92,7 @@ final class AccessScope {
     let core: RegistrarCore
     /// Distinct property ids, in first-read order.
     var ids: [UInt64]
-    var records: [AccessRecord]
+    var records: ArraySlice<AccessRecord>
     /// How many runs (pending counts) the group stands for.
     var runCount: Int
   }
@@ -100,57 +103,77 @@ final class AccessScope {
   /// - Complexity: O(*r*) expected for *r* reads.
   func groups() -> [Group] {
     if runs.count == 1, let run = runs.first {
-      return [
-        Group(core: run.core, ids: ids(of: run), records: Array(records(of: run)), runCount: 1)
-      ]
+      return [Group(core: run.core, ids: ids(of: run), records: records(of: run), runCount: 1)]
     }
     var groups: [Group] = []
+    groups.reserveCapacity(runs.count)
     var positions: [ObjectIdentifier: Int] = [:]
     for run in runs {
       let identity = ObjectIdentifier(run.core)
       if let position = positions[identity] {
+        var merged = Array(groups[position].records)
         for record in records(of: run) {
           if !groups[position].ids.contains(record.id) { groups[position].ids.append(record.id) }
-          groups[position].records.append(record)
+          merged.append(record)
         }
+        groups[position].records = merged[...]
         groups[position].runCount += 1
       } else {
         positions[identity] = groups.count
         groups.append(
-          Group(core: run.core, ids: ids(of: run), records: Array(records(of: run)), runCount: 1))
+          Group(core: run.core, ids: ids(of: run), records: records(of: run), runCount: 1))
       }
     }
     return groups
   }
 
-  /// Runs `body` with a new scope installed on the calling thread and returns the scope with
-  /// the reads it made. The caller must consume the scope (register or `discard()`).
+  /// Returns the scope to its thread's pool. Call once the scope is consumed, on the thread
+  /// that ran it.
+  func recycle() {
+    runs.removeAll(keepingCapacity: true)
+    records.removeAll(keepingCapacity: records.capacity <= 1_024)
+    lastCore = nil
+    parent = nil
+    let context = ThreadContext.current
+    if context.spareScopes.count < 4 { context.spareScopes.append(self) }
+  }
+
+  /// Runs `body` with a scope installed on the calling thread and returns the scope with the
+  /// reads it made. The caller must consume the scope (register or `discard()`), then
+  /// `recycle()` it.
+  ///
+  /// - Parameter mergingIntoParent: Whether the reads are also recorded in the enclosing scope.
   static func run<T, E: Error>(
     mergingIntoParent: Bool, _ body: () throws(E) -> T
   ) throws(E) -> (T, AccessScope) {
     let context = ThreadContext.current
-    let scope = AccessScope(
-      parent: context.scope?.takeUnretainedValue(), mergesIntoParent: mergingIntoParent)
+    let scope = context.spareScopes.popLast() ?? AccessScope()
+    let installed = context.scope
+    scope.parent = installed?.takeUnretainedValue()
     context.scope = Unmanaged.passUnretained(scope)
-    activeTrackingScopes.wrappingAdd(1, ordering: .relaxed)
-    defer {
-      activeTrackingScopes.wrappingSubtract(1, ordering: .relaxed)
-      // `scope` stays alive until here, and its parent is kept alive by `scope.parent`.
-      context.scope = scope.parent.map { Unmanaged.passUnretained($0) }
-      withExtendedLifetime(scope) {}
-      if mergingIntoParent, let parent = scope.parent {
-        for run in scope.runs {
-          for record in scope.records(of: run) {
-            parent.record(run.core, id: record.id, epoch: record.epoch)
-          }
+    TrackingActivity.shared.scopes.wrappingAdd(1, ordering: .relaxed)
+    let result: Result<T, E>
+    do {
+      result = .success(try body())
+    } catch {
+      result = .failure(error)
+    }
+    TrackingActivity.shared.scopes.wrappingSubtract(1, ordering: .relaxed)
+    // `scope` is alive until here; the installed parent is kept alive by `scope.parent`.
+    context.scope = installed
+    if mergingIntoParent, let parent = scope.parent {
+      for run in scope.runs {
+        for record in scope.records(of: run) {
+          parent.record(run.core, id: record.id, epoch: record.epoch)
         }
       }
     }
-    do {
-      let value = try body()
+    switch result {
+    case .success(let value):
       return (value, scope)
-    } catch {
+    case .failure(let error):
       scope.discard()
+      scope.recycle()
       throw error
     }
   }

@@ -23,6 +23,15 @@ enum Delivery: Sendable {
     }
   }
 
+  /// Whether a callback may run right now, on the calling thread.
+  var isImmediate: Bool {
+    switch self {
+    case .synchronous: return true
+    case .mainActor: return Platform.isMainThread
+    case .actor: return false
+    }
+  }
+
   /// Runs `work` in the delivery's isolation: at once when already there, otherwise later.
   func perform(_ work: @escaping @Sendable () -> Void) {
     switch self {

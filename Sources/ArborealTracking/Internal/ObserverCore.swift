@@ -1,9 +1,13 @@
-import Synchronization
-
 /// An observer's registration with one registrar.
+///
+/// The reference is unowned, so that observers never keep a released model's registrar alive
+/// and copying a registration costs nothing (a weak reference would give every registrar a
+/// side table and make each of its retains and releases several times slower). It is safe
+/// because a registration only lives in its observer's state, is only used under the
+/// observer's lock, and a registrar's `deinit` removes it from there (under that lock) before
+/// its memory goes.
 struct Registration {
-  /// Weak, so that observers never keep a released model's registrar alive.
-  weak var core: RegistrarCore?
+  unowned(unsafe) let core: RegistrarCore
   let ids: [UInt64]
 }
 
@@ -26,30 +30,47 @@ struct ObserverState {
     for key in keys where !pendingKeys.contains(key) { pendingKeys.append(key) }
   }
 
-  mutating func takeRegistrations() -> [Registration] {
-    defer { registrations = [] }
-    return registrations
+  /// Removes every registration from its registrar. Called under the observer's lock.
+  mutating func unregisterAll(_ observer: ObserverCore) {
+    for registration in registrations {
+      registration.core.unregister(observer, ids: registration.ids)
+    }
+    registrations = []
   }
 }
 
 /// One observer: a one-shot `withTracking` callback or a continuous `observe` body.
 ///
-/// Registrars hold observers strongly (to notify them); observers hold registrars weakly (to
-/// unregister). Releasing a model therefore frees its registrations, and cancelling an
-/// observer removes it from every registrar still alive.
-final class ObserverCore: Sendable {
+/// Registrars hold observers strongly (to notify them); observers hold registrars unowned (to
+/// unregister; see ``Registration``). Releasing a model therefore frees its registrations, and
+/// cancelling an observer removes it from every registrar still alive.
+///
+/// Lock order: an observer's lock may be held while taking a registrar's lock (to unregister),
+/// never the reverse; registrars release their lock before notifying.
+///
+/// Invariant (why `@unchecked Sendable` holds): `state` is only accessed inside `withState`,
+/// under `lock`; the other stored properties are immutable, and `callback` is only invoked as
+/// its own invariant allows.
+final class ObserverCore: @unchecked Sendable {
   enum Kind { case oneShot, continuous }
 
   let kind: Kind
   let delivery: Delivery
   private let callback: UncheckedCallback<TrackingChanges>
-  let state: Locked<ObserverState>
+  private let lock = TrackingLock()
+  @exclusivity(unchecked) private var state: ObserverState
 
   init(kind: Kind, delivery: Delivery, callback: UncheckedCallback<TrackingChanges>) {
     self.kind = kind
     self.delivery = delivery
     self.callback = callback
-    self.state = Locked.make(ObserverState(phase: kind == .oneShot ? .registering : .running))
+    self.state = ObserverState(phase: kind == .oneShot ? .registering : .running)
+  }
+
+  /// Runs `body` with exclusive access to the state.
+  @inline(__always)
+  private func withState<R>(_ body: (inout ObserverState) -> R) -> R {
+    lock.withLock { body(&state) }
   }
 
   // MARK: Notification
@@ -63,26 +84,25 @@ final class ObserverCore: Sendable {
   }
 
   private func notifyOneShot(_ keys: [TrackingKey]) {
-    let registrations = state.withLock { state -> [Registration]? in
+    let fire = withState { state -> Bool in
       switch state.phase {
       case .registering, .running:
         state.phase = .finished
         state.collect(keys)
-        return nil  // the registering thread delivers
+        return false  // the registering thread delivers
       case .idle:
         state.phase = .finished
-        return state.takeRegistrations()
+        state.unregisterAll(self)
+        return true
       case .finished:
-        return nil
+        return false
       }
     }
-    guard let registrations else { return }
-    unregister(registrations)
-    deliver(keys)
+    if fire { deliver(keys) }
   }
 
   private func notifyContinuous(_ keys: [TrackingKey]) {
-    let start = state.withLock { state -> Bool in
+    let start = withState { state -> Bool in
       switch state.phase {
       case .idle:
         state.phase = .running
@@ -96,37 +116,47 @@ final class ObserverCore: Sendable {
       }
     }
     guard start else { return }
-    delivery.perform { self.runContinuous(initialChanges: keys) }
+    if delivery.isImmediate {
+      runContinuous(initialChanges: keys)
+    } else {
+      delivery.perform { self.runContinuous(initialChanges: keys) }
+    }
   }
 
   private func deliver(_ keys: [TrackingKey]) {
-    let callback = self.callback
     let changes = TrackingChanges(keys)
-    delivery.perform { callback.function(changes) }
+    if delivery.isImmediate {
+      callback.function(changes)
+    } else {
+      let callback = self.callback
+      delivery.perform { callback.function(changes) }
+    }
   }
 
   // MARK: One-shot
 
   /// Registers a one-shot observer for the reads of `scope`, or fires it at once when one of
-  /// them changed before registration finished.
+  /// them changed before registration finished. Consumes the scope.
   func finishOneShotRegistration(_ scope: AccessScope) {
+    // The scope keeps the registrars alive until the registrations are in the state.
+    defer { scope.recycle() }
     var changed: [TrackingKey] = []
     let registrations = register(scope, changed: &changed)
-    let fire = state.withLock { state -> [TrackingKey]? in
+    let fire = withState { state -> [TrackingKey]? in
+      state.registrations = registrations
       if state.phase == .finished {
+        state.unregisterAll(self)
         return state.pendingKeys  // a concurrent write fired it meanwhile
       }
       if !changed.isEmpty {
         state.phase = .finished
+        state.unregisterAll(self)
         return changed
       }
       state.phase = .idle
-      state.registrations = registrations
       return nil
     }
-    guard let fire else { return }
-    unregister(registrations)
-    deliver(fire)
+    if let fire { deliver(fire) }
   }
 
   // MARK: Continuous
@@ -145,13 +175,13 @@ final class ObserverCore: Sendable {
 
       enum Next {
         case stop
-        case cleanUp([Registration])
         case again([TrackingKey])
       }
-      let next = state.withLock { state -> Next in
+      let next = withState { state -> Next in
         if state.cancelled {
           state.phase = .finished
-          return .cleanUp(state.takeRegistrations())
+          state.unregisterAll(self)
+          return .stop
         }
         state.collect(changed)
         if state.dirty || !state.pendingKeys.isEmpty {
@@ -171,9 +201,6 @@ final class ObserverCore: Sendable {
       case .stop:
         if reruns >= TrackingDiagnostics.rerunLimit { TrackingDiagnostics.reportRunaway() }
         return
-      case .cleanUp(let registrations):
-        unregister(registrations)
-        return
       case .again(let pending):
         keys = pending
         reruns += 1
@@ -182,29 +209,36 @@ final class ObserverCore: Sendable {
   }
 
   /// Replaces the registrations with the reads of `scope` and returns the keys that changed
-  /// after they were read. Unchanged dependencies (the common case) take no lock unless a
-  /// registrar saw a write meanwhile.
+  /// after they were read. Consumes the scope. Unchanged dependencies (the common case) take
+  /// no lock unless a registrar saw a write meanwhile.
   private func reconcile(_ scope: AccessScope) -> [TrackingKey] {
-    let groups = scope.groups()
-    let old = state.withLock { $0.registrations }
+    // The scope keeps the registrars it read alive until the registrations are in the state.
+    defer { scope.recycle() }
     var changed: [TrackingKey] = []
-    if Self.same(old, groups) {
-      for group in groups {
-        group.core.changes(in: group.records, into: &changed)
-        group.core.releasePending(group.runCount)
+    let unchanged = withState { state -> Bool in
+      if Self.same(state.registrations, scope) { return true }
+      state.unregisterAll(self)
+      return false
+    }
+    if unchanged {
+      for run in scope.runs {
+        run.core.changes(in: scope.records(of: run), into: &changed)
+        run.core.releasePending(tidy: false)
       }
       return changed
     }
-    unregister(old)
-    let registrations = register(groups, changed: &changed)
-    state.withLock { $0.registrations = registrations }
+    let registrations = register(scope, changed: &changed)
+    withState { $0.registrations = registrations }
     return changed
   }
 
-  private static func same(_ old: [Registration], _ groups: [AccessScope.Group]) -> Bool {
-    guard old.count == groups.count else { return false }
-    for (registration, group) in zip(old, groups) {
-      guard registration.core === group.core, registration.ids == group.ids else { return false }
+  /// Whether `scope` read exactly what `old` registered, registrar by registrar, in order.
+  private static func same(_ old: [Registration], _ scope: AccessScope) -> Bool {
+    guard old.count == scope.runs.count else { return false }
+    for (registration, run) in zip(old, scope.runs) {
+      guard registration.core === run.core, scope.run(run, readExactly: registration.ids) else {
+        return false
+      }
     }
     return true
   }
@@ -214,30 +248,40 @@ final class ObserverCore: Sendable {
   /// Ends the observer. No callback starts after this returns, except a continuous run that
   /// another thread had already begun, which may finish.
   func cancel() {
-    let registrations = state.withLock { state -> [Registration] in
+    withState { state in
       state.cancelled = true
       guard state.phase == .idle else {
         if state.phase != .finished && kind == .oneShot { state.phase = .finished }
-        return []  // a runner cleans up when it sees `cancelled`
+        return  // a runner cleans up when it sees `cancelled`
       }
       state.phase = .finished
-      return state.takeRegistrations()
+      state.unregisterAll(self)
     }
-    unregister(registrations)
   }
 
-  var isCancelled: Bool { state.withLock { $0.cancelled } }
+  /// Forgets the registrations with a registrar that is being deinitialised.
+  func registrarWillDeinit(_ identity: ObjectIdentifier) {
+    withState { state in
+      state.registrations.removeAll { ObjectIdentifier($0.core) == identity }
+    }
+  }
+
+  var isCancelled: Bool { withState { $0.cancelled } }
 
   // MARK: Registrars
 
+  /// Registers with every registrar `scope` read. The caller recycles the scope only after
+  /// storing the registrations.
   private func register(_ scope: AccessScope, changed: inout [TrackingKey]) -> [Registration] {
-    register(scope.groups(), changed: &changed)
-  }
-
-  private func register(
-    _ groups: [AccessScope.Group], changed: inout [TrackingKey]
-  ) -> [Registration] {
     var registrations: [Registration] = []
+    if scope.runs.count == 1, let run = scope.runs.first {
+      let ids = scope.ids(of: run)
+      run.core.register(
+        self, ids: ids, records: scope.records(of: run), runCount: 1, changed: &changed)
+      registrations.append(Registration(core: run.core, ids: ids))
+      return registrations
+    }
+    let groups = scope.groups()
     registrations.reserveCapacity(groups.count)
     for group in groups {
       group.core.register(
@@ -245,11 +289,5 @@ final class ObserverCore: Sendable {
       registrations.append(Registration(core: group.core, ids: group.ids))
     }
     return registrations
-  }
-
-  private func unregister(_ registrations: [Registration]) {
-    for registration in registrations {
-      registration.core?.unregister(self, ids: registration.ids)
-    }
   }
 }

@@ -1,5 +1,18 @@
 import Synchronization
 
+/// The process-wide count of running tracking scopes, reachable from every registrar.
+///
+/// A read checks it with one relaxed load. It lives in an object that each registrar points
+/// to, rather than in a global, so that the inlined read path reaches it through plain loads:
+/// a global from another module is reached through an accessor call, and an opaque call makes
+/// the caller retain the model around every read.
+@usableFromInline
+final class TrackingActivity: Sendable {
+  @usableFromInline static let shared = TrackingActivity()
+  /// How many tracking scopes are running on all threads.
+  @usableFromInline let scopes = Atomic<Int>(0)
+}
+
 /// The shared storage behind a ``TrackingRegistrar``: one per model instance.
 ///
 /// ## Data
@@ -11,7 +24,7 @@ import Synchronization
 ///   inside a tracking scope is stamped with the epoch it saw.
 /// - `pendingScopes`: how many tracking scopes have read this registrar and not yet finished
 ///   registering. Bits are never cleared while it is non-zero.
-/// - `state`: the entries (observers and last-write epochs), behind a lock.
+/// - `state`: the entries (observers and last-write epochs), behind `lock`.
 ///
 /// ## Why no write is lost
 /// A reader increments `pendingScopes`, loads `epoch`, sets its bit, then reads the value. A
@@ -22,16 +35,45 @@ import Synchronization
 /// sides sequentially consistent), so a reader never relies on a bit that is being cleared.
 ///
 /// ## Locking
-/// `state` is never held while user code runs, nor while another lock is taken: observers are
+/// `lock` is never held while user code runs, nor while another lock is taken: observers are
 /// copied out and notified after it is released.
+///
+/// Invariant (why `@unchecked Sendable` holds): `state` is only accessed inside `withState`,
+/// under `lock`; every other stored property is immutable or atomic.
 @usableFromInline
-final class RegistrarCore: Sendable {
+final class RegistrarCore: @unchecked Sendable {
+  @usableFromInline let activity = TrackingActivity.shared
   @usableFromInline let observedMask = Atomic<UInt64>(0)
   let epoch = Atomic<UInt64>(0)
   let pendingScopes = Atomic<Int>(0)
-  let state = Locked.make(RegistrarState())
+  private let lock = TrackingLock()
+  @exclusivity(unchecked) private var state = RegistrarState()
 
   @usableFromInline init() {}
+
+  deinit {
+    // Observers refer to this registrar unowned: tell each to forget it before it goes.
+    // Nobody else can reach `state` any more, but an observer may be unregistering from it
+    // right now, under its own lock and then this one, so take the lock to read the entries.
+    let observers = withState { state -> [ObserverCore] in
+      var unique: [ObserverCore] = []
+      var seen = Set<ObjectIdentifier>()
+      for entry in state.entries {
+        for observer in entry.observers where seen.insert(ObjectIdentifier(observer)).inserted {
+          unique.append(observer)
+        }
+      }
+      return unique
+    }
+    let identity = ObjectIdentifier(self)
+    for observer in observers { observer.registrarWillDeinit(identity) }
+  }
+
+  /// Runs `body` with exclusive access to the state.
+  @inline(__always)
+  func withState<R>(_ body: (inout RegistrarState) -> R) -> R {
+    lock.withLock { body(&state) }
+  }
 
   /// Whether a write of the property must take the slow path.
   @inlinable @inline(__always)
@@ -53,13 +95,14 @@ final class RegistrarCore: Sendable {
     }
   }
 
-  /// Marks the start of a scope's reads of this registrar. Balanced by `endPending()` or by a
-  /// registration that consumes the scope's run.
+  /// Marks the start of a scope's reads of this registrar. Balanced by `releasePending(_:)`
+  /// or by a registration that consumes the scope's run.
   func beginPending() {
     pendingScopes.wrappingAdd(1, ordering: .sequentiallyConsistent)
   }
 
   /// Stamps a read: returns the epoch it saw and makes sure the property's bit is set.
+  @inline(__always)
   func stampRead(of id: UInt64) -> UInt64 {
     let stamp = epoch.load(ordering: .sequentiallyConsistent)
     let bit: UInt64 = 1 &<< (id & 63)
@@ -70,11 +113,15 @@ final class RegistrarCore: Sendable {
   }
 
   /// Gives back `count` pending counts taken by a scope's runs, without registering.
-  func releasePending(_ count: Int = 1) {
+  ///
+  /// - Parameter tidy: Whether to clear unneeded bits when no scope is pending any more. A
+  ///   caller that keeps its registrations (a re-run with unchanged dependencies) passes
+  ///   false: the bits it read are still needed, and skipping the lock saves a round trip.
+  func releasePending(_ count: Int = 1, tidy: Bool = true) {
     let remaining = pendingScopes.wrappingSubtract(count, ordering: .sequentiallyConsistent)
       .newValue
-    if remaining == 0 {
-      state.withLock { tidy(&$0) }
+    if remaining == 0 && tidy {
+      withState { self.tidy(&$0) }
     }
   }
 
@@ -91,11 +138,11 @@ final class RegistrarCore: Sendable {
   @usableFromInline
   func named(_ key: TrackingKey, of model: AnyObject) -> TrackingKey {
     guard key.storedName.isEmpty else { return key }
-    if let name = state.withLock({ $0.names[key.id] }) {
+    if let name = withState({ $0.names[key.id] }) {
       return TrackingKey(id: key.id, name: name)
     }
-    let name = PropertyNames.name(of: key.id, in: model) ?? ""
-    state.withLock { $0.names[key.id] = name }
+    let name = PropertyNames.name(of: key.id, in: model) ?? "property#\(key.id)"
+    withState { $0.names[key.id] = name }
     return TrackingKey(id: key.id, name: name)
   }
 
@@ -103,7 +150,7 @@ final class RegistrarCore: Sendable {
   /// transaction). Called after the new value is stored.
   @usableFromInline
   func didChange(_ key: TrackingKey) {
-    let observers = state.withLock { state -> [ObserverCore] in
+    let observers = withState { state -> [ObserverCore] in
       let next = epoch.load(ordering: .relaxed) &+ 1
       epoch.store(next, ordering: .sequentiallyConsistent)
       return state.recordWrite(of: key, epoch: next)
@@ -112,7 +159,8 @@ final class RegistrarCore: Sendable {
     if let transaction = ThreadContext.currentIfPresent?.transaction {
       transaction.add(observers, key: key)
     } else {
-      for observer in observers { observer.notify([key]) }
+      let keys = [key]
+      for observer in observers { observer.notify(keys) }
     }
   }
 
@@ -121,14 +169,15 @@ final class RegistrarCore: Sendable {
   /// Registers `observer` for the properties `ids`, read as `records` by `runCount` runs of a
   /// scope, and gives back those runs' pending counts.
   ///
-  /// - Returns: The keys written after they were read; those are not registered, and the
-  ///   caller treats them as a change that already happened.
+  /// Keys written after they were read are added to `changed`; the caller treats them as a
+  /// change that already happened.
+  ///
   /// - Complexity: O(*r* × *p*) for *r* reads and *p* entries.
   func register(
-    _ observer: ObserverCore, ids: [UInt64], records: [AccessRecord], runCount: Int,
+    _ observer: ObserverCore, ids: [UInt64], records: ArraySlice<AccessRecord>, runCount: Int,
     changed: inout [TrackingKey]
   ) {
-    state.withLock { state in
+    withState { state in
       for record in records {
         if let key = state.changed(record.id, since: record.epoch), !changed.contains(key) {
           changed.append(key)
@@ -141,11 +190,12 @@ final class RegistrarCore: Sendable {
     }
   }
 
-  /// The keys in `records` written after they were read. Lock-free when nothing was written.
-  func changes(in records: [AccessRecord], into changed: inout [TrackingKey]) {
+  /// Adds the keys in `records` written after they were read to `changed`. Lock-free when
+  /// nothing was written since.
+  func changes(in records: ArraySlice<AccessRecord>, into changed: inout [TrackingKey]) {
     let now = epoch.load(ordering: .sequentiallyConsistent)
     guard records.contains(where: { $0.epoch != now }) else { return }
-    state.withLock { state in
+    withState { state in
       for record in records {
         if let key = state.changed(record.id, since: record.epoch), !changed.contains(key) {
           changed.append(key)
@@ -156,21 +206,24 @@ final class RegistrarCore: Sendable {
 
   /// Removes `observer` from the given properties.
   func unregister(_ observer: ObserverCore, ids: [UInt64]) {
-    state.withLock { state in
+    withState { state in
       for id in ids { state.remove(observer, from: id) }
-      if pendingScopes.load(ordering: .sequentiallyConsistent) == 0 { tidy(&state) }
+      tidy(&state)
     }
   }
 
-  /// Drops unused entries and clears bits nobody needs. Called under the lock.
+  /// Clears bits nobody needs and, now and then, drops entries without observers. Called
+  /// under the lock; does nothing while a scope is pending.
   private func tidy(_ state: inout RegistrarState) {
     guard pendingScopes.load(ordering: .sequentiallyConsistent) == 0 else { return }
     let needed = state.neededMask
     let current = observedMask.load(ordering: .sequentiallyConsistent)
-    let clearing = current & ~needed
-    if state.entries.count > state.entries.lazy.filter({ !$0.observers.isEmpty }).count {
+    // Empty entries are kept for reuse (their arrays keep their capacity) until they
+    // outnumber the live ones.
+    if state.entries.count > 8 && state.entries.count > 2 * state.observedEntryCount {
       state.compact()
     }
+    let clearing = current & ~needed
     guard clearing != 0 else { return }
     observedMask.bitwiseAnd(~clearing, ordering: .sequentiallyConsistent)
     if pendingScopes.load(ordering: .sequentiallyConsistent) != 0 {
@@ -180,5 +233,5 @@ final class RegistrarCore: Sendable {
   }
 
   /// The number of registrations, for leak tests.
-  var registrationCount: Int { state.withLock { $0.registrationCount } }
+  var registrationCount: Int { withState { $0.registrationCount } }
 }

@@ -80,6 +80,9 @@ struct RegistrarState {
     entries[index].observers.removeLast()
   }
 
+  /// How many entries have observers.
+  var observedEntryCount: Int { entries.reduce(0) { $0 + ($1.observers.isEmpty ? 0 : 1) } }
+
   /// The mask bits that observers still need.
   var neededMask: UInt64 {
     var mask: UInt64 = 0
@@ -88,7 +91,8 @@ struct RegistrarState {
   }
 
   /// Forgets entries without observers. Only valid when no tracking scope is between a read
-  /// of this registrar and its registration (their write history may be needed).
+  /// of this registrar and its registration (their write history may be needed). Empty
+  /// entries are harmless otherwise: writes that reach the lock update them.
   mutating func compact() {
     entries.removeAll { $0.observers.isEmpty }
   }

@@ -21,6 +21,8 @@ final class ThreadContext {
   @exclusivity(unchecked) var scope: Unmanaged<AccessScope>?
   /// The open transaction on this thread, or nil.
   @exclusivity(unchecked) var transaction: Transaction?
+  /// Consumed scopes kept for reuse.
+  @exclusivity(unchecked) var spareScopes: [AccessScope] = []
 
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
