@@ -104,11 +104,14 @@ public struct Tracked<Value> {
       // references to the registrar).
       let id = model[keyPath: storageKeyPath].id
       let bit: UInt64 = 1 &<< (id & 63)
-      if _fastPath(model.registrar.core.observedMask.load(ordering: .relaxed) & bit == 0) {
+      if _fastPath(
+        model.registrar.core.observedMask.load(ordering: .relaxed) & bit == 0
+          && model.registrar.core.activity.recorders.load(ordering: .relaxed) == 0)
+      {
         model[keyPath: storageKeyPath].value = newValue
         // A tracking scope may have started reading it meanwhile.
         if _slowPath(model.registrar.core.observedMask.load(ordering: .relaxed) & bit != 0) {
-          model.registrar.core.didChange(named(model, storageKeyPath))
+          model.registrar.core.didChange(named(model, storageKeyPath), model: model)
         }
         return
       }
@@ -118,7 +121,7 @@ public struct Tracked<Value> {
         return
       }
       model[keyPath: storageKeyPath].value = newValue
-      model.registrar.core.didChange(named(model, storageKeyPath))
+      model.registrar.core.didChange(named(model, storageKeyPath), model: model)
     }
   }
 

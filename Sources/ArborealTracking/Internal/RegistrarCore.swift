@@ -11,6 +11,9 @@ final class TrackingActivity: Sendable {
   @usableFromInline static let shared = TrackingActivity()
   /// How many tracking scopes are running on all threads.
   @usableFromInline let scopes = Atomic<Int>(0)
+  /// How many change recordings (``withChangeRecording(_:)``) are running on all threads.
+  /// While it is non-zero, every write takes the slow path so that it can be recorded.
+  @usableFromInline let recorders = Atomic<Int>(0)
 }
 
 /// The shared storage behind a ``TrackingRegistrar``: one per model instance.
@@ -75,10 +78,12 @@ final class RegistrarCore: @unchecked Sendable {
     lock.withLock { body(&state) }
   }
 
-  /// Whether a write of the property must take the slow path.
+  /// Whether a write of the property must take the slow path: it may be observed, or a
+  /// change recording is running.
   @inlinable @inline(__always)
   func mayBeObserved(_ key: TrackingKey) -> Bool {
     observedMask.load(ordering: .relaxed) & key.maskBit != 0
+      || activity.recorders.load(ordering: .relaxed) != 0
   }
 
   // MARK: Reads
@@ -131,7 +136,7 @@ final class RegistrarCore: @unchecked Sendable {
   /// naming the property after the model's stored wrapper.
   @usableFromInline
   func didChange(_ key: TrackingKey, of model: AnyObject) {
-    didChange(named(key, of: model))
+    didChange(named(key, of: model), model: model)
   }
 
   /// The key with its name, looked up in `model` the first time.
@@ -149,11 +154,15 @@ final class RegistrarCore: @unchecked Sendable {
   /// Records a change of `key` and notifies its observers (or hands them to the thread's
   /// transaction). Called after the new value is stored.
   @usableFromInline
-  func didChange(_ key: TrackingKey) {
+  func didChange(_ key: TrackingKey, model: AnyObject? = nil) {
     let observers = withState { state -> [ObserverCore] in
       let next = epoch.load(ordering: .relaxed) &+ 1
       epoch.store(next, ordering: .sequentiallyConsistent)
       return state.recordWrite(of: key, epoch: next)
+    }
+    if activity.recorders.load(ordering: .relaxed) != 0 {
+      ThreadContext.currentIfPresent?.changeLog?.append(
+        RecordedChange(registrar: ObjectIdentifier(self), key: key, model: model))
     }
     guard !observers.isEmpty else { return }
     if let transaction = ThreadContext.currentIfPresent?.transaction {

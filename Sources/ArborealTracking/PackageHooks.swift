@@ -1,0 +1,81 @@
+import Synchronization
+
+// Hooks for sibling modules of this package (the store's logging hook, the test store's
+// exhaustivity checks). They are `package`, not public API.
+
+/// A change recorded by ``withChangeRecording(_:)``.
+package struct RecordedChange {
+  /// The registrar whose property changed.
+  package let registrar: ObjectIdentifier
+  /// The property that changed.
+  package let key: TrackingKey
+  /// The model that owns the property, when it is a `@Tracked` property.
+  package weak var model: AnyObject?
+
+  init(registrar: ObjectIdentifier, key: TrackingKey, model: AnyObject?) {
+    self.registrar = registrar
+    self.key = key
+    self.model = model
+  }
+}
+
+/// A read recorded by ``withAccessRecording(_:)``.
+package struct RecordedAccess: Hashable, Sendable {
+  /// The registrar whose property was read.
+  package let registrar: ObjectIdentifier
+  /// The identity of the property's key.
+  package let keyID: UInt64
+
+  /// Whether `change` is a change of this property.
+  package func matches(_ change: RecordedChange) -> Bool {
+    change.registrar == registrar && change.key.id == keyID
+  }
+}
+
+/// Runs `body` and returns every change of a tracked property made on this thread while it
+/// ran, whether or not anything observes it, in order (a property written twice appears
+/// twice). Writes of an equal `Equatable` value are not changes. Recordings nest: an inner
+/// recording's changes also appear in the outer one.
+///
+/// While any recording runs, writes on every thread take the slow path (one lock); keep
+/// recordings short.
+package func withChangeRecording<T, E: Error>(
+  _ body: () throws(E) -> T
+) throws(E) -> (T, [RecordedChange]) {
+  let context = ThreadContext.current
+  let outer = context.changeLog
+  context.changeLog = []
+  TrackingActivity.shared.recorders.wrappingAdd(1, ordering: .relaxed)
+  defer { TrackingActivity.shared.recorders.wrappingSubtract(1, ordering: .relaxed) }
+  let result: Result<T, E>
+  do {
+    result = .success(try body())
+  } catch {
+    result = .failure(error)
+  }
+  let changes = context.changeLog ?? []
+  context.changeLog = outer.map { $0 + changes }
+  return (try result.get(), changes)
+}
+
+/// Runs `body` and returns the tracked properties it read, without observing them. Reads in
+/// nested tracking scopes are included.
+package func withAccessRecording<T, E: Error>(
+  _ body: () throws(E) -> T
+) throws(E) -> (T, Set<RecordedAccess>) {
+  let (value, scope) = try AccessScope.run(mergingIntoParent: true, body)
+  var accesses = Set<RecordedAccess>()
+  for run in scope.runs {
+    for record in scope.records(of: run) {
+      accesses.insert(RecordedAccess(registrar: ObjectIdentifier(run.core), keyID: record.id))
+    }
+  }
+  scope.discard()
+  scope.recycle()
+  return (value, accesses)
+}
+
+extension TrackingRegistrar {
+  /// The identity used in ``RecordedChange`` and ``RecordedAccess``.
+  package var identity: ObjectIdentifier { ObjectIdentifier(core) }
+}
