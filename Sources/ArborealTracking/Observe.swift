@@ -27,9 +27,16 @@ public func observe(
   isolation: isolated (any Actor)? = #isolation,
   _ body: @escaping (TrackingChanges) -> Void
 ) -> TrackingToken {
+  startObserving(isolation, UncheckedCallback(body))
+}
+
+/// Creates a continuous observer, runs it once, and returns its token.
+private func startObserving(
+  _ isolation: (any Actor)?, _ callback: UncheckedCallback
+) -> TrackingToken {
   let observer = ObserverCore(
-    kind: .continuous, delivery: Delivery(isolation), callback: UncheckedCallback(function: body))
-  observer.runContinuous(initialChanges: [])
+    kind: .continuous, delivery: Delivery(isolation), callback: callback)
+  observer.runContinuous(initialChanges: .none)
   return TrackingToken(observer: observer)
 }
 
@@ -50,7 +57,7 @@ public func observe(
   isolation: isolated (any Actor)? = #isolation,
   _ body: @escaping () -> Void
 ) -> TrackingToken {
-  observe(isolation: isolation) { (_: TrackingChanges) in body() }
+  startObserving(isolation, UncheckedCallback(body))
 }
 
 /// Computes `value` now and again after every change of a tracked property it read, and passes

@@ -12,36 +12,55 @@
 ///
 /// The first run of a continuous observer has no changes (``isEmpty`` is true).
 public struct TrackingChanges: Sendable, Hashable, CustomStringConvertible, RandomAccessCollection {
-  /// The keys of the changed properties, each once, in the order they first changed.
-  public let keys: [TrackingKey]
+  /// The keys, stored inline when there is only one (the usual case for a single write), so
+  /// that a notification does not allocate.
+  private var storage: SmallList<TrackingKey>
 
   /// Creates a set of changes from keys, keeping the first occurrence of each.
   ///
   /// - Complexity: O(*n*²) for *n* keys; transactions rarely change more than a handful.
   public init(_ keys: [TrackingKey]) {
-    var unique: [TrackingKey] = []
-    unique.reserveCapacity(keys.count)
+    var unique = SmallList<TrackingKey>()
     for key in keys where !unique.contains(key) { unique.append(key) }
-    self.keys = unique
+    self.storage = unique
   }
 
-  init(uniqueKeys: [TrackingKey]) { self.keys = uniqueKeys }
+  init(uniqueKeys: SmallList<TrackingKey>) { self.storage = uniqueKeys }
+
+  init(key: TrackingKey) { self.storage = SmallList(key) }
+
+  /// No changes: the first run of a continuous observer.
+  static let none = TrackingChanges(uniqueKeys: SmallList())
+
+  /// The keys of the changed properties, each once, in the order they first changed.
+  public var keys: [TrackingKey] { Array(storage) }
 
   /// The names of the changed properties (`["firstName", "age"]`).
-  public var names: [String] { keys.map(\.name) }
+  public var names: [String] { storage.map(\.name) }
 
   /// The names joined with a comma (`firstName, age`).
   public var description: String { names.joined(separator: ", ") }
 
   /// The position of the first key.
-  public var startIndex: Int { keys.startIndex }
+  public var startIndex: Int { storage.startIndex }
   /// The position after the last key.
-  public var endIndex: Int { keys.endIndex }
+  public var endIndex: Int { storage.endIndex }
   /// The key at a position.
-  public subscript(position: Int) -> TrackingKey { keys[position] }
+  public subscript(position: Int) -> TrackingKey { storage[position] }
 
   /// Whether the given property changed.
   ///
   /// - Complexity: O(*n*) for *n* changed keys.
-  public func contains(_ key: TrackingKey) -> Bool { keys.contains(key) }
+  public func contains(_ key: TrackingKey) -> Bool { storage.contains(key) }
+
+  /// Whether two sets of changes name the same properties in the same order.
+  public static func == (lhs: TrackingChanges, rhs: TrackingChanges) -> Bool {
+    lhs.storage == rhs.storage
+  }
+
+  /// Hashes the keys in order.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(storage.count)
+    for key in storage { hasher.combine(key) }
+  }
 }

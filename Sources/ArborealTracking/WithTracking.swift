@@ -32,12 +32,7 @@ public func withTracking<T, E: Error>(
   _ apply: () throws(E) -> T,
   onChange: @escaping (TrackingChanges) -> Void
 ) throws(E) -> T {
-  let (value, scope) = try AccessScope.run(mergingIntoParent: true, apply)
-  guard !scope.runs.isEmpty else { return value }
-  let observer = ObserverCore(
-    kind: .oneShot, delivery: Delivery(isolation), callback: UncheckedCallback(function: onChange))
-  observer.finishOneShotRegistration(scope)
-  return value
+  try track(isolation, apply, UncheckedCallback(onChange))
 }
 
 /// Runs `apply`, records the tracked properties it reads, and calls `onChange` once after the
@@ -57,5 +52,19 @@ public func withTracking<T, E: Error>(
   _ apply: () throws(E) -> T,
   onChange: @escaping () -> Void
 ) throws(E) -> T {
-  try withTracking(isolation: isolation, apply, onChange: { (_: TrackingChanges) in onChange() })
+  try track(isolation, apply, UncheckedCallback(onChange))
+}
+
+/// Runs `apply` and registers a one-shot observer for what it read.
+private func track<T, E: Error>(
+  _ isolation: (any Actor)?, _ apply: () throws(E) -> T, _ callback: UncheckedCallback
+) throws(E) -> T {
+  let (value, scope) = try AccessScope.run(mergingIntoParent: true, apply)
+  guard !scope.runs.isEmpty else {
+    scope.recycle()
+    return value
+  }
+  let observer = ObserverCore(kind: .oneShot, delivery: Delivery(isolation), callback: callback)
+  observer.finishOneShotRegistration(scope)
+  return value
 }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct RegistrarStateTests {
   private func observer() -> ObserverCore {
     ObserverCore(
-      kind: .continuous, delivery: .synchronous, callback: UncheckedCallback(function: { _ in }))
+      kind: .continuous, delivery: .synchronous, callback: UncheckedCallback({}))
   }
 
   @Test func aWriteWithoutObserversCreatesAnEntryThatCompactionDrops() {

@@ -62,20 +62,21 @@ final class AccessScope {
   /// The distinct property ids of a run, in first-read order.
   ///
   /// - Complexity: O(*r*²) for *r* reads in the run; runs are short in practice.
-  func ids(of run: Run) -> [UInt64] {
-    var ids: [UInt64] = []
-    ids.reserveCapacity(run.range.count)
+  func ids(of run: Run) -> SmallList<UInt64> {
+    var ids = SmallList<UInt64>()
     for record in records[run.range] where !ids.contains(record.id) { ids.append(record.id) }
     return ids
   }
 
   /// Whether the distinct ids of `run` are exactly `ids`, in order.
-  func run(_ run: Run, readExactly ids: [UInt64]) -> Bool {
+  func run(_ run: Run, readExactly ids: SmallList<UInt64>) -> Bool {
     guard run.range.count == ids.count else { return false }
     var position = 0
-    for record in records[run.range] {
-      guard record.id == ids[position] else { return false }
+    var index = run.range.lowerBound
+    while index < run.range.upperBound {
+      guard records[index].id == ids[position] else { return false }
       position += 1
+      index += 1
     }
     return true
   }
@@ -91,7 +92,7 @@ final class AccessScope {
   struct Group {
     let core: RegistrarCore
     /// Distinct property ids, in first-read order.
-    var ids: [UInt64]
+    var ids: SmallList<UInt64>
     var records: ArraySlice<AccessRecord>
     /// How many runs (pending counts) the group stands for.
     var runCount: Int
@@ -152,26 +153,22 @@ final class AccessScope {
     scope.parent = installed?.takeUnretainedValue()
     context.scope = Unmanaged.passUnretained(scope)
     TrackingActivity.shared.scopes.wrappingAdd(1, ordering: .relaxed)
-    let result: Result<T, E>
-    do {
-      result = .success(try body())
-    } catch {
-      result = .failure(error)
-    }
-    TrackingActivity.shared.scopes.wrappingSubtract(1, ordering: .relaxed)
-    // `scope` is alive until here; the installed parent is kept alive by `scope.parent`.
-    context.scope = installed
-    if mergingIntoParent, let parent = scope.parent {
-      for run in scope.runs {
-        for record in scope.records(of: run) {
-          parent.record(run.core, id: record.id, epoch: record.epoch)
+    // No `Result` here: with `T` unknown it costs a generic metadata lookup per run.
+    defer {
+      TrackingActivity.shared.scopes.wrappingSubtract(1, ordering: .relaxed)
+      // `installed` is kept alive by the code that installed it.
+      context.scope = installed
+      if mergingIntoParent, let parent = installed?.takeUnretainedValue() {
+        for run in scope.runs {  // empty when `body` threw: the scope was discarded
+          for record in scope.records(of: run) {
+            parent.record(run.core, id: record.id, epoch: record.epoch)
+          }
         }
       }
     }
-    switch result {
-    case .success(let value):
-      return (value, scope)
-    case .failure(let error):
+    do {
+      return (try body(), scope)
+    } catch {
       scope.discard()
       scope.recycle()
       throw error

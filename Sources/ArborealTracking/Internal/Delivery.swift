@@ -53,12 +53,30 @@ enum Delivery: Sendable {
   }
 }
 
-/// A callback that is not `Sendable` in its own type, carried across threads.
+/// An observer's callback, which is not `Sendable` in its own type, carried across threads.
 ///
-/// Invariant: `function` is only invoked through ``Delivery/perform(_:)`` of the observer that
-/// owns it, that is, in the isolation it was created in (or, for nonisolated registrations, on
-/// the mutating thread as documented), and never concurrently with itself: an observer admits
-/// one runner at a time.
-struct UncheckedCallback<Argument>: @unchecked Sendable {
-  let function: (Argument) -> Void
+/// Invariant (why `@unchecked Sendable` holds): the callback is only invoked through
+/// ``Delivery`` by the observer that owns it, that is, in the isolation it was created in (or,
+/// for nonisolated registrations, on the mutating thread as documented), and never
+/// concurrently with itself: an observer admits one runner at a time.
+struct UncheckedCallback: @unchecked Sendable {
+  private enum Function {
+    case plain(() -> Void)
+    case withChanges((TrackingChanges) -> Void)
+  }
+
+  private let function: Function
+
+  /// A callback that ignores what changed (no wrapping closure to allocate).
+  init(_ function: @escaping () -> Void) { self.function = .plain(function) }
+
+  /// A callback that receives what changed.
+  init(_ function: @escaping (TrackingChanges) -> Void) { self.function = .withChanges(function) }
+
+  func callAsFunction(_ changes: TrackingChanges) {
+    switch function {
+    case .plain(let function): function()
+    case .withChanges(let function): function(changes)
+    }
+  }
 }

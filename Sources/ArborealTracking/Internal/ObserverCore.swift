@@ -8,7 +8,7 @@
 /// its memory goes.
 struct Registration {
   unowned(unsafe) let core: RegistrarCore
-  let ids: [UInt64]
+  let ids: SmallList<UInt64>
 }
 
 /// The lock-protected state of an observer.
@@ -22,12 +22,18 @@ struct ObserverState {
   var phase: Phase
   var cancelled = false
   var dirty = false
-  var pendingKeys: [TrackingKey] = []
+  var pendingKeys = SmallList<TrackingKey>()
   /// Owned by the runner while `running` or `registering`, by the state otherwise.
-  var registrations: [Registration] = []
+  var registrations = SmallList<Registration>()
 
-  mutating func collect(_ keys: [TrackingKey]) {
+  mutating func collect<Keys: Sequence<TrackingKey>>(_ keys: Keys) {
     for key in keys where !pendingKeys.contains(key) { pendingKeys.append(key) }
+  }
+
+  /// Takes the collected keys as a set of changes.
+  mutating func takePendingChanges() -> TrackingChanges {
+    defer { pendingKeys.removeAll() }
+    return TrackingChanges(uniqueKeys: pendingKeys)
   }
 
   /// Removes every registration from its registrar. Called under the observer's lock.
@@ -35,7 +41,7 @@ struct ObserverState {
     for registration in registrations {
       registration.core.unregister(observer, ids: registration.ids)
     }
-    registrations = []
+    registrations.removeAll()
   }
 }
 
@@ -56,11 +62,11 @@ final class ObserverCore: @unchecked Sendable {
 
   let kind: Kind
   let delivery: Delivery
-  private let callback: UncheckedCallback<TrackingChanges>
+  private let callback: UncheckedCallback
   private let lock = TrackingLock()
   @exclusivity(unchecked) private var state: ObserverState
 
-  init(kind: Kind, delivery: Delivery, callback: UncheckedCallback<TrackingChanges>) {
+  init(kind: Kind, delivery: Delivery, callback: UncheckedCallback) {
     self.kind = kind
     self.delivery = delivery
     self.callback = callback
@@ -76,19 +82,19 @@ final class ObserverCore: @unchecked Sendable {
   // MARK: Notification
 
   /// Called by a registrar (or a transaction) after properties this observer read changed.
-  func notify(_ keys: [TrackingKey]) {
+  func notify(_ changes: TrackingChanges) {
     switch kind {
-    case .oneShot: notifyOneShot(keys)
-    case .continuous: notifyContinuous(keys)
+    case .oneShot: notifyOneShot(changes)
+    case .continuous: notifyContinuous(changes)
     }
   }
 
-  private func notifyOneShot(_ keys: [TrackingKey]) {
+  private func notifyOneShot(_ changes: TrackingChanges) {
     let fire = withState { state -> Bool in
       switch state.phase {
       case .registering, .running:
         state.phase = .finished
-        state.collect(keys)
+        state.collect(changes)
         return false  // the registering thread delivers
       case .idle:
         state.phase = .finished
@@ -98,10 +104,10 @@ final class ObserverCore: @unchecked Sendable {
         return false
       }
     }
-    if fire { deliver(keys) }
+    if fire { deliver(changes) }
   }
 
-  private func notifyContinuous(_ keys: [TrackingKey]) {
+  private func notifyContinuous(_ changes: TrackingChanges) {
     let start = withState { state -> Bool in
       switch state.phase {
       case .idle:
@@ -109,7 +115,7 @@ final class ObserverCore: @unchecked Sendable {
         return true
       case .running, .registering:
         state.dirty = true
-        state.collect(keys)
+        state.collect(changes)
         return false
       case .finished:
         return false
@@ -117,19 +123,18 @@ final class ObserverCore: @unchecked Sendable {
     }
     guard start else { return }
     if delivery.isImmediate {
-      runContinuous(initialChanges: keys)
+      runContinuous(initialChanges: changes)
     } else {
-      delivery.perform { self.runContinuous(initialChanges: keys) }
+      delivery.perform { self.runContinuous(initialChanges: changes) }
     }
   }
 
-  private func deliver(_ keys: [TrackingKey]) {
-    let changes = TrackingChanges(keys)
+  private func deliver(_ changes: TrackingChanges) {
     if delivery.isImmediate {
-      callback.function(changes)
+      callback(changes)
     } else {
       let callback = self.callback
-      delivery.perform { callback.function(changes) }
+      delivery.perform { callback(changes) }
     }
   }
 
@@ -140,18 +145,18 @@ final class ObserverCore: @unchecked Sendable {
   func finishOneShotRegistration(_ scope: AccessScope) {
     // The scope keeps the registrars alive until the registrations are in the state.
     defer { scope.recycle() }
-    var changed: [TrackingKey] = []
+    var changed = SmallList<TrackingKey>()
     let registrations = register(scope, changed: &changed)
-    let fire = withState { state -> [TrackingKey]? in
+    let fire = withState { state -> TrackingChanges? in
       state.registrations = registrations
       if state.phase == .finished {
         state.unregisterAll(self)
-        return state.pendingKeys  // a concurrent write fired it meanwhile
+        return state.takePendingChanges()  // a concurrent write fired it meanwhile
       }
       if !changed.isEmpty {
         state.phase = .finished
         state.unregisterAll(self)
-        return changed
+        return TrackingChanges(uniqueKeys: changed)
       }
       state.phase = .idle
       return nil
@@ -164,18 +169,17 @@ final class ObserverCore: @unchecked Sendable {
   /// Runs the body until it settles: after each run, re-records its dependencies and runs
   /// again if a change arrived meanwhile, up to ``TrackingDiagnostics/rerunLimit`` times in a
   /// row. The caller must have claimed the `running` phase.
-  func runContinuous(initialChanges: [TrackingKey]) {
-    var keys = initialChanges
+  func runContinuous(initialChanges: TrackingChanges) {
+    var changes = initialChanges
     var reruns = 0
     while true {
       let callback = self.callback
-      let changes = TrackingChanges(uniqueKeys: keys)
-      let (_, scope) = AccessScope.run(mergingIntoParent: false) { callback.function(changes) }
+      let (_, scope) = AccessScope.run(mergingIntoParent: false) { callback(changes) }
       let changed = reconcile(scope)
 
       enum Next {
         case stop
-        case again([TrackingKey])
+        case again(TrackingChanges)
       }
       let next = withState { state -> Next in
         if state.cancelled {
@@ -187,12 +191,11 @@ final class ObserverCore: @unchecked Sendable {
         if state.dirty || !state.pendingKeys.isEmpty {
           state.dirty = false
           if reruns >= TrackingDiagnostics.rerunLimit {
-            state.pendingKeys = []
+            state.pendingKeys.removeAll()
             state.phase = .idle
             return .stop
           }
-          defer { state.pendingKeys = [] }
-          return .again(state.pendingKeys)
+          return .again(state.takePendingChanges())
         }
         state.phase = .idle
         return .stop
@@ -202,7 +205,7 @@ final class ObserverCore: @unchecked Sendable {
         if reruns >= TrackingDiagnostics.rerunLimit { TrackingDiagnostics.reportRunaway() }
         return
       case .again(let pending):
-        keys = pending
+        changes = pending
         reruns += 1
       }
     }
@@ -211,10 +214,10 @@ final class ObserverCore: @unchecked Sendable {
   /// Replaces the registrations with the reads of `scope` and returns the keys that changed
   /// after they were read. Consumes the scope. Unchanged dependencies (the common case) take
   /// no lock unless a registrar saw a write meanwhile.
-  private func reconcile(_ scope: AccessScope) -> [TrackingKey] {
+  private func reconcile(_ scope: AccessScope) -> SmallList<TrackingKey> {
     // The scope keeps the registrars it read alive until the registrations are in the state.
     defer { scope.recycle() }
-    var changed: [TrackingKey] = []
+    var changed = SmallList<TrackingKey>()
     let unchanged = withState { state -> Bool in
       if Self.same(state.registrations, scope) { return true }
       state.unregisterAll(self)
@@ -233,12 +236,16 @@ final class ObserverCore: @unchecked Sendable {
   }
 
   /// Whether `scope` read exactly what `old` registered, registrar by registrar, in order.
-  private static func same(_ old: [Registration], _ scope: AccessScope) -> Bool {
-    guard old.count == scope.runs.count else { return false }
-    for (registration, run) in zip(old, scope.runs) {
-      guard registration.core === run.core, scope.run(run, readExactly: registration.ids) else {
-        return false
-      }
+  private static func same(_ old: SmallList<Registration>, _ scope: AccessScope) -> Bool {
+    let runs = scope.runs
+    guard old.count == runs.count else { return false }
+    var index = 0
+    while index < runs.count {
+      let registration = old[index]
+      guard registration.core === runs[index].core,
+        scope.run(runs[index], readExactly: registration.ids)
+      else { return false }
+      index += 1
     }
     return true
   }
@@ -272,8 +279,10 @@ final class ObserverCore: @unchecked Sendable {
 
   /// Registers with every registrar `scope` read. The caller recycles the scope only after
   /// storing the registrations.
-  private func register(_ scope: AccessScope, changed: inout [TrackingKey]) -> [Registration] {
-    var registrations: [Registration] = []
+  private func register(
+    _ scope: AccessScope, changed: inout SmallList<TrackingKey>
+  ) -> SmallList<Registration> {
+    var registrations = SmallList<Registration>()
     if scope.runs.count == 1, let run = scope.runs.first {
       let ids = scope.ids(of: run)
       run.core.register(
@@ -281,9 +290,7 @@ final class ObserverCore: @unchecked Sendable {
       registrations.append(Registration(core: run.core, ids: ids))
       return registrations
     }
-    let groups = scope.groups()
-    registrations.reserveCapacity(groups.count)
-    for group in groups {
+    for group in scope.groups() {
       group.core.register(
         self, ids: group.ids, records: group.records, runCount: group.runCount, changed: &changed)
       registrations.append(Registration(core: group.core, ids: group.ids))

@@ -168,8 +168,8 @@ final class RegistrarCore: @unchecked Sendable {
     if let transaction = ThreadContext.currentIfPresent?.transaction {
       transaction.add(observers, key: key)
     } else {
-      let keys = [key]
-      for observer in observers { observer.notify(keys) }
+      let changes = TrackingChanges(key: key)
+      for observer in observers { observer.notify(changes) }
     }
   }
 
@@ -183,8 +183,9 @@ final class RegistrarCore: @unchecked Sendable {
   ///
   /// - Complexity: O(*r* × *p*) for *r* reads and *p* entries.
   func register(
-    _ observer: ObserverCore, ids: [UInt64], records: ArraySlice<AccessRecord>, runCount: Int,
-    changed: inout [TrackingKey]
+    _ observer: ObserverCore, ids: SmallList<UInt64>, records: ArraySlice<AccessRecord>,
+    runCount: Int,
+    changed: inout SmallList<TrackingKey>
   ) {
     withState { state in
       for record in records {
@@ -201,7 +202,7 @@ final class RegistrarCore: @unchecked Sendable {
 
   /// Adds the keys in `records` written after they were read to `changed`. Lock-free when
   /// nothing was written since.
-  func changes(in records: ArraySlice<AccessRecord>, into changed: inout [TrackingKey]) {
+  func changes(in records: ArraySlice<AccessRecord>, into changed: inout SmallList<TrackingKey>) {
     let now = epoch.load(ordering: .sequentiallyConsistent)
     guard records.contains(where: { $0.epoch != now }) else { return }
     withState { state in
@@ -214,7 +215,7 @@ final class RegistrarCore: @unchecked Sendable {
   }
 
   /// Removes `observer` from the given properties.
-  func unregister(_ observer: ObserverCore, ids: [UInt64]) {
+  func unregister(_ observer: ObserverCore, ids: SmallList<UInt64>) {
     withState { state in
       for id in ids { state.remove(observer, from: id) }
       tidy(&state)

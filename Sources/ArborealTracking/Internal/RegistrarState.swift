@@ -42,11 +42,15 @@ struct RegistrarState {
     if let index = index(of: key.id) {
       entries[index].lastWrite = epoch
       entries[index].name = key.storedName
-      let observers = entries[index].observers
       // One-shot observers fire on this change: drop them here, in one pass, rather than
-      // one linear search each when they unregister.
-      if observers.contains(where: { $0.kind == .oneShot }) {
-        entries[index].observers.removeAll { $0.kind == .oneShot }
+      // one linear search each when they unregister. The list is moved out, not copied.
+      guard entries[index].observers.contains(where: { $0.kind == .oneShot }) else {
+        return entries[index].observers
+      }
+      var observers: [ObserverCore] = []
+      swap(&observers, &entries[index].observers)
+      if observers.contains(where: { $0.kind == .continuous }) {
+        entries[index].observers = observers.filter { $0.kind == .continuous }
       }
       return observers
     }

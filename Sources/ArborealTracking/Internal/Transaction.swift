@@ -4,7 +4,7 @@
 /// changed for it. Invariant: used only by the thread that opened it.
 final class Transaction {
   private var observers: [ObserverCore] = []
-  private var keys: [ObjectIdentifier: [TrackingKey]] = [:]
+  private var keys: [ObjectIdentifier: SmallList<TrackingKey>] = [:]
 
   /// Adds a change of `key` for each of `observers`.
   func add(_ observers: [ObserverCore], key: TrackingKey) {
@@ -16,7 +16,7 @@ final class Transaction {
           keys[identity] = existing
         }
       } else {
-        keys[identity] = [key]
+        keys[identity] = SmallList(key)
         self.observers.append(observer)
       }
     }
@@ -26,7 +26,7 @@ final class Transaction {
   /// writes made by observers notify on their own.
   func deliver() {
     for observer in observers {
-      observer.notify(keys[ObjectIdentifier(observer)] ?? [])
+      observer.notify(TrackingChanges(uniqueKeys: keys[ObjectIdentifier(observer)] ?? SmallList()))
     }
     observers = []
     keys = [:]
