@@ -23,8 +23,8 @@ public struct Tracked<Value> {
   // The fast paths touch only `value` and `id`; the rest is for notifications.
   @usableFromInline var value: Value
   @usableFromInline let id: UInt64
-  /// The explicit name, or empty until it is looked up by reflection (then cached here).
-  @usableFromInline var name: String
+  /// The explicit name, or empty to look it up by reflection (cached by the registrar).
+  @usableFromInline let name: String
   /// Returns true for equal values; nil when `Value` is not `Equatable`.
   @usableFromInline let isDuplicate: (@Sendable (Value, Value) -> Bool)?
 
@@ -89,19 +89,23 @@ public struct Tracked<Value> {
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<Model, Value>,
     storage storageKeyPath: ReferenceWritableKeyPath<Model, Tracked<Value>>
   ) -> Value {
+    // The slow paths receive unmanaged references: the model is alive for the whole access
+    // (the caller holds it), and passing it owned would make the caller retain and release
+    // the model around every read and write, slow path taken or not.
     get {
+      let value = model[keyPath: storageKeyPath].value
       if model.registrar.core.activity.scopes.load(ordering: .relaxed) != 0 {
-        model.registrar.core.recordAccess(id: model[keyPath: storageKeyPath].id)
+        recordTrackedAccess(
+          Unmanaged.passUnretained(model.registrar.core), id: model[keyPath: storageKeyPath].id)
       }
-      return model[keyPath: storageKeyPath].value
+      return value
     }
     // Always inlined: once inlined, the key paths fold into direct field accesses; a call
     // would have to materialise them and copy the wrapper out through the key path runtime.
     @inline(__always)
     set {
       // `model.registrar.core` is read in place each time, never bound to a local: a local
-      // would be retained and released on every write (slow once observers hold weak
-      // references to the registrar).
+      // would be retained and released on every write.
       let id = model[keyPath: storageKeyPath].id
       let bit: UInt64 = 1 &<< (id & 63)
       if _fastPath(
@@ -111,7 +115,10 @@ public struct Tracked<Value> {
         model[keyPath: storageKeyPath].value = newValue
         // A tracking scope may have started reading it meanwhile.
         if _slowPath(model.registrar.core.observedMask.load(ordering: .relaxed) & bit != 0) {
-          model.registrar.core.didChange(named(model, storageKeyPath), model: model)
+          RegistrarCore.didChange(
+            Unmanaged.passUnretained(model.registrar.core), id: id,
+            name: model[keyPath: storageKeyPath].name,
+            model: Unmanaged.passUnretained(model as AnyObject))
         }
         return
       }
@@ -121,20 +128,11 @@ public struct Tracked<Value> {
         return
       }
       model[keyPath: storageKeyPath].value = newValue
-      model.registrar.core.didChange(named(model, storageKeyPath), model: model)
+      RegistrarCore.didChange(
+        Unmanaged.passUnretained(model.registrar.core), id: id,
+        name: model[keyPath: storageKeyPath].name,
+        model: Unmanaged.passUnretained(model as AnyObject))
     }
-  }
-
-  /// The property's key with its name, looked up once and cached in the wrapper.
-  @inlinable @inline(__always)
-  static func named<Model: Trackable>(
-    _ model: Model, _ storageKeyPath: ReferenceWritableKeyPath<Model, Tracked<Value>>
-  ) -> TrackingKey {
-    if model[keyPath: storageKeyPath].name.isEmpty {
-      model[keyPath: storageKeyPath].name =
-        model.registrar.core.named(model[keyPath: storageKeyPath].key, of: model).storedName
-    }
-    return model[keyPath: storageKeyPath].key
   }
 }
 

@@ -41,7 +41,7 @@ public struct TrackingRegistrar: Sendable {
   @inlinable
   public func access(_ key: TrackingKey) {
     if core.activity.scopes.load(ordering: .relaxed) != 0 {
-      core.recordAccess(id: key.id)
+      recordTrackedAccess(Unmanaged.passUnretained(core), id: key.id)
     }
   }
 

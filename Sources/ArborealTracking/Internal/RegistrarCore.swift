@@ -16,6 +16,15 @@ final class TrackingActivity: Sendable {
   @usableFromInline let recorders = Atomic<Int>(0)
 }
 
+/// Records a read of property `id` of `core` in the calling thread's innermost tracking
+/// scope, if any. The caller keeps `core` alive.
+///
+/// A free function: a static method would load the class's metadata at every call site.
+@usableFromInline
+func recordTrackedAccess(_ core: Unmanaged<RegistrarCore>, id: UInt64) {
+  core._withUnsafeGuaranteedRef { $0.recordAccess(id: id) }
+}
+
 /// The shared storage behind a ``TrackingRegistrar``: one per model instance.
 ///
 /// ## Data
@@ -90,7 +99,6 @@ final class RegistrarCore: @unchecked Sendable {
 
   /// Records a read of property `id` in the calling thread's innermost tracking scope, if
   /// any.
-  @usableFromInline
   func recordAccess(id: UInt64) {
     // Unmanaged all the way: the thread owns its context, and `AccessScope.run` keeps the
     // installed scope alive, so no retain or release is needed on this path.
@@ -132,15 +140,21 @@ final class RegistrarCore: @unchecked Sendable {
 
   // MARK: Writes
 
-  /// Records a change of the `@Tracked` property `key` of `model` and notifies its observers,
-  /// naming the property after the model's stored wrapper.
+  /// Records a change of the `@Tracked` property `id` of `model` and notifies its observers,
+  /// naming the property `name`, or after the model's stored wrapper when `name` is empty.
+  /// The caller keeps `core` and `model` alive.
   @usableFromInline
-  func didChange(_ key: TrackingKey, of model: AnyObject) {
-    didChange(named(key, of: model), model: model)
+  static func didChange(
+    _ core: Unmanaged<RegistrarCore>, id: UInt64, name: String, model: Unmanaged<AnyObject>
+  ) {
+    core._withUnsafeGuaranteedRef { core in
+      model._withUnsafeGuaranteedRef { model in
+        core.didChange(core.named(TrackingKey(id: id, name: name), of: model), model: model)
+      }
+    }
   }
 
   /// The key with its name, looked up in `model` the first time.
-  @usableFromInline
   func named(_ key: TrackingKey, of model: AnyObject) -> TrackingKey {
     guard key.storedName.isEmpty else { return key }
     if let name = withState({ $0.names[key.id] }) {
