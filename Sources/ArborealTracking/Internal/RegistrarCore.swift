@@ -157,11 +157,11 @@ final class RegistrarCore: @unchecked Sendable {
   /// The key with its name, looked up in `model` the first time.
   func named(_ key: TrackingKey, of model: AnyObject) -> TrackingKey {
     guard key.storedName.isEmpty else { return key }
-    if let name = withState({ $0.names[key.id] }) {
+    if let name = withState({ $0.name(of: key.id) }) {
       return TrackingKey(id: key.id, name: name)
     }
     let name = PropertyNames.name(of: key.id, in: model) ?? "property#\(key.id)"
-    withState { $0.names[key.id] = name }
+    withState { $0.setName(name, of: key.id) }
     return TrackingKey(id: key.id, name: name)
   }
 

@@ -25,8 +25,18 @@ struct PropertyEntry {
 struct RegistrarState {
   private(set) var entries: [PropertyEntry] = []
   /// Names of `@Tracked` properties, looked up once per property (never compacted: bounded by
-  /// the model's property count).
-  var names: [UInt64: String] = [:]
+  /// the model's property count, so a linear scan beats hashing).
+  private var names: [(id: UInt64, name: String)] = []
+
+  /// The cached name of property `id`.
+  func name(of id: UInt64) -> String? {
+    names.first { $0.id == id }?.name
+  }
+
+  /// Caches the name of property `id`.
+  mutating func setName(_ name: String, of id: UInt64) {
+    if self.name(of: id) == nil { names.append((id, name)) }
+  }
 
   /// The index of the entry for `id`.
   ///
