@@ -30,6 +30,8 @@ final class AccessScope {
   @exclusivity(unchecked) private var lastCore: ObjectIdentifier?
   /// The scope this one is nested in, restored when this one ends.
   @exclusivity(unchecked) private(set) var parent: AccessScope?
+  /// The context of the thread running the scope; it outlives the scope's use.
+  @exclusivity(unchecked) private unowned(unsafe) var context: ThreadContext?
 
   /// Records a read of property `id` of `core`, stamping it with `epoch` or, when nil, the
   /// epoch the registrar has now.
@@ -135,7 +137,7 @@ final class AccessScope {
     records.removeAll(keepingCapacity: records.capacity <= 1_024)
     lastCore = nil
     parent = nil
-    let context = ThreadContext.current
+    let context = self.context ?? ThreadContext.current
     if context.spareScopes.count < 4 { context.spareScopes.append(self) }
   }
 
@@ -149,6 +151,7 @@ final class AccessScope {
   ) throws(E) -> (T, AccessScope) {
     let context = ThreadContext.current
     let scope = context.spareScopes.popLast() ?? AccessScope()
+    scope.context = context
     let installed = context.scope
     scope.parent = installed?.takeUnretainedValue()
     context.scope = Unmanaged.passUnretained(scope)
