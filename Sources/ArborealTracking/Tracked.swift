@@ -133,6 +133,32 @@ public struct Tracked<Value> {
         name: model[keyPath: storageKeyPath].name,
         model: Unmanaged.passUnretained(model as AnyObject))
     }
+    // In-place mutation (`items.append(x)`): a get-then-set would copy a collection on every
+    // append. One yield on every path keeps the coroutine inlinable.
+    @inline(__always)
+    _modify {
+      let id = model[keyPath: storageKeyPath].id
+      let bit: UInt64 = 1 &<< (id & 63)
+      let slow =
+        model.registrar.core.observedMask.load(ordering: .relaxed) & bit != 0
+        || model.registrar.core.activity.recorders.load(ordering: .relaxed) != 0
+      var old: Value?
+      if _slowPath(slow), model[keyPath: storageKeyPath].isDuplicate != nil {
+        old = model[keyPath: storageKeyPath].value
+      }
+      yield &model[keyPath: storageKeyPath].value
+      if _slowPath(slow || model.registrar.core.observedMask.load(ordering: .relaxed) & bit != 0) {
+        if let old, let isDuplicate = model[keyPath: storageKeyPath].isDuplicate,
+          isDuplicate(old, model[keyPath: storageKeyPath].value)
+        {
+          return
+        }
+        RegistrarCore.didChange(
+          Unmanaged.passUnretained(model.registrar.core), id: id,
+          name: model[keyPath: storageKeyPath].name,
+          model: Unmanaged.passUnretained(model as AnyObject))
+      }
+    }
   }
 }
 

@@ -227,3 +227,42 @@ import Testing
     #expect(seen == [2])
   }
 }
+
+@Suite struct InPlaceMutationTests {
+  final class Inventory: Trackable {
+    let registrar = TrackingRegistrar()
+    @Tracked var items: [Int] = []
+    @Tracked var count = 0
+  }
+
+  @Test func appendingNotifiesOnceWithTheProperty() {
+    let inventory = Inventory()
+    let log = Log<String>()
+    withTracking {
+      inventory.items
+    } onChange: { changes in
+      log.append("\(changes) \(inventory.items)")
+    }
+    inventory.items.append(1)
+    #expect(log.all == ["items [1]"])
+  }
+
+  @Test func anInPlaceMutationThatChangesNothingNotifiesNobody() {
+    let inventory = Inventory()
+    let log = Log<Int>()
+    let token = observe { log.append(inventory.count) }
+    inventory.count += 0
+    inventory.items.append(contentsOf: [])
+    inventory.count += 2
+    #expect(log.all == [0, 2])
+    token.cancel()
+  }
+
+  @Test func unobservedInPlaceMutationsStillChangeTheValue() {
+    let inventory = Inventory()
+    for value in 0..<100 { inventory.items.append(value) }
+    inventory.count += 5
+    #expect(inventory.items.count == 100)
+    #expect(inventory.count == 5)
+  }
+}
