@@ -8,15 +8,18 @@ let package = Package(
     .macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2),
   ],
   products: [
-    .library(name: "ArborealTracking", targets: ["ArborealTracking"])
+    .library(name: "ArborealTracking", targets: ["ArborealTracking"]),
+    .library(name: "Arboreal", targets: ["Arboreal"]),
   ],
   dependencies: [],
   targets: [
     // Core Library
     .target(name: "ArborealTracking"),
+    .target(name: "Arboreal", dependencies: ["ArborealTracking"]),
 
     // Tests
     .testTarget(name: "ArborealTrackingTests", dependencies: ["ArborealTracking"]),
+    .testTarget(name: "ArborealTests", dependencies: ["Arboreal"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -58,6 +58,11 @@ package func withChangeRecording<T, E: Error>(
   return (try result.get(), changes)
 }
 
+/// Whether a ``withChangeRecording(_:)`` is running on the calling thread.
+package var isRecordingChanges: Bool {
+  ThreadContext.currentIfPresent?.changeLog != nil
+}
+
 /// Runs `body` and returns the tracked properties it read, without observing them. Reads in
 /// nested tracking scopes are included.
 package func withAccessRecording<T, E: Error>(

@@ -13,16 +13,25 @@
 /// // An observer of both names ran once, with changes "firstName, lastName".
 /// ```
 ///
-/// - Parameter body: The changes to group.
+/// A transaction allocates nothing once its thread has run one.
+///
+/// - Parameters:
+///   - isolation: The caller's isolation; leave the default. `body` runs synchronously in it.
+///   - body: The changes to group.
 /// - Returns: What `body` returns.
-public func withTransaction<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+public func withTransaction<T, E: Error>(
+  isolation: isolated (any Actor)? = #isolation,
+  _ body: () throws(E) -> T
+) throws(E) -> T {
   let context = ThreadContext.current
   if context.transaction != nil { return try body() }
-  let transaction = Transaction()
+  let transaction = context.spareTransaction ?? Transaction()
+  context.spareTransaction = nil
   context.transaction = transaction
   defer {
     context.transaction = nil
     transaction.deliver()
+    context.spareTransaction = transaction
   }
   return try body()
 }

@@ -21,6 +21,8 @@ final class ThreadContext {
   @exclusivity(unchecked) var scope: Unmanaged<AccessScope>?
   /// The open transaction on this thread, or nil.
   @exclusivity(unchecked) var transaction: Transaction?
+  /// A delivered transaction kept for reuse.
+  @exclusivity(unchecked) var spareTransaction: Transaction?
   /// The changes recorded by a running ``withChangeRecording(_:)``, or nil.
   @exclusivity(unchecked) var changeLog: [RecordedChange]?
   /// Consumed scopes kept for reuse.

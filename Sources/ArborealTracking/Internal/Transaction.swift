@@ -1,7 +1,8 @@
 /// The notifications collected by an open ``withTransaction(_:)`` on one thread.
 ///
 /// Each observer appears once, in the order it was first affected, with every key that
-/// changed for it. Invariant: used only by the thread that opened it.
+/// changed for it. Invariant: used only by the thread that opened it. Reused by the thread's
+/// next transaction once delivered.
 final class Transaction {
   private var observers: [ObserverCore] = []
   private var keys: [ObjectIdentifier: SmallList<TrackingKey>] = [:]
@@ -25,10 +26,13 @@ final class Transaction {
   /// Notifies every collected observer once. Called after the transaction is closed, so
   /// writes made by observers notify on their own.
   func deliver() {
+    guard !observers.isEmpty else { return }
+    let observers = self.observers
+    let keys = self.keys
+    self.observers.removeAll(keepingCapacity: true)
+    self.keys.removeAll(keepingCapacity: true)
     for observer in observers {
       observer.notify(TrackingChanges(uniqueKeys: keys[ObjectIdentifier(observer)] ?? SmallList()))
     }
-    observers = []
-    keys = [:]
   }
 }

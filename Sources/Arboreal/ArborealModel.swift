@@ -1,0 +1,86 @@
+/// A class that holds state and changes it only in response to actions.
+///
+/// A model is a ``Trackable`` class: its `@Tracked` properties are the state that observers
+/// (views, command-line prompts, tests) read and react to. Everything that changes them goes
+/// through ``update(action:environment:)``, which runs synchronously on the main actor and
+/// returns the side effects to run next as an ``Fx``. The same actions in the same order
+/// therefore always give the same state.
+///
+/// ```swift
+/// final class Counter: ArborealModel {
+///   enum Action: Sendable {
+///     case increment
+///     case incrementLater
+///   }
+///
+///   let registrar = TrackingRegistrar()
+///   @Tracked private(set) var count = 0
+///
+///   func update(action: Action, environment: Clock) -> Fx<Action> {
+///     switch action {
+///     case .increment:
+///       count += 1
+///       return .none
+///     case .incrementLater:
+///       return Fx {
+///         await environment.sleep()
+///         return .increment
+///       }
+///     }
+///   }
+/// }
+/// ```
+///
+/// Mark the tracked properties `private(set)` so that only `update` can change them. A model
+/// may hold child models in tracked properties and delegate their actions to their own
+/// `update`, tagging the child's effects with ``Fx/tag(_:)``.
+///
+/// The model's type (not its instances) must be usable from any thread (`SendableMetatype`):
+/// the store's effect tasks refer to it to deliver actions. Any class qualifies unless its
+/// conformance to `ArborealModel` is itself isolated to an actor.
+public protocol ArborealModel: Trackable, SendableMetatype {
+  /// What can happen to the model: user intents and effect results. Actions cross from
+  /// effects (off the main actor) to the store, so they are `Sendable`.
+  associatedtype Action: Sendable
+
+  /// The services effects use: an API client, a clock, a database. Effects capture it, so it
+  /// is `Sendable`; use `Void` when there is none.
+  associatedtype Environment: Sendable
+
+  /// Changes the model in response to `action` and returns the effects to run next.
+  ///
+  /// Runs synchronously on the main actor, inside one transaction: observers are notified
+  /// once, after it returns, with every property it changed. Return ``Fx/none`` when there is
+  /// no side effect.
+  ///
+  /// - Parameters:
+  ///   - action: What happened.
+  ///   - environment: The services effects may use.
+  /// - Returns: The effects to run; their actions come back through the store.
+  @MainActor func update(action: Action, environment: Environment) -> Fx<Action>
+}
+
+extension ArborealModel {
+  /// Applies several actions in order and returns all their effects, merged.
+  ///
+  /// Useful to express one action as a sequence of others:
+  ///
+  /// ```swift
+  /// case .reset:
+  ///   return update(actions: [.clearQuery, .clearResults, .refresh], environment: environment)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - actions: The actions, applied first to last.
+  ///   - environment: The services effects may use.
+  /// - Returns: The effects of every action, in the order of the actions.
+  /// - Complexity: O(*n*) updates for *n* actions.
+  @MainActor
+  public func update(actions: some Sequence<Action>, environment: Environment) -> Fx<Action> {
+    var merged: [Effect<Action>] = []
+    for action in actions {
+      merged.append(contentsOf: update(action: action, environment: environment).effects)
+    }
+    return Fx(effects: merged)
+  }
+}

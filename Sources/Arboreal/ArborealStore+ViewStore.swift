@@ -1,0 +1,97 @@
+extension ArborealStore {
+  /// A view store scoped to a child model this store's model always holds.
+  ///
+  /// ```swift
+  /// let counter = store.viewStore(get: \.counter, tag: AppModel.Action.counter)
+  /// counter.send(.increment)  // store receives .counter(.increment)
+  /// ```
+  ///
+  /// The parent's update handles the tagged action by delegating to the child and tagging the
+  /// child's effects back:
+  ///
+  /// ```swift
+  /// case .counter(let action):
+  ///   return counter.update(action: action, environment: environment).tag(Action.counter)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - get: Reads the child from this store's model; re-evaluated on every access to the
+  ///     view store's `state`.
+  ///   - tag: Makes a parent action of a child action.
+  /// - Returns: The view store; it keeps this store alive.
+  public func viewStore<Child: ArborealModel>(
+    get: @escaping (Model) -> Child,
+    tag: @escaping (Child.Action) -> Model.Action
+  ) -> ViewStore<Child> {
+    let parent = ParentScope(self)
+    let resolve: () -> Child? = { parent.resolve().map(get) }
+    return ViewStore(
+      child: get(state),
+      mayDisappear: parent.isKeyed,
+      resolve: resolve,
+      forward: { action in self.send(tag(action)) }
+    )
+  }
+
+  /// A view store scoped to a child in a collection, identified by `key`; nil when there is
+  /// no child with that key.
+  ///
+  /// ```swift
+  /// enum Action: Sendable {
+  ///   case todo(id: Todo.ID, action: Todo.Action)
+  /// }
+  ///
+  /// let row = store.viewStore(
+  ///   key: todo.id,
+  ///   get: { list, id in list.todos.first { $0.id == id } },
+  ///   tag: Action.todo
+  /// )
+  /// row?.send(.toggle)  // store receives .todo(id: todo.id, action: .toggle)
+  /// ```
+  ///
+  /// If the child later disappears, the view store's ``ViewStore/isPresent`` becomes false,
+  /// its `state` keeps returning the last child it saw, and its sends are dropped (see
+  /// ``ViewStore``); if a child with the key appears again, it follows that one. The parent's
+  /// update should still ignore an action for a key it no longer has: one could have been
+  /// queued before the child was removed.
+  ///
+  /// - Parameters:
+  ///   - key: The child's identity.
+  ///   - get: Finds the child with the key in this store's model, or returns nil; re-evaluated
+  ///     on every access to the view store's `state`.
+  ///   - tag: Makes a parent action of the key and a child action.
+  /// - Returns: The view store, or nil when `get` finds no child now.
+  public func viewStore<Key: Hashable, Child: ArborealModel>(
+    key: Key,
+    get: @escaping (Model, Key) -> Child?,
+    tag: @escaping (Key, Child.Action) -> Model.Action
+  ) -> ViewStore<Child>? {
+    let parent = ParentScope(self)
+    guard let model = parent.resolve(), let child = get(model, key) else { return nil }
+    return ViewStore(
+      child: child,
+      mayDisappear: true,
+      resolve: { parent.resolve().flatMap { get($0, key) } },
+      forward: { action in self.send(tag(key, action)) }
+    )
+  }
+}
+
+/// How a view store reads its parent's model: through the parent view store's own
+/// resolution, so that a missing keyed ancestor is seen at every depth, or from any other
+/// store's `state`.
+@MainActor
+private struct ParentScope<Parent: ArborealStore> {
+  let resolve: () -> Parent.Model?
+  let isKeyed: Bool
+
+  init(_ parent: Parent) {
+    if let viewStore = parent as? ViewStore<Parent.Model> {
+      resolve = { viewStore.currentChild }
+      isKeyed = viewStore.isKeyed
+    } else {
+      resolve = { parent.state }
+      isKeyed = false
+    }
+  }
+}

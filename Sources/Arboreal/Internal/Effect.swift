@@ -1,0 +1,44 @@
+/// One entry of an ``Fx``: work to start, or a cancellation to perform.
+///
+/// A store handles the entries of an `Fx` in order, so `Fx.cancel(id: x).merge(work)` cancels
+/// the old `x` before the new work starts.
+enum Effect<Action: Sendable>: Sendable {
+  /// Start `Work` in a task of its own.
+  case run(Work)
+  /// Cancel every running effect tagged with the identifier.
+  case cancel(CancelID)
+
+  /// Async work that may deliver actions.
+  struct Work: Sendable {
+    /// The work. It calls `send` for each action it delivers; `send` returns once the store
+    /// has handled the action (or dropped it, when the effect was cancelled or the store is
+    /// gone).
+    var operation: @Sendable (_ send: @escaping Send) async -> Void
+    /// The identifiers the effect can be cancelled by (empty: only by its handle or the
+    /// store's release).
+    var cancelIDs: [CancelID] = []
+    /// The identifiers (a subset of `cancelIDs`) whose running effects are cancelled before
+    /// this one starts.
+    var cancelInFlightIDs: [CancelID] = []
+  }
+
+  /// Delivers one action from an effect to its store.
+  typealias Send = @Sendable (Action) async -> Void
+
+  /// The same entry, its actions transformed by `transform`.
+  func tag<Parent: Sendable>(_ transform: @escaping @Sendable (Action) -> Parent) -> Effect<Parent>
+  {
+    switch self {
+    case .cancel(let id):
+      return .cancel(id)
+    case .run(let work):
+      let operation = work.operation
+      return .run(
+        Effect<Parent>.Work(
+          operation: { send in await operation { action in await send(transform(action)) } },
+          cancelIDs: work.cancelIDs,
+          cancelInFlightIDs: work.cancelInFlightIDs
+        ))
+    }
+  }
+}

@@ -1,0 +1,226 @@
+/// The identity of one started effect in an ``EffectTable``. Never reused.
+struct EffectID: Hashable, Sendable {
+  let rawValue: UInt64
+}
+
+/// The identity of one group in an ``EffectTable``: what one sent action started. Never
+/// reused.
+struct GroupID: Hashable, Sendable {
+  let rawValue: UInt64
+}
+
+/// The bookkeeping of a store's running effects and of the send handles that wait for them.
+///
+/// A pure state machine: no tasks, no locks, no actor. The store owns one, mutates it on the
+/// main actor, and performs what each mutation returns (an ``Output``: task handles to cancel,
+/// waiters to resume) after the mutation is complete. Tests drive it directly with plain
+/// values for `Handle` and `Waiter`.
+///
+/// ## Data
+/// - `effects`: every effect that has started and has neither finished nor been cancelled,
+///   with its group, its cancellation identifiers and its task handle (attached right after
+///   the task is created).
+/// - `groups`: every open group. A group gathers what one `send` started: the effects its
+///   update returned and, transitively, the effects of the actions those effects delivered.
+///   Its `pending` count is the number of *holds* on it (an action of the group that is queued
+///   or being handled) plus the number of its effects in `effects`. Waiters are the send
+///   handles awaiting the group.
+/// - `byCancelID`: for each cancellation identifier, the running effects tagged with it.
+///
+/// ## Invariants
+/// 1. A group is in `groups` exactly while its `pending` count is above zero; the mutation
+///    that brings it to zero removes it and returns its waiters to be resumed.
+/// 2. `pending(g)` = holds on `g` + the number of effects in `effects` whose group is `g`.
+/// 3. `byCancelID[c]` lists `e` exactly when `effects[e]` exists and is tagged with `c`; no
+///    list is empty.
+/// 4. An effect that is not in `effects` has finished or was cancelled: the store drops any
+///    action it still delivers.
+/// 5. A cancelled group starts no more effects.
+/// 6. Identifiers come from one counter and are never reused, so a stale identifier can never
+///    name a newer effect or group.
+struct EffectTable<Handle, Waiter> {
+  /// What the owner must do after a mutation: cancel these tasks, resume these waiters.
+  struct Output {
+    var cancel: [Handle] = []
+    var resume: [Waiter] = []
+
+    /// Whether there is nothing to do.
+    var isEmpty: Bool { cancel.isEmpty && resume.isEmpty }
+  }
+
+  struct Running {
+    let group: GroupID
+    let cancelIDs: [CancelID]
+    var handle: Handle?
+  }
+
+  struct Group {
+    var pending: Int
+    var isCancelled = false
+    var waiters: [Waiter] = []
+  }
+
+  private(set) var effects: [EffectID: Running] = [:]
+  private(set) var groups: [GroupID: Group] = [:]
+  private var byCancelID: [CancelID: [EffectID]] = [:]
+  private var nextID: UInt64 = 1
+
+  private mutating func makeID() -> UInt64 {
+    defer { nextID &+= 1 }
+    return nextID
+  }
+
+  // MARK: Groups
+
+  /// Opens a group with one hold, owned by the caller.
+  mutating func openGroup() -> GroupID {
+    let group = GroupID(rawValue: makeID())
+    groups[group] = Group(pending: 1)
+    return group
+  }
+
+  /// Adds a hold on an open group; balance it with ``release(_:)``.
+  ///
+  /// - Returns: False when the group is closed (nothing was held).
+  @discardableResult
+  mutating func retain(_ group: GroupID) -> Bool {
+    guard groups[group] != nil else { return false }
+    groups[group]!.pending += 1
+    return true
+  }
+
+  /// Gives back a hold; the group closes when nothing else keeps it open.
+  mutating func release(_ group: GroupID) -> Output {
+    var output = Output()
+    decrement(group, into: &output)
+    return output
+  }
+
+  /// Whether the group still has something queued, being handled or running.
+  func isOpen(_ group: GroupID) -> Bool { groups[group] != nil }
+
+  /// Registers a waiter to resume when the group closes.
+  ///
+  /// - Returns: False when the group is already closed (the caller resumes the waiter).
+  mutating func addWaiter(_ waiter: Waiter, to group: GroupID) -> Bool {
+    guard groups[group] != nil else { return false }
+    groups[group]!.waiters.append(waiter)
+    return true
+  }
+
+  // MARK: Effects
+
+  /// Starts an effect in `group`, after cancelling the running effects tagged with one of
+  /// `cancelInFlight`.
+  ///
+  /// The caller must hold `group` (see ``retain(_:)``), so that cancelling in-flight effects
+  /// cannot close it.
+  ///
+  /// - Returns: The new effect's identifier, or nil when the group was cancelled (start
+  ///   nothing); and what to do.
+  /// - Complexity: O(*k*) for *k* effects cancelled.
+  mutating func start(
+    in group: GroupID, cancelIDs: [CancelID], cancelInFlight: [CancelID]
+  ) -> (EffectID?, Output) {
+    var output = Output()
+    guard let state = groups[group], !state.isCancelled else { return (nil, output) }
+    for id in cancelInFlight { cancel(id, into: &output) }
+    let effect = EffectID(rawValue: makeID())
+    effects[effect] = Running(group: group, cancelIDs: cancelIDs, handle: nil)
+    groups[group]!.pending += 1
+    for id in cancelIDs { byCancelID[id, default: []].append(effect) }
+    return (effect, output)
+  }
+
+  /// Stores the task handle of a started effect.
+  ///
+  /// - Returns: The handle when the effect is no longer running (the caller cancels it).
+  mutating func attach(_ handle: Handle, to effect: EffectID) -> Handle? {
+    guard effects[effect] != nil else { return handle }
+    effects[effect]!.handle = handle
+    return nil
+  }
+
+  /// The group of a running effect, or nil when it finished or was cancelled (drop what it
+  /// delivers).
+  func group(ofRunning effect: EffectID) -> GroupID? { effects[effect]?.group }
+
+  /// Records that an effect's task has ended. Does nothing for a cancelled effect.
+  mutating func finish(_ effect: EffectID) -> Output {
+    var output = Output()
+    remove(effect, cancelling: false, into: &output)
+    return output
+  }
+
+  /// Cancels every running effect tagged with `id`.
+  ///
+  /// - Complexity: O(*k* × *i*) for *k* effects cancelled, each tagged with *i* identifiers.
+  mutating func cancel(_ id: CancelID) -> Output {
+    var output = Output()
+    cancel(id, into: &output)
+    return output
+  }
+
+  /// Cancels a group: its running effects now, and any effect it would start later.
+  ///
+  /// - Complexity: O(*n*) for *n* running effects.
+  mutating func cancel(group: GroupID) -> Output {
+    var output = Output()
+    guard groups[group] != nil else { return output }
+    groups[group]!.isCancelled = true
+    let members = effects.filter { $0.value.group == group }.keys.sorted {
+      $0.rawValue < $1.rawValue
+    }
+    for effect in members { remove(effect, cancelling: true, into: &output) }
+    return output
+  }
+
+  /// Cancels everything and closes every group: for the store's release.
+  ///
+  /// - Complexity: O(*n* + *g*) for *n* effects and *g* groups.
+  mutating func removeAll() -> Output {
+    var output = Output()
+    for running in effects.values {
+      if let handle = running.handle { output.cancel.append(handle) }
+    }
+    for group in groups.values { output.resume.append(contentsOf: group.waiters) }
+    effects = [:]
+    groups = [:]
+    byCancelID = [:]
+    return output
+  }
+
+  // MARK: Helpers
+
+  private mutating func cancel(_ id: CancelID, into output: inout Output) {
+    guard let members = byCancelID[id] else { return }
+    for effect in members { remove(effect, cancelling: true, into: &output) }
+  }
+
+  /// Removes a running effect from every index and releases its place in its group.
+  private mutating func remove(_ effect: EffectID, cancelling: Bool, into output: inout Output) {
+    guard let running = effects.removeValue(forKey: effect) else { return }
+    for id in running.cancelIDs {
+      byCancelID[id]?.removeAll { $0 == effect }
+      if byCancelID[id]?.isEmpty == true { byCancelID[id] = nil }
+    }
+    if cancelling, let handle = running.handle { output.cancel.append(handle) }
+    decrement(running.group, into: &output)
+  }
+
+  private mutating func decrement(_ group: GroupID, into output: inout Output) {
+    guard var state = groups[group] else { return }
+    state.pending -= 1
+    if state.pending > 0 {
+      groups[group] = state
+    } else {
+      groups[group] = nil
+      output.resume.append(contentsOf: state.waiters)
+    }
+  }
+}
+
+extension EffectTable: Sendable where Handle: Sendable, Waiter: Sendable {}
+extension EffectTable.Running: Sendable where Handle: Sendable {}
+extension EffectTable.Group: Sendable where Waiter: Sendable {}
+extension EffectTable.Output: Sendable where Handle: Sendable, Waiter: Sendable {}

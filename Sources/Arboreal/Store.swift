@@ -1,0 +1,302 @@
+/// The source of truth for a model: it applies actions to it, one at a time, on the main
+/// actor, and runs the effects they return.
+///
+/// ```swift
+/// let store = Store(state: Counter(), environment: Clock())
+/// store.send(.increment)
+/// print(store.state.count)  // 1
+/// await store.send(.incrementLater).value
+/// print(store.state.count)  // 2
+/// ```
+///
+/// ## Sending
+/// ``send(_:)`` runs the model's ``ArborealModel/update(action:environment:)`` synchronously,
+/// inside one ``withTransaction(_:)``: observers of the state run once after each action, with
+/// every property it changed. An action sent while the store is busy (from inside an update,
+/// from an observer it triggered, from the ``logHandler``) is queued and handled right after,
+/// first in first out, before the outer `send` returns. The same actions in the same order
+/// therefore always give the same state.
+///
+/// ## Effects
+/// Each effect in the returned ``Fx`` runs in a detached task, off the main actor. The
+/// actions it delivers come back through the store on the main actor, after the action that
+/// started it. Cancelled effects deliver nothing more. Releasing the store cancels every
+/// effect it runs; effects hold the store weakly, so they never keep it alive.
+///
+/// ## Cost
+/// A send whose update returns ``Fx/none`` starts no task and allocates nothing in the store
+/// (the tracking transaction around the update is the only cost besides `update` itself), and
+/// formats no string unless a ``logHandler`` is installed.
+///
+/// ## Data (for maintainers)
+/// - `isHandling`: true while an action is being handled; a `send` that finds it true
+///   queues its action instead of re-entering `update`.
+/// - `queue`: the actions received while busy, each with the effect group it belongs to and a
+///   hold on that group (see ``EffectTable``), so that its ``SendHandle`` can wait for effects
+///   that have not started yet. Drained by the outermost handler before it returns, so the
+///   queue is empty whenever the main actor is free.
+/// - `table`: the running effects, their groups and the waiting handles. Only the main actor
+///   touches it, except `deinit`, which runs when nothing else can reach the store.
+/// - `reference`: the store's weak reference to itself that send handles hold, so that a
+///   handle never keeps the store alive.
+@MainActor
+public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
+  /// The model. The reference never changes; its tracked properties change through actions.
+  public let state: Model
+
+  /// The services the model's effects use.
+  public let environment: Model.Environment
+
+  /// Called after each action the store handles, with the action and the tracked properties
+  /// its update changed; nil (the default) for none.
+  ///
+  /// ```swift
+  /// store.logHandler = { entry in print(entry) }  // "increment → count"
+  /// ```
+  ///
+  /// The handler runs on the main actor after the update's observers. Actions delivered by
+  /// effects are logged too. While a handler is installed, each update records its changes,
+  /// which makes writes to tracked properties on every thread take their slow path for the
+  /// duration of the update; without one, `send` records nothing.
+  public var logHandler: ((StoreLogEntry<Model.Action>) -> Void)?
+
+  /// An action received while busy, with its group and a hold on it.
+  private struct Queued {
+    let action: Model.Action
+    let group: GroupID
+  }
+
+  private typealias Table = EffectTable<Task<Void, Never>, CheckedContinuation<Void, Never>>
+
+  private var isHandling = false
+  private var queue = ActionQueue<Queued>()
+  private var table = Table()
+  /// What send handles refer to; made with the first handle that needs it.
+  private var reference: HostReference?
+
+  /// Creates a store for a model.
+  ///
+  /// - Parameters:
+  ///   - state: The model; the store keeps it for its whole life.
+  ///   - environment: The services the model's effects use.
+  public init(state: Model, environment: Model.Environment) {
+    self.state = state
+    self.environment = environment
+  }
+
+  /// Creates a store for a model and sends it a first action (to load data, start a timer).
+  ///
+  /// ```swift
+  /// let store = Store(state: Feed(), environment: api, action: .refresh)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - state: The model; the store keeps it for its whole life.
+  ///   - environment: The services the model's effects use.
+  ///   - action: The first action, handled before the initialiser returns.
+  public convenience init(state: Model, environment: Model.Environment, action: Model.Action) {
+    self.init(state: state, environment: environment)
+    send(action)
+  }
+
+  deinit {
+    // Nonisolated: it runs on whichever thread released the store, but then nothing else can
+    // reach the store (effects and handles hold it weakly), so using `table` cannot race.
+    // Cancelled effects find the store gone and deliver nothing; waiting handles return.
+    let output = table.removeAll()
+    for task in output.cancel { task.cancel() }
+    for waiter in output.resume { waiter.resume() }
+  }
+
+  /// Sends an action to the model.
+  ///
+  /// The model's update runs before `send` returns, inside one transaction, unless the store
+  /// is already handling an action: then this one is queued and handled right after the
+  /// current one (first in, first out), still before the outermost `send` returns.
+  ///
+  /// ```swift
+  /// store.send(.increment)  // handled now; the handle is discarded
+  /// await store.send(.load).value  // wait for the load effect and its actions
+  /// ```
+  ///
+  /// - Parameter action: The action.
+  /// - Returns: A handle that waits for, or cancels, the effects the action starts.
+  /// - Complexity: One update, plus one for each action queued meanwhile.
+  @discardableResult
+  public func send(_ action: Model.Action) -> SendHandle {
+    if isHandling { return enqueue(action) }
+    isHandling = true
+    let fx = apply(action)
+    if fx.storage != nil { return startEffectsAndFinish(fx) }
+    if !queue.isEmpty { drainQueue() }
+    isHandling = false
+    return SendHandle()
+  }
+
+  // MARK: Handling
+
+  // The store's code is generic and not specialised for the model. Code that touches a type
+  // built from `Model` (`Queued`, `StoreLogEntry<Model.Action>`) looks up its metadata at run
+  // time, at the top of the function that mentions it; so the slow paths live in functions of
+  // their own, and a plain `send` looks up none.
+
+  /// The rest of a `send` whose update returned effects: starts them in a new group, handles
+  /// the queued actions and returns the group's handle.
+  @inline(never)
+  private func startEffectsAndFinish(_ fx: Fx<Model.Action>) -> SendHandle {
+    let group = table.openGroup()
+    run(fx, in: group)
+    perform(table.release(group))
+    if !queue.isEmpty { drainQueue() }
+    isHandling = false
+    return handle(for: group)
+  }
+
+  /// A handle on a group, referring to this store weakly.
+  private func handle(for group: GroupID) -> SendHandle {
+    if let reference { return SendHandle(reference: reference, group: group) }
+    let made = HostReference(self)
+    reference = made
+    return SendHandle(reference: made, group: group)
+  }
+
+  /// Queues an action received while busy, in a group of its own, held until it is handled.
+  @inline(never)
+  private func enqueue(_ action: Model.Action) -> SendHandle {
+    let group = table.openGroup()
+    queue.append(Queued(action: action, group: group))
+    return handle(for: group)
+  }
+
+  /// Runs the update in one transaction, recording its changes for the log handler if any.
+  private func apply(_ action: Model.Action) -> Fx<Model.Action> {
+    if logHandler != nil { return applyLogging(action) }
+    // The transaction returns `Void` and the `Fx` goes through a local: a generic result
+    // would need `Fx<Model.Action>`'s metadata.
+    var fx = Fx<Model.Action>.none
+    withTransaction { fx = state.update(action: action, environment: environment) }
+    return fx
+  }
+
+  /// Runs the update in one transaction, records the properties it changed and passes them to
+  /// the log handler.
+  @inline(never)
+  private func applyLogging(_ action: Model.Action) -> Fx<Model.Action> {
+    var fx = Fx<Model.Action>.none
+    var changes: [RecordedChange] = []
+    withTransaction {
+      (fx, changes) = withChangeRecording {
+        state.update(action: action, environment: environment)
+      }
+    }
+    logHandler?(StoreLogEntry(action: action, changes: TrackingChanges(changes.map(\.key))))
+    return fx
+  }
+
+  /// Handles the queued actions, in order, including those queued meanwhile.
+  ///
+  /// Callers check `queue.isEmpty` (a plain integer) first: entering this function looks up
+  /// the generic metadata of the queued element, which a plain `send` must not pay for.
+  @inline(never)
+  private func drainQueue() {
+    while let next = queue.popFirst() {
+      let fx = apply(next.action)
+      if !fx.isNone { run(fx, in: next.group) }
+      perform(table.release(next.group))
+    }
+  }
+
+  /// An action delivered by a running effect. Called on the main actor, from the effect's
+  /// task.
+  private func receive(_ action: Model.Action, from effect: EffectID) {
+    // A cancelled (or finished) effect delivers nothing.
+    guard let group = table.group(ofRunning: effect) else { return }
+    // The hold keeps the group open while the action is handled, even if the update cancels
+    // the very effect that delivered it.
+    table.retain(group)
+    if isHandling {
+      queue.append(Queued(action: action, group: group))
+      return
+    }
+    isHandling = true
+    defer { isHandling = false }
+    let fx = apply(action)
+    if !fx.isNone { run(fx, in: group) }
+    perform(table.release(group))
+    if !queue.isEmpty { drainQueue() }
+  }
+
+  // MARK: Effects
+
+  /// Performs the entries of `fx` in order: cancellations, and effects started in `group`.
+  private func run(_ fx: Fx<Model.Action>, in group: GroupID) {
+    for effect in fx.effects {
+      switch effect {
+      case .cancel(let id):
+        perform(table.cancel(id))
+      case .run(let work):
+        start(work, in: group)
+      }
+    }
+  }
+
+  private func start(_ work: Effect<Model.Action>.Work, in group: GroupID) {
+    let (started, output) = table.start(
+      in: group, cancelIDs: work.cancelIDs, cancelInFlight: work.cancelInFlightIDs)
+    perform(output)
+    guard let effect = started else { return }
+    // Both closures hold the store weakly: a running effect never keeps it alive, and once it
+    // is gone they do nothing.
+    let send: Effect<Model.Action>.Send = { [weak self] action in
+      await self?.receive(action, from: effect)
+    }
+    let finish: @Sendable () async -> Void = { [weak self] in
+      await self?.finish(effect)
+    }
+    let operation = work.operation
+    // Detached: the effect runs on the global concurrent executor, never on the main actor.
+    // Its `finish` cannot run before the handle is attached below: both need the main actor,
+    // which this code holds.
+    let task = Task.detached {
+      await operation(send)
+      await finish()
+    }
+    if let orphan = table.attach(task, to: effect) { orphan.cancel() }
+  }
+
+  private func finish(_ effect: EffectID) {
+    perform(table.finish(effect))
+  }
+
+  /// Cancels tasks and resumes waiters, after the table is consistent again.
+  private func perform(_ output: Table.Output) {
+    if output.isEmpty { return }
+    for task in output.cancel { task.cancel() }
+    for waiter in output.resume { waiter.resume() }
+  }
+}
+
+extension Store {
+  /// How many effects are running; for tests.
+  var runningEffectCount: Int { table.effects.count }
+
+  /// The tasks of the running effects; for tests.
+  var runningTasks: [Task<Void, Never>] { table.effects.values.compactMap(\.handle) }
+
+  /// How many groups are open; for tests.
+  var openGroupCount: Int { table.groups.count }
+}
+
+extension Store: EffectHost {
+  func addWaiter(_ waiter: CheckedContinuation<Void, Never>, for group: GroupID) -> Bool {
+    table.addWaiter(waiter, to: group)
+  }
+
+  func cancel(group: GroupID) {
+    perform(table.cancel(group: group))
+  }
+
+  func isOpen(_ group: GroupID) -> Bool {
+    table.isOpen(group)
+  }
+}

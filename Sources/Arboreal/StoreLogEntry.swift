@@ -1,0 +1,36 @@
+/// What a store's ``Store/logHandler`` receives for each action it handles: the action and the
+/// tracked properties its update changed.
+///
+/// ```swift
+/// store.logHandler = { entry in
+///   print(entry)  // "increment → count"
+/// }
+/// ```
+///
+/// The changes are those made by the update itself, on any model (a child model's properties
+/// are named as declared in the child); changes made afterwards by observers of the state are
+/// not attributed to the action. Writes of an equal `Equatable` value are not changes.
+public struct StoreLogEntry<Action: Sendable>: Sendable, CustomStringConvertible {
+  /// The action the store handled.
+  public let action: Action
+
+  /// The tracked properties the update changed, each once, in the order they first changed;
+  /// empty when it changed nothing.
+  public let changes: TrackingChanges
+
+  /// Creates an entry.
+  ///
+  /// - Parameters:
+  ///   - action: The action the store handled.
+  ///   - changes: The properties its update changed.
+  public init(action: Action, changes: TrackingChanges) {
+    self.action = action
+    self.changes = changes
+  }
+
+  /// The action and the names of the properties it changed: `increment → count`, or
+  /// `noop → (no change)`.
+  public var description: String {
+    "\(action) → \(changes.isEmpty ? "(no change)" : changes.description)"
+  }
+}

@@ -1,0 +1,95 @@
+/// A store scoped to a child model: it reads the child from its parent store and sends the
+/// child's actions to the parent, tagged as parent actions.
+///
+/// Make one with ``ArborealStore/viewStore(get:tag:)`` (a child the parent always has) or
+/// ``ArborealStore/viewStore(key:get:tag:)`` (a child in a collection). A component written
+/// against a `ViewStore<Child>` (or any ``ArborealStore``) knows nothing of its parent.
+///
+/// ```swift
+/// let child = store.viewStore(get: \.child, tag: AppModel.Action.child)
+/// child.send(.increment)  // the parent's update receives .child(.increment)
+/// print(child.state.count)  // reads store.state.child.count
+/// ```
+///
+/// The view store keeps no state of its own. ``state`` re-evaluates `get` on every access, so
+/// a child the parent replaced is seen at once, and reading it inside tracking tracks the
+/// parent's property holding the child as well as what is read on the child. ``send(_:)``
+/// forwards to the parent, so the child's update runs inside the parent's (the parent's update
+/// delegates to it and tags its ``Fx``), and everything the root store guarantees holds.
+///
+/// ## When a keyed child disappears
+/// A view store made with ``ArborealStore/viewStore(key:get:tag:)`` may outlive its child (a
+/// row removed while its view still holds the view store). From then on, until a child with
+/// the key appears again:
+/// - ``isPresent`` is false;
+/// - ``state`` returns the last child it saw, a detached model that no action changes any
+///   more (so a view being torn down can still render);
+/// - ``send(_:)`` drops the action, without reaching the parent, and returns a finished
+///   handle.
+///
+/// The same holds for a view store scoped, at any depth, below one whose child is missing.
+/// When a child with the key appears again, the view store follows it.
+///
+/// A view store keeps its parent store alive (and the last child it saw).
+@MainActor
+public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
+  /// The model type of this store: the child model.
+  public typealias Model = Child
+
+  /// Returns the current child, or nil when it (or a keyed ancestor) is missing.
+  private let resolve: () -> Child?
+  /// Sends a child action to the parent, tagged.
+  private let forward: (Child.Action) -> SendHandle
+  /// Whether `resolve` can return nil: this store or an ancestor is keyed.
+  private let mayDisappear: Bool
+  /// The last child `resolve` returned.
+  private var lastChild: Child
+
+  init(
+    child: Child, mayDisappear: Bool, resolve: @escaping () -> Child?,
+    forward: @escaping (Child.Action) -> SendHandle
+  ) {
+    self.lastChild = child
+    self.mayDisappear = mayDisappear
+    self.resolve = resolve
+    self.forward = forward
+  }
+
+  /// The child model, read from the parent now.
+  ///
+  /// When a keyed child has disappeared, the last child seen (see "When a keyed child
+  /// disappears").
+  public var state: Child {
+    if let child = resolve() {
+      lastChild = child
+      return child
+    }
+    return lastChild
+  }
+
+  /// Whether the child is in its parent: always true for a view store scoped with
+  /// ``ArborealStore/viewStore(get:tag:)`` below no keyed view store.
+  public var isPresent: Bool {
+    !mayDisappear || resolve() != nil
+  }
+
+  /// The current child, or nil when it (or a keyed ancestor's) is missing; for view stores
+  /// scoped below this one.
+  var currentChild: Child? { resolve() }
+
+  /// Whether this store or one above it is keyed; for view stores scoped below this one.
+  var isKeyed: Bool { mayDisappear }
+
+  /// Sends a child action to the parent store, tagged as a parent action.
+  ///
+  /// The root store handles it as it handles any action: synchronously, or queued when it is
+  /// busy. When the child has disappeared (keyed view stores), the action is dropped.
+  ///
+  /// - Parameter action: The child action.
+  /// - Returns: The handle of the parent action, or a finished handle when it was dropped.
+  @discardableResult
+  public func send(_ action: Child.Action) -> SendHandle {
+    if mayDisappear, resolve() == nil { return SendHandle() }
+    return forward(action)
+  }
+}

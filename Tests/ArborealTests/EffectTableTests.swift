@@ -1,0 +1,153 @@
+import Testing
+
+@testable import Arboreal
+
+/// The effect bookkeeping, driven directly: handles and waiters are plain strings.
+@Suite struct EffectTableTests {
+  typealias Table = EffectTable<String, String>
+
+  @Test func aGroupClosesWhenItsLastHoldIsReleasedAndResumesItsWaiters() {
+    var table = Table()
+    let group = table.openGroup()
+    #expect(table.isOpen(group))
+    let added = [table.addWaiter("w1", to: group), table.addWaiter("w2", to: group)]
+    #expect(added == [true, true])
+    table.retain(group)
+    #expect(table.release(group).isEmpty)
+    let output = table.release(group)
+    #expect(output.resume == ["w1", "w2"])
+    #expect(!table.isOpen(group))
+    let addedLate = table.addWaiter("late", to: group)
+    #expect(!addedLate)
+  }
+
+  @Test func aGroupStaysOpenUntilItsEffectsFinish() {
+    var table = Table()
+    let group = table.openGroup()
+    let (first, _) = table.start(in: group, cancelIDs: [], cancelInFlight: [])
+    let (second, _) = table.start(in: group, cancelIDs: [], cancelInFlight: [])
+    #expect(table.attach("t1", to: first!) == nil)
+    #expect(table.attach("t2", to: second!) == nil)
+    _ = table.addWaiter("w", to: group)
+    #expect(table.release(group).isEmpty)
+    #expect(table.group(ofRunning: first!) == group)
+    #expect(table.finish(first!).isEmpty)
+    let output = table.finish(second!)
+    #expect(output.resume == ["w"])
+    #expect(output.cancel.isEmpty)  // finishing cancels nothing
+    #expect(table.effects.isEmpty && table.groups.isEmpty)
+  }
+
+  @Test func cancellingByIDReturnsTheTasksAndForgetsTheEffects() {
+    var table = Table()
+    let group = table.openGroup()
+    let search = CancelID("search")
+    let (a, _) = table.start(in: group, cancelIDs: [search], cancelInFlight: [])
+    let (b, _) = table.start(in: group, cancelIDs: [CancelID("other")], cancelInFlight: [])
+    _ = table.attach("a", to: a!)
+    _ = table.attach("b", to: b!)
+    let output = table.cancel(search)
+    #expect(output.cancel == ["a"])
+    #expect(table.group(ofRunning: a!) == nil)  // its deliveries are dropped from now on
+    #expect(table.group(ofRunning: b!) == group)
+    #expect(table.finish(a!).isEmpty)  // the task ending later changes nothing
+    #expect(table.cancel(search).isEmpty)  // nothing left with that id
+  }
+
+  @Test func cancelInFlightCancelsOnlyEffectsWithTheSameID() {
+    var table = Table()
+    let group = table.openGroup()
+    let (old, _) = table.start(in: group, cancelIDs: [CancelID(1)], cancelInFlight: [CancelID(1)])
+    let (other, _) = table.start(in: group, cancelIDs: [CancelID(2)], cancelInFlight: [])
+    _ = table.attach("old", to: old!)
+    _ = table.attach("other", to: other!)
+    let (new, output) = table.start(
+      in: group, cancelIDs: [CancelID(1)], cancelInFlight: [CancelID(1)])
+    #expect(output.cancel == ["old"])
+    #expect(table.group(ofRunning: new!) == group)
+    #expect(table.group(ofRunning: other!) == group)
+    #expect(table.group(ofRunning: old!) == nil)
+  }
+
+  @Test func identifiersOfDifferentTypesDoNotCollide() {
+    var table = Table()
+    let group = table.openGroup()
+    let (a, _) = table.start(in: group, cancelIDs: [CancelID(1)], cancelInFlight: [])
+    _ = table.attach("a", to: a!)
+    #expect(table.cancel(CancelID("1")).isEmpty)
+    #expect(table.cancel(CancelID(1)).cancel == ["a"])
+  }
+
+  @Test func cancellingAGroupCancelsItsEffectsAndStartsNoMore() {
+    var table = Table()
+    let group = table.openGroup()
+    let otherGroup = table.openGroup()
+    let (a, _) = table.start(in: group, cancelIDs: [], cancelInFlight: [])
+    let (b, _) = table.start(in: otherGroup, cancelIDs: [], cancelInFlight: [])
+    _ = table.attach("a", to: a!)
+    _ = table.attach("b", to: b!)
+    _ = table.addWaiter("w", to: group)
+    #expect(table.cancel(group: group).cancel == ["a"])
+    let (late, _) = table.start(in: group, cancelIDs: [], cancelInFlight: [])
+    #expect(late == nil)
+    #expect(table.release(group).resume == ["w"])
+    #expect(table.group(ofRunning: b!) == otherGroup)
+    #expect(table.cancel(group: group).isEmpty)  // closed: nothing to do
+  }
+
+  @Test func aHeldGroupSurvivesTheCancellationOfTheEffectThatKeptItOpen() {
+    // An effect delivers an action whose update cancels that very effect in flight.
+    var table = Table()
+    let group = table.openGroup()
+    let id = CancelID("timer")
+    let (effect, _) = table.start(in: group, cancelIDs: [id], cancelInFlight: [id])
+    _ = table.attach("t", to: effect!)
+    #expect(table.release(group).isEmpty)  // the sending action is done; the effect runs on
+    let held = table.retain(group)  // the store holds the group while handling the delivery
+    #expect(held)
+    let (replacement, output) = table.start(in: group, cancelIDs: [id], cancelInFlight: [id])
+    #expect(output.cancel == ["t"])
+    #expect(replacement != nil)
+    #expect(table.release(group).isEmpty)
+    #expect(table.isOpen(group))
+    _ = table.finish(replacement!)
+    #expect(!table.isOpen(group))
+  }
+
+  @Test func aTaskAttachedToAnEffectThatIsGoneIsHandedBackToCancel() {
+    var table = Table()
+    let group = table.openGroup()
+    let (effect, _) = table.start(in: group, cancelIDs: [CancelID(0)], cancelInFlight: [])
+    _ = table.cancel(CancelID(0))
+    #expect(table.attach("orphan", to: effect!) == "orphan")
+  }
+
+  @Test func removeAllCancelsEverythingAndResumesEveryWaiter() {
+    var table = Table()
+    let first = table.openGroup()
+    let second = table.openGroup()
+    let (a, _) = table.start(in: first, cancelIDs: [CancelID("x")], cancelInFlight: [])
+    _ = table.attach("a", to: a!)
+    _ = table.addWaiter("w1", to: first)
+    _ = table.addWaiter("w2", to: second)
+    let output = table.removeAll()
+    #expect(output.cancel == ["a"])
+    #expect(Set(output.resume) == ["w1", "w2"])
+    #expect(table.effects.isEmpty && table.groups.isEmpty)
+    #expect(table.cancel(CancelID("x")).isEmpty)
+  }
+
+  @Test func identifiersAreNeverReused() {
+    var table = Table()
+    var seen = Set<UInt64>()
+    for _ in 0..<100 {
+      let group = table.openGroup()
+      let (effect, _) = table.start(in: group, cancelIDs: [], cancelInFlight: [])
+      #expect(seen.insert(group.rawValue).inserted)
+      #expect(seen.insert(effect!.rawValue).inserted)
+      _ = table.release(group)
+      _ = table.finish(effect!)
+    }
+    #expect(table.groups.isEmpty)
+  }
+}

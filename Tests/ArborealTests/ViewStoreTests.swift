@@ -1,0 +1,162 @@
+import Arboreal
+import Testing
+
+/// Semantic 6: a view store reads its child through `get` on every access and sends child
+/// actions to the parent through `tag`; the child's update runs inside the parent's. And the
+/// keyed form, including what happens when its child disappears.
+@MainActor @Suite struct ViewStoreTests {
+  @Test func stateReevaluatesGetSoAReplacedChildIsSeen() {
+    let store = Store(state: Parent(), environment: ())
+    let child = store.viewStore(get: \.child, tag: Parent.Action.child)
+    let original = child.state
+    store.send(.replaceChild(count: 5))
+    #expect(child.state !== original)
+    #expect(child.state === store.state.child)
+    #expect(child.state.count == 5)
+  }
+
+  @Test func aChildActionReachesTheParentThroughTag() {
+    let store = Store(state: Parent(), environment: ())
+    let child = store.viewStore(get: \.child, tag: Parent.Action.child)
+    child.send(.increment)
+    child.send(.rename("Ada"))
+    #expect(store.state.seen == ["child increment", "child rename(\"Ada\")"])
+    #expect(child.state.count == 1)
+    #expect(child.state.title == "Ada")
+  }
+
+  @Test func theChildsUpdateRunsInsideTheParentsTransaction() {
+    let store = Store(state: Parent(), environment: ())
+    let child = store.viewStore(get: \.child, tag: Parent.Action.child)
+    var notifications: [[String]] = []
+    let token = observe { changes in
+      _ = (store.state.seen, child.state.count)
+      if !changes.isEmpty { notifications.append(changes.names) }
+    }
+    child.send(.increment)
+    // The parent's `seen` and the child's `count` changed in one action: one notification.
+    #expect(notifications == [["seen", "count"]])
+    token.cancel()
+  }
+
+  @Test func theChildsEffectsAreTaggedBackToParentActions() async {
+    let store = Store(state: Parent(), environment: ())
+    let child = store.viewStore(get: \.child, tag: Parent.Action.child)
+    await child.send(.renameLater("Grace")).value
+    #expect(store.state.seen == ["child renameLater(\"Grace\")", "child rename(\"Grace\")"])
+    #expect(child.state.title == "Grace")
+  }
+
+  @Test func viewStoresNest() async {
+    let store = Store(state: Grandparent(), environment: ())
+    let parent = store.viewStore(get: \.parent, tag: Grandparent.Action.parent)
+    let child = parent.viewStore(get: \.child, tag: Parent.Action.child)
+    child.send(.increment)
+    #expect(store.state.parent.child.count == 1)
+    #expect(store.state.parent.seen == ["child increment"])
+    await child.send(.renameLater("nested")).value
+    #expect(child.state.title == "nested")
+    #expect(child.isPresent)
+  }
+
+  @Test func readingStateInsideTrackingTracksTheSlotAndTheChild() {
+    let store = Store(state: Parent(), environment: ())
+    let child = store.viewStore(get: \.child, tag: Parent.Action.child)
+    var runs = 0
+    let token = observe {
+      _ = child.state.count
+      runs += 1
+    }
+    child.send(.increment)  // the child's count
+    store.send(.replaceChild(count: 3))  // the parent's slot
+    child.send(.increment)  // the new child's count
+    store.send(.setName("unrelated"))  // not read: no run
+    #expect(runs == 4)
+    token.cancel()
+  }
+
+  @Test func aKeyedViewStoreIsNilForAMissingKey() {
+    let store = Store(state: Parent(), environment: ())
+    store.send(.addRow(id: 1))
+    let missing = store.viewStore(
+      key: 2, get: { parent, id in parent.row(id: id) }, tag: Parent.Action.row)
+    #expect(missing == nil)
+  }
+
+  @Test func aKeyedViewStoreReadsItsChildAndTagsItsKey() async throws {
+    let store = Store(state: Parent(), environment: ())
+    store.send(.addRow(id: 1))
+    store.send(.addRow(id: 2))
+    let row = try #require(
+      store.viewStore(key: 2, get: { parent, id in parent.row(id: id) }, tag: Parent.Action.row))
+    row.send(.increment)
+    #expect(store.state.row(id: 2)?.count == 1)
+    #expect(store.state.row(id: 1)?.count == 0)
+    #expect(store.state.seen == ["row 2 increment"])
+    await row.send(.renameLater("two")).value
+    #expect(row.state.title == "two")
+    #expect(row.isPresent)
+  }
+
+  @Test func aKeyedViewStoreWhoseChildDisappearsKeepsTheLastChildAndDropsSends() throws {
+    let store = Store(state: Parent(), environment: ())
+    store.send(.addRow(id: 1))
+    let row = try #require(
+      store.viewStore(key: 1, get: { parent, id in parent.row(id: id) }, tag: Parent.Action.row))
+    row.send(.increment)
+    let last = row.state
+    store.send(.removeRow(id: 1))
+
+    #expect(!row.isPresent)
+    #expect(row.state === last)  // the detached child, as it was
+    #expect(row.state.count == 1)
+    let handle = row.send(.increment)
+    #expect(handle.isFinished)
+    #expect(store.state.seen == ["row 1 increment"])  // the parent never saw the second one
+    #expect(last.count == 1)
+
+    // A child with the same key appears again: the view store follows it.
+    store.send(.addRow(id: 1))
+    #expect(row.isPresent)
+    #expect(row.state !== last)
+    row.send(.increment)
+    #expect(row.state.count == 1)
+    #expect(store.state.seen == ["row 1 increment", "row 1 increment"])
+  }
+
+  @Test func aViewStoreBelowAMissingKeyedChildIsMissingToo() throws {
+    let store = Store(state: Parent(), environment: ())
+    store.send(.addRow(id: 1))
+    let row = try #require(
+      store.viewStore(key: 1, get: { parent, id in parent.row(id: id) }, tag: Parent.Action.row))
+    // A view store of the same child, scoped below the keyed one.
+    let same = row.viewStore(get: { $0 }, tag: { $0 })
+    #expect(same.isPresent)
+    store.send(.removeRow(id: 1))
+    #expect(!same.isPresent)
+    same.send(.increment)
+    #expect(store.state.seen.isEmpty)
+    #expect(same.state.count == 0)
+  }
+
+  @Test func anActionQueuedBehindItsRowsRemovalReachesTheParentWhichIgnoresIt() throws {
+    let store = Store(state: Parent(), environment: ())
+    store.send(.addRow(id: 1))
+    let row = try #require(
+      store.viewStore(key: 1, get: { parent, id in parent.row(id: id) }, tag: Parent.Action.row))
+    var once = true
+    let token = observe { changes in
+      _ = store.state.name
+      guard !changes.isEmpty, once else { return }
+      once = false
+      // The store is busy: both are queued. When `row.send` runs, the row is still there, so
+      // the view store forwards the action; by the time the parent handles it, the row is gone.
+      store.send(.removeRow(id: 1))
+      row.send(.increment)
+    }
+    store.send(.setName("go"))
+    #expect(store.state.rows.isEmpty)
+    #expect(store.state.seen.isEmpty)  // `Parent.update` ignored the action for a missing key
+    token.cancel()
+  }
+}
