@@ -61,6 +61,7 @@ ROWS = [
     ("fanout-100k [anchor: ours, no other observers]", "fanout-100k/ours", "fanout-none/ours", "fanout-100k", 1.1),
     ("fanout-100k, Observation [anchor: Observation, none]", "fanout-100k/observation", "fanout-none/observation", None, None),
     ("untracked-read-vs-floor [anchor: plain class]", "untracked-read/ours", "untracked-read/plain", "untracked-read-vs-floor", 1.5),
+    ("untracked-read-vs-hook [anchor: plain getter that may call out]", "untracked-read/ours", "untracked-read/plain-hook", None, None),
     ("write-unobserved-vs-floor [anchor: plain class]", "write-unobserved/ours", "write-unobserved/plain", None, None),
 ]
 KEYS = ["untracked-read", "tracked-read", "write-unobserved", "write-sibling-observed",

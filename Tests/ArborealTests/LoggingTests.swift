@@ -1,7 +1,7 @@
+import ArborealTracking
 import Testing
 
 @testable import Arboreal
-import ArborealTracking
 
 /// The logging hook: every action the store handles, with the properties its update changed.
 @MainActor @Suite struct LoggingTests {

@@ -26,3 +26,30 @@ final class ObservedModel {
   var other = 0
   var third = 0
 }
+
+/// A second floor: a plain stored property whose getter may call out (here never does).
+///
+/// Any tracking read has such a call on a cold branch. Its mere presence makes the compiler
+/// keep each model retained across the read when models come from an array, which a plain
+/// property read is spared; this model measures that cost apart from any registrar.
+final class HookedModel {
+  private var storage = 0
+  var count: Int {
+    if hookEnabled.isOn { hookCalled() }
+    return storage
+  }
+}
+
+/// The switch for `HookedModel`'s call-out; never on.
+final class HookSwitch: @unchecked Sendable {
+  var isOn = false
+}
+
+/// Never on.
+let hookEnabled = HookSwitch()
+
+/// The call-out of `HookedModel`: opaque to the optimiser, never reached.
+@inline(never)
+func hookCalled() {
+  fatalError("the hook is never enabled")
+}

@@ -12,11 +12,22 @@ func registerReadBenchmarks() {
   let plain = (0..<modelCount).map { _ in PlainModel() }
   let tracked = (0..<modelCount).map { _ in TrackedModel() }
   let observed = (0..<modelCount).map { _ in ObservedModel() }
+  let hooked = (0..<modelCount).map { _ in HookedModel() }
 
   // MARK: untracked-read: `count` of each of 1,000 models, 1,000 passes (1M reads).
 
   _ = Benchmark("untracked-read/plain", configuration: .perOperation(.mega)) { benchmark in
     let models = identity(plain)
+    var sum = 0
+    for _ in 0..<benchmark.operations / models.count {
+      for model in models { sum &+= model.count }
+      blackHole(models)
+    }
+    blackHole(sum)
+  }
+
+  _ = Benchmark("untracked-read/plain-hook", configuration: .perOperation(.mega)) { benchmark in
+    let models = identity(hooked)
     var sum = 0
     for _ in 0..<benchmark.operations / models.count {
       for model in models { sum &+= model.count }
