@@ -58,7 +58,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// effects are logged too. While a handler is installed, each update records its changes,
   /// which makes writes to tracked properties on every thread take their slow path for the
   /// duration of the update; without one, `send` records nothing.
-  public var logHandler: ((StoreLogEntry<Model.Action>) -> Void)?
+  @exclusivity(unchecked) public var logHandler: ((StoreLogEntry<Model.Action>) -> Void)?
 
   /// An action received while busy, with its group and a hold on it.
   private struct Queued {
@@ -68,11 +68,14 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
 
   private typealias Table = EffectTable<Task<Void, Never>, CheckedContinuation<Void, Never>>
 
-  private var isHandling = false
-  private var queue = ActionQueue<Queued>()
-  private var table = Table()
+  // Main-actor state whose accesses never overlap (none spans a call that could reach the
+  // same property), so the dynamic exclusivity checks, a sizeable share of a plain send, are
+  // switched off.
+  @exclusivity(unchecked) private var isHandling = false
+  @exclusivity(unchecked) private var queue = ActionQueue<Queued>()
+  @exclusivity(unchecked) private var table = Table()
   /// What send handles refer to; made with the first handle that needs it.
-  private var reference: HostReference?
+  @exclusivity(unchecked) private var reference: HostReference?
 
   /// Creates a store for a model.
   ///
@@ -171,11 +174,11 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// Runs the update in one transaction, recording its changes for the log handler if any.
   private func apply(_ action: Model.Action) -> Fx<Model.Action> {
     if logHandler != nil { return applyLogging(action) }
-    // The transaction returns `Void` and the `Fx` goes through a local: a generic result
-    // would need `Fx<Model.Action>`'s metadata.
-    var fx = Fx<Model.Action>.none
-    withTransaction { fx = state.update(action: action, environment: environment) }
-    return fx
+    // Opened and closed around the call rather than through `withTransaction`'s closure: a
+    // closure here costs a context and a dynamic isolation check on every send.
+    let opened = openTransaction()
+    defer { if let opened { closeTransaction(opened) } }
+    return state.update(action: action, environment: environment)
   }
 
   /// Runs the update in one transaction, records the properties it changed and passes them to

@@ -4,8 +4,9 @@
 /// changed for it. Invariant: used only by the thread that opened it. Reused by the thread's
 /// next transaction once delivered.
 final class Transaction {
-  private var observers: [ObserverCore] = []
-  private var keys: [ObjectIdentifier: SmallList<TrackingKey>] = [:]
+  // Thread-owned, so the dynamic exclusivity checks are switched off.
+  @exclusivity(unchecked) private var observers: [ObserverCore] = []
+  @exclusivity(unchecked) private var keys: [ObjectIdentifier: SmallList<TrackingKey>] = [:]
 
   /// Adds a change of `key` for each of `observers`.
   func add(_ observers: [ObserverCore], key: TrackingKey) {
