@@ -24,6 +24,7 @@ let package = Package(
       name: "TrackingBenchmarks",
       dependencies: [
         .product(name: "ArborealTracking", package: "Arboreal"),
+        .product(name: "Arboreal", package: "Arboreal"),
         .product(name: "Benchmark", package: "package-benchmark"),
       ],
       path: "Benchmarks/TrackingBenchmarks",

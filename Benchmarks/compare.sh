@@ -44,6 +44,9 @@ OPERATIONS = {
     "fanout-100k": 1_000,
     "fanout-none": 1_000,
     "register-1000": 1,
+    "send-vs-update": 1_000_000,
+    "viewstore-vs-store": 1_000_000,
+    "effect-roundtrip": 1_000,
 }
 
 # (row label, ours, anchor, ratios key or None, target or None)
@@ -63,10 +66,13 @@ ROWS = [
     ("untracked-read-vs-floor [anchor: plain class]", "untracked-read/ours", "untracked-read/plain", "untracked-read-vs-floor", 1.5),
     ("untracked-read-vs-hook [anchor: plain getter that may call out]", "untracked-read/ours", "untracked-read/plain-hook", None, None),
     ("write-unobserved-vs-floor [anchor: plain class]", "write-unobserved/ours", "write-unobserved/plain", None, None),
+    ("send-vs-update [anchor: calling update directly]", "send-vs-update/send", "send-vs-update/update", "send-vs-update", 10),
+    ("viewstore-vs-store [anchor: Store.send of the tagged action]", "viewstore-vs-store/viewstore", "viewstore-vs-store/store", "viewstore-vs-store", 1.3),
+    ("effect-roundtrip (send + effect + its action, awaited)", "effect-roundtrip/send", None, None, None),
 ]
 KEYS = ["untracked-read", "tracked-read", "write-unobserved", "write-sibling-observed",
         "oneshot-register-fire", "notify-1", "notify-100", "fanout-100k",
-        "untracked-read-vs-floor"]
+        "untracked-read-vs-floor", "send-vs-update", "viewstore-vs-store"]
 
 # histogramSamples writes <baseline>.<target>.<name>.<metric>.histogram.samples.tsv, with
 # `/` and spaces in the name replaced by `_`; the first line is a header, then one raw value
@@ -84,6 +90,8 @@ for path in glob.glob(os.path.join(results, "*.tsv")):
 
 def per_op(name, metric):
     """Median over iterations, divided by the scenario's operations per iteration."""
+    if name is None:
+        return None
     values = samples.get((name.replace("/", "_"), metric))
     if not values:
         return None
@@ -115,7 +123,7 @@ missing = False
 for label, ours_name, anchor_name, key, target in ROWS:
     ours, anchor = per_op(ours_name, "wallClock"), per_op(anchor_name, "wallClock")
     ratio = ours / anchor if ours is not None and anchor else None
-    missing = missing or ratio is None
+    missing = missing or ours is None or (anchor_name is not None and ratio is None)
     if key:
         ratios[key] = ratio
     holds = "-" if target is None or ratio is None else ("yes" if ratio <= target else "NO")

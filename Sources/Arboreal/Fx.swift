@@ -293,7 +293,19 @@ public struct Fx<Action: Sendable>: Sendable {
   ///   actor, in the effect's task.
   /// - Returns: The tagged effects.
   /// - Complexity: O(*n*) for *n* effects.
+  @inlinable
   public func tag<Parent: Sendable>(
+    _ transform: @escaping @Sendable (Action) -> Parent
+  ) -> Fx<Parent> {
+    // Inlined so that a child update returning `.none` (the common case) costs a nil check:
+    // no closure context for `transform`, no generic metadata for `Fx<Parent>`.
+    guard storage != nil else { return Fx<Parent>(storage: nil) }
+    return tagEffects(transform)
+  }
+
+  /// `tag(_:)` for an `Fx` that has effects.
+  @usableFromInline
+  func tagEffects<Parent: Sendable>(
     _ transform: @escaping @Sendable (Action) -> Parent
   ) -> Fx<Parent> {
     Fx<Parent>(effects: effects.map { $0.tag(transform) })

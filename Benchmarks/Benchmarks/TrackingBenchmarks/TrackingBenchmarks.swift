@@ -20,4 +20,5 @@ let benchmarks: @Sendable () -> Void = {
   registerWriteBenchmarks()
   registerObserverBenchmarks()
   registerScaleBenchmarks()
+  registerStoreBenchmarks()
 }

@@ -1,0 +1,104 @@
+import Arboreal
+import Benchmark
+
+// The store's own overhead, against calling `update` directly on the same model.
+//
+// - `send-vs-update`: `Store.send` of a synchronous action whose update returns `Fx.none`,
+//   against calling `update(action:environment:)` directly (one tracked write each).
+// - `viewstore-vs-store`: the same child action sent through a `ViewStore` scoped to the child,
+//   against sending the parent's tagged action to the parent store.
+// - `effect-roundtrip`: a send whose effect returns an action, awaited until that action has
+//   been handled (`await store.send(...).value`).
+//
+// The store lives on the main actor, so these benchmarks run their bodies there. Every
+// operation changes the model (the counter only grows), and the final count is checked.
+
+/// A counter: the smallest model with an update.
+final class BenchCounter: ArborealModel {
+  enum Action: Sendable {
+    case increment
+    case load
+    case loaded(Int)
+  }
+
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var count = 0
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .increment:
+      count &+= 1
+      return .none
+    case .load:
+      return Fx { .loaded(1) }
+    case .loaded(let value):
+      count &+= value
+      return .none
+    }
+  }
+}
+
+/// A parent holding a counter, for scoping.
+final class BenchParent: ArborealModel {
+  enum Action: Sendable {
+    case child(BenchCounter.Action)
+  }
+
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var child = BenchCounter()
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .child(let action):
+      return child.update(action: action, environment: ()).tag(Action.child)
+    }
+  }
+}
+
+/// Fails the benchmark when the count is not what the operations should have made it.
+@MainActor
+private func check(_ count: Int, _ expected: Int, _ benchmark: Benchmark) {
+  if count != expected {
+    benchmark.error("expected a count of \(expected), found \(count)")
+  }
+}
+
+func registerStoreBenchmarks() {
+  _ = Benchmark("send-vs-update/send", configuration: .perOperation(.mega)) {
+    @MainActor benchmark async in
+    let store = Store(state: BenchCounter(), environment: ())
+    for _ in benchmark.scaledIterations { store.send(.increment) }
+    check(store.state.count, benchmark.scaledIterations.count, benchmark)
+  }
+
+  _ = Benchmark("send-vs-update/update", configuration: .perOperation(.mega)) {
+    @MainActor benchmark async in
+    let model = identity(BenchCounter())
+    for _ in benchmark.scaledIterations {
+      blackHole(model.update(action: .increment, environment: ()))
+    }
+    check(model.count, benchmark.scaledIterations.count, benchmark)
+  }
+
+  _ = Benchmark("viewstore-vs-store/viewstore", configuration: .perOperation(.mega)) {
+    @MainActor benchmark async in
+    let store = Store(state: BenchParent(), environment: ())
+    let child = store.viewStore(get: \.child, tag: BenchParent.Action.child)
+    for _ in benchmark.scaledIterations { child.send(.increment) }
+    check(store.state.child.count, benchmark.scaledIterations.count, benchmark)
+  }
+
+  _ = Benchmark("viewstore-vs-store/store", configuration: .perOperation(.mega)) {
+    @MainActor benchmark async in
+    let store = Store(state: BenchParent(), environment: ())
+    for _ in benchmark.scaledIterations { store.send(.child(.increment)) }
+    check(store.state.child.count, benchmark.scaledIterations.count, benchmark)
+  }
+
+  _ = Benchmark("effect-roundtrip/send", configuration: .perOperation(.kilo)) {
+    @MainActor benchmark async in
+    let store = Store(state: BenchCounter(), environment: ())
+    for _ in benchmark.scaledIterations { await store.send(.load).value }
+    check(store.state.count, benchmark.scaledIterations.count, benchmark)
+  }
+}
