@@ -10,12 +10,14 @@ import Synchronization
 /// }
 /// ```
 ///
-/// When the value is `Equatable`, setting it to an equal value notifies nobody; other values
-/// always notify. The property's name (`count`) is captured when the model is initialised and
-/// reported in ``TrackingChanges``; `$count` is the property's ``TrackingKey``.
+/// When the value is `Equatable` (through a conformance usable from any isolation), setting it
+/// to an equal value notifies nobody; other values always notify. The property's name
+/// (`count`) is looked up by reflection the first time a change is reported (or given:
+/// `@Tracked("count") var count = 0`) and appears in ``TrackingChanges``; `$count` is the
+/// property's ``TrackingKey``. In-place mutations (`items.append(x)`) do not copy the value.
 ///
-/// A read costs one relaxed atomic load more than a stored property when nothing is tracking;
-/// a write costs one more when nothing observes the property. Neither allocates. Like any
+/// When nothing is tracking, a read costs a few loads more than a stored property; when
+/// nothing observes the property, a write costs a few loads more. Neither allocates. Like any
 /// stored property, the value itself is not synchronised: writing it from one thread while
 /// another reads it is a data race.
 @propertyWrapper
@@ -61,11 +63,10 @@ public struct Tracked<Value> {
   )
   public var wrappedValue: Value {
     get { fatalError("@Tracked is only available on properties of Trackable classes") }
-    // swift-format-ignore: NoEmptyClosure
     set { fatalError("@Tracked is only available on properties of Trackable classes") }
   }
 
-  /// The property's key, to compare with ``TrackingChanges`` (`model.$count`).
+  /// Unavailable: the key is reached through the enclosing instance (`model.$count`).
   @available(
     *, unavailable, message: "@Tracked is only available on properties of Trackable classes"
   )

@@ -37,7 +37,7 @@ public struct TrackingRegistrar: Sendable {
 
   /// Records a read of the property `key`, if a tracking closure is running on this thread.
   ///
-  /// Costs one relaxed atomic load when nothing is tracking.
+  /// Costs a couple of loads when nothing is tracking.
   @inlinable
   public func access(_ key: TrackingKey) {
     if core.activity.scopes.load(ordering: .relaxed) != 0 {
@@ -49,7 +49,7 @@ public struct TrackingRegistrar: Sendable {
   ///
   /// The notification happens after `mutation` returns, so observers see the new value. Call
   /// it only for a real change: it notifies even when the value is equal to the old one. When
-  /// nothing observes the property, it costs one relaxed atomic load beyond `mutation`.
+  /// nothing observes the property, it costs a couple of loads beyond `mutation`.
   ///
   /// - Parameters:
   ///   - key: The property that changes.
