@@ -10,16 +10,19 @@ let package = Package(
   products: [
     .library(name: "ArborealTracking", targets: ["ArborealTracking"]),
     .library(name: "Arboreal", targets: ["Arboreal"]),
+    .library(name: "ArborealTesting", targets: ["ArborealTesting"]),
   ],
   dependencies: [],
   targets: [
     // Core Library
     .target(name: "ArborealTracking"),
     .target(name: "Arboreal", dependencies: ["ArborealTracking"]),
+    .target(name: "ArborealTesting", dependencies: ["Arboreal"]),
 
     // Tests
     .testTarget(name: "ArborealTrackingTests", dependencies: ["ArborealTracking"]),
     .testTarget(name: "ArborealTests", dependencies: ["Arboreal"]),
+    .testTarget(name: "ArborealTestingTests", dependencies: ["ArborealTesting"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -77,6 +77,14 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// What send handles refer to; made with the first handle that needs it.
   @exclusivity(unchecked) private var reference: HostReference?
 
+  /// Package hook for `ArborealTesting`'s `TestStore`, not API: when set, an action delivered
+  /// by a running effect is handed to it instead of being handled, together with a ticket
+  /// that keeps the effect's group open; the interceptor later handles it with
+  /// ``handleIntercepted(_:ticket:)`` (or never, and the group stays open until the store is
+  /// released). Only the effect-delivery path reads it: a plain `send` never does.
+  @exclusivity(unchecked) package var effectActionInterceptor:
+    ((Model.Action, InterceptedActionTicket) -> Void)?
+
   /// Creates a store for a model.
   ///
   /// - Parameters:
@@ -217,6 +225,15 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     // The hold keeps the group open while the action is handled, even if the update cancels
     // the very effect that delivered it.
     table.retain(group)
+    if let effectActionInterceptor {
+      effectActionInterceptor(action, InterceptedActionTicket(group: group))
+      return
+    }
+    handle(action, heldIn: group)
+  }
+
+  /// Handles an action that holds `group` (an effect's action), then releases the hold.
+  private func handle(_ action: Model.Action, heldIn group: GroupID) {
     if isHandling {
       queue.append(Queued(action: action, group: group))
       return
@@ -288,6 +305,34 @@ extension Store {
 
   /// How many groups are open; for tests.
   var openGroupCount: Int { table.groups.count }
+}
+
+// Package hooks for `ArborealTesting`; not API.
+extension Store {
+  /// Handles an effect action that ``effectActionInterceptor`` received, exactly as the store
+  /// would have handled it on arrival: in the effect's group (so its own effects belong to the
+  /// same send handle), queued if the store is busy. Handle each ticket once.
+  ///
+  /// - Parameters:
+  ///   - action: The intercepted action.
+  ///   - ticket: The ticket that came with it.
+  package func handleIntercepted(_ action: Model.Action, ticket: InterceptedActionTicket) {
+    handle(action, heldIn: ticket.group)
+  }
+
+  /// The tasks of the running effects, oldest first: awaiting them waits for those effects.
+  package var runningEffectTasks: [Task<Void, Never>] {
+    table.effects.sorted { $0.key.rawValue < $1.key.rawValue }.compactMap(\.value.handle)
+  }
+
+  /// One line per running effect, oldest first: its number and its cancellation identifiers.
+  package var runningEffectDescriptions: [String] {
+    table.effects.sorted { $0.key.rawValue < $1.key.rawValue }.map { id, running in
+      let ids = running.cancelIDs.map { String(reflecting: $0.base.base) }
+      return "effect #\(id.rawValue)"
+        + (ids.isEmpty ? "" : " (cancellable by \(ids.joined(separator: ", ")))")
+    }
+  }
 }
 
 extension Store: EffectHost {

@@ -84,3 +84,32 @@ extension TrackingRegistrar {
   /// The identity used in ``RecordedChange`` and ``RecordedAccess``.
   package var identity: ObjectIdentifier { ObjectIdentifier(core) }
 }
+
+extension RecordedChange {
+  /// The property's value now, read from its model by reflection (slow: for diagnostics);
+  /// nil when the model is gone or the property is not a `@Tracked` one.
+  package var currentValue: Any? {
+    guard let model else { return nil }
+    var mirror: Mirror? = Mirror(reflecting: model)
+    while let current = mirror {
+      for child in current.children {
+        if let storage = child.value as? any TrackedValueStorage,
+          storage.trackingKeyID == key.id
+        {
+          return storage.anyValue
+        }
+      }
+      mirror = current.superclassMirror
+    }
+    return nil
+  }
+}
+
+/// A `@Tracked` wrapper's value, for ``RecordedChange/currentValue``.
+protocol TrackedValueStorage: TrackedStorage {
+  var anyValue: Any { get }
+}
+
+extension Tracked: TrackedValueStorage {
+  var anyValue: Any { value }
+}

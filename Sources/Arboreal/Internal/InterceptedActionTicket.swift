@@ -1,0 +1,6 @@
+/// What ``Store/effectActionInterceptor`` receives with an effect's action: a hold on the
+/// effect's group, given back when the action is handled with
+/// ``Store/handleIntercepted(_:ticket:)``. Package hook for `ArborealTesting`; not API.
+package struct InterceptedActionTicket: Sendable {
+  let group: GroupID
+}

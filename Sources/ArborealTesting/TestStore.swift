@@ -1,0 +1,496 @@
+import Arboreal
+import ArborealTracking
+
+/// A store for tests that fails the test when something happens that the test did not assert:
+/// a tracked property changed and not checked, an effect action not received, an effect still
+/// running at the end.
+///
+/// ```swift
+/// @MainActor @Test func loadsAFact() async {
+///   let store = TestStore(
+///     state: FactCounter(), environment: .init(fact: { "\($0) is a good number." }))
+///   await store.send(.factButtonTapped) { model in
+///     #expect(model.isLoading)
+///   }
+///   await store.receive(.factResponse("0 is a good number.")) { model in
+///     #expect(model.isLoading == false)
+///     #expect(model.fact == "0 is a good number.")
+///   }
+///   await store.finish()
+/// }
+/// ```
+///
+/// ## Exhaustivity
+/// With ``exhaustivity`` `.on` (the default), each ``send(_:assert:fileID:filePath:line:column:)``
+/// and ``receive(_:timeout:assert:fileID:filePath:line:column:)`` records every tracked
+/// property the action changed (child models included) and every tracked property its
+/// `assert` closure read; a property that changed but was not read fails the test with its
+/// name and new value. Reading a property is what counts: `#expect(model.count == 1)` reads
+/// `count`. Effect actions are *not* applied when they arrive: they wait in a queue until the
+/// test receives them, in order, so that the test sees each step. Sending while received
+/// actions wait fails. With `.off`, changes need no assertion, effect actions are applied as
+/// they arrive, and `receive` skips to the first matching action (see ``Exhaustivity``).
+///
+/// ## End of the test
+/// Call ``finish(timeout:fileID:filePath:line:column:)`` at the end of a test that starts
+/// effects: it waits for them, then fails on effects still running and (exhaustively) on
+/// actions that arrived and were not received, listing them. If a test does not call
+/// `finish()`, the store's `deinit` still fails on unreceived actions (at the line that created
+/// the store), but it cannot see effects still running: only `finish()` checks those.
+/// Releasing the store cancels its effects.
+///
+/// ## Failures
+/// Failures are reported where the test called the method, as Swift Testing issues when a
+/// Swift Testing test is running, as XCTest failures otherwise.
+///
+/// ## Data (for maintainers)
+/// - `store`: a plain ``Store`` whose package hook `effectActionInterceptor` hands every effect
+///   action to ``TestStore`` with a ticket that keeps the effect's group open.
+/// - `received`: with `.on`, the effect actions that arrived and were not handled yet, each
+///   with its ticket, oldest first; with `.off`, the actions that arrived (already handled,
+///   ticket nil) and that no `receive` has skipped past yet.
+/// - `waiter`: the one suspended `receive` or `finish` (the store is main-actor bound and its
+///   methods are awaited one at a time), with a number that a stale timer or watcher cannot
+///   match. Resumed by an arrival, its timer or its watcher, whichever comes first.
+/// - `handles`: the handles of every send, to cancel leftover effects at `finish`.
+@MainActor
+public final class TestStore<Model: ArborealModel>: Sendable {
+  /// The model under test. Read it in `assert` closures rather than here, so that the reads
+  /// count as assertions.
+  public var state: Model { store.state }
+
+  /// The services the model's effects use.
+  public var environment: Model.Environment { store.environment }
+
+  /// Whether unasserted changes and effect actions fail the test; `.on` by default.
+  ///
+  /// ```swift
+  /// store.exhaustivity = .off
+  /// await store.send(.refresh)  // changes pass unasserted
+  /// await store.receive(.loaded(42))  // skips any action before it
+  /// ```
+  ///
+  /// Switching to `.off` handles the actions waiting to be received, in order; switching to
+  /// `.on` forgets the actions that arrived while it was `.off`.
+  public var exhaustivity: Exhaustivity {
+    didSet {
+      guard exhaustivity != oldValue else { return }
+      switch exhaustivity {
+      case .off:
+        let waiting = received
+        received = []
+        for item in waiting {
+          if let ticket = item.ticket { store.handleIntercepted(item.action, ticket: ticket) }
+          received.append(Received(action: item.action, ticket: nil))
+        }
+      case .on:
+        received = []
+      }
+    }
+  }
+
+  /// An action an effect delivered; `ticket` is nil once it has been handled.
+  private struct Received {
+    let action: Model.Action
+    let ticket: InterceptedActionTicket?
+  }
+
+  private let store: Store<Model>
+  private let createdAt: CallerLocation
+  private var received: [Received] = []
+  private var handles: [SendHandle] = []
+  private var waiter: (id: UInt64, continuation: CheckedContinuation<Void, Never>)?
+  private var lastWaiterID: UInt64 = 0
+
+  /// Creates a test store for a model.
+  ///
+  /// ```swift
+  /// let store = TestStore(state: Search(), environment: .mock, exhaustivity: .off)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - state: The model under test.
+  ///   - environment: The services its effects use (usually test doubles).
+  ///   - exhaustivity: Whether every change and effect action must be asserted.
+  ///   - fileID: Where failures found when the store is released are reported.
+  ///   - filePath: Where failures found when the store is released are reported.
+  ///   - line: Where failures found when the store is released are reported.
+  ///   - column: Where failures found when the store is released are reported.
+  public init(
+    state: Model,
+    environment: Model.Environment,
+    exhaustivity: Exhaustivity = .on,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    self.store = Store(state: state, environment: environment)
+    self.exhaustivity = exhaustivity
+    self.createdAt = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    store.effectActionInterceptor = { [weak self] action, ticket in
+      self?.effectDidDeliver(action, ticket: ticket)
+    }
+  }
+
+  /// Creates a test store for a model whose environment is `Void`.
+  ///
+  /// ```swift
+  /// let store = TestStore(state: Counter())
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - state: The model under test.
+  ///   - exhaustivity: Whether every change and effect action must be asserted.
+  ///   - fileID: Where failures found when the store is released are reported.
+  ///   - filePath: Where failures found when the store is released are reported.
+  ///   - line: Where failures found when the store is released are reported.
+  ///   - column: Where failures found when the store is released are reported.
+  public convenience init(
+    state: Model,
+    exhaustivity: Exhaustivity = .on,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where Model.Environment == Void {
+    self.init(
+      state: state, environment: (), exhaustivity: exhaustivity,
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  deinit {
+    // Nonisolated, like every deinit, but nothing else can reach the test store any more, so
+    // reading `received` cannot race. The running effects live in the store's main-actor
+    // table, which a deinit cannot query: `finish()` checks those.
+    let unhandled = received.filter { $0.ticket != nil }
+    guard !unhandled.isEmpty else { return }
+    reportFailure(
+      "The test store was released with \(Self.count(unhandled.count, "unreceived action")): "
+        + Self.list(unhandled.map(\.action))
+        + "\nReceive them with `await store.receive(…)`, and end the test with "
+        + "`await store.finish()`.",
+      at: createdAt)
+  }
+
+  // MARK: Sending
+
+  /// Sends an action, applies it at once, then runs `assert` on the model.
+  ///
+  /// ```swift
+  /// await store.send(.increment) { model in
+  ///   #expect(model.count == 1)
+  /// }
+  /// ```
+  ///
+  /// Exhaustively, the test fails if the action (or an action it queued) changed a tracked
+  /// property that `assert` did not read, naming each with its new value, and if actions that
+  /// effects delivered are still waiting to be received. Effects the action starts run; their
+  /// actions wait for ``receive(_:timeout:assert:fileID:filePath:line:column:)``.
+  ///
+  /// - Parameters:
+  ///   - action: The action.
+  ///   - assert: Checks the model after the update; an error it throws fails the test.
+  ///   - fileID: Where failures are reported; the caller's by default.
+  ///   - filePath: Where failures are reported; the caller's by default.
+  ///   - line: Where failures are reported; the caller's by default.
+  ///   - column: Where failures are reported; the caller's by default.
+  /// - Returns: The handle on the effects the action started.
+  @discardableResult
+  public func send(
+    _ action: Model.Action,
+    assert: ((Model) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> SendHandle {
+    let location = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let label = "send(\(action))"
+    if exhaustivity == .on, !received.isEmpty {
+      reportFailure(
+        "\(label) was sent while \(Self.count(received.count, "received action")) "
+          + "had not been handled: \(Self.list(received.map(\.action)))\n"
+          + "Receive them with `await store.receive(…)` first.",
+        at: location)
+    }
+    let (handle, changes) = withChangeRecording { store.send(action) }
+    handles.append(handle)
+    check(label, changes: changes, assert: assert, at: location)
+    return handle
+  }
+
+  // MARK: Receiving
+
+  /// Waits for the next action an effect delivers, checks that it is `action`, applies it and
+  /// runs `assert` on the model.
+  ///
+  /// ```swift
+  /// await store.send(.load)
+  /// await store.receive(.loaded(42)) { model in
+  ///   #expect(model.count == 42)
+  /// }
+  /// ```
+  ///
+  /// Exhaustively, the test fails when no action arrives within `timeout`, when the next one is
+  /// a different action (which is then applied anyway, without `assert`, so that the store
+  /// goes on as the app would), and when the action changes a property `assert` did not read.
+  /// With ``exhaustivity`` `.off`, the actions before the first equal one are skipped (they
+  /// were applied when they arrived).
+  ///
+  /// - Parameters:
+  ///   - action: The action expected.
+  ///   - timeout: The longest wait for it; an upper bound, not a delay.
+  ///   - assert: Checks the model after the update; an error it throws fails the test.
+  ///   - fileID: Where failures are reported; the caller's by default.
+  ///   - filePath: Where failures are reported; the caller's by default.
+  ///   - line: Where failures are reported; the caller's by default.
+  ///   - column: Where failures are reported; the caller's by default.
+  public func receive(
+    _ action: Model.Action,
+    timeout: Duration = .seconds(1),
+    assert: ((Model) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async where Model.Action: Equatable {
+    await receive(
+      expected: "\(action)", timeout: timeout, matching: { $0 == action }, assert: assert,
+      at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Waits for the next action an effect delivers, checks it with `predicate`, applies it and
+  /// runs `assert` on the model: for actions that are not `Equatable`, or to match a case
+  /// whatever its payload.
+  ///
+  /// ```swift
+  /// await store.receive(where: { if case .failed = $0 { true } else { false } }) { model in
+  ///   #expect(model.error != nil)
+  /// }
+  /// ```
+  ///
+  /// The same rules as ``receive(_:timeout:assert:fileID:filePath:line:column:)`` apply.
+  ///
+  /// - Parameters:
+  ///   - predicate: Whether an action is the one expected.
+  ///   - timeout: The longest wait for it; an upper bound, not a delay.
+  ///   - assert: Checks the model after the update; an error it throws fails the test.
+  ///   - fileID: Where failures are reported; the caller's by default.
+  ///   - filePath: Where failures are reported; the caller's by default.
+  ///   - line: Where failures are reported; the caller's by default.
+  ///   - column: Where failures are reported; the caller's by default.
+  public func receive(
+    where predicate: (Model.Action) -> Bool,
+    timeout: Duration = .seconds(1),
+    assert: ((Model) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receive(
+      expected: "an action matching the predicate", timeout: timeout, matching: predicate,
+      assert: assert,
+      at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  private func receive(
+    expected: String,
+    timeout: Duration,
+    matching predicate: (Model.Action) -> Bool,
+    assert: ((Model) throws -> Void)?,
+    at location: CallerLocation
+  ) async {
+    let deadline = ContinuousClock.now + timeout
+    let label = "receive(\(expected))"
+    if exhaustivity == .off {
+      while true {
+        if let index = received.firstIndex(where: { predicate($0.action) }) {
+          received.removeFirst(index + 1)
+          check(label, changes: [], assert: assert, at: location)
+          return
+        }
+        received.removeAll()
+        guard await waitForEvent(until: deadline) else { break }
+      }
+      reportFailure("\(label): no such action arrived within \(timeout).", at: location)
+      return
+    }
+    while received.isEmpty {
+      guard await waitForEvent(until: deadline) else {
+        reportFailure(
+          "\(label): no action arrived within \(timeout)."
+            + Self.runningSuffix(store.runningEffectDescriptions),
+          at: location)
+        return
+      }
+    }
+    let next = received.removeFirst()
+    guard let ticket = next.ticket else { return }
+    let (_, changes) = withChangeRecording {
+      store.handleIntercepted(next.action, ticket: ticket)
+    }
+    guard predicate(next.action) else {
+      reportFailure("\(label): received \(next.action) instead.", at: location)
+      return
+    }
+    check("receive(\(next.action))", changes: changes, assert: assert, at: location)
+  }
+
+  // MARK: Finishing
+
+  /// Waits for the running effects to finish, then fails on those still running and, when
+  /// exhaustive, on actions that arrived and were not received, listing them.
+  ///
+  /// ```swift
+  /// await store.send(.load)
+  /// await store.receive(.loaded(42)) { #expect($0.count == 42) }
+  /// await store.finish()
+  /// ```
+  ///
+  /// Effects still running after `timeout` are cancelled (after the failure), and so are the
+  /// effects of the actions still waiting, so that nothing outlives the test. Call it at the
+  /// end of every test that starts effects: it is the only check of running effects.
+  ///
+  /// - Parameters:
+  ///   - timeout: The longest wait for the effects; an upper bound, not a delay.
+  ///   - fileID: Where failures are reported; the caller's by default.
+  ///   - filePath: Where failures are reported; the caller's by default.
+  ///   - line: Where failures are reported; the caller's by default.
+  ///   - column: Where failures are reported; the caller's by default.
+  /// - Complexity: O(*e*) per effect that ends, for *e* running effects.
+  public func finish(
+    timeout: Duration = .seconds(1),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let location = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      let tasks = store.runningEffectTasks
+      guard !tasks.isEmpty, await waitForEvent(until: deadline, orEndOf: tasks) else { break }
+    }
+    if exhaustivity == .on, !received.isEmpty {
+      reportFailure(
+        "finish(): \(Self.count(received.count, "effect action")) arrived and "
+          + "\(received.count == 1 ? "was" : "were") not received: "
+          + Self.list(received.map(\.action)),
+        at: location)
+    }
+    received.removeAll()
+    let running = store.runningEffectDescriptions
+    if !running.isEmpty {
+      reportFailure(
+        "finish(): \(Self.count(running.count, "effect")) still running after \(timeout): "
+          + running.joined(separator: ", ")
+          + "\nCancel long-running effects in the test, or give `finish` a longer timeout.",
+        at: location)
+    }
+    for handle in handles { handle.cancel() }
+    handles.removeAll()
+  }
+
+  // MARK: Helpers
+
+  /// Runs `assert` recording its reads, then fails on the changes it did not read.
+  private func check(
+    _ label: String,
+    changes: [RecordedChange],
+    assert: ((Model) throws -> Void)?,
+    at location: CallerLocation
+  ) {
+    var accesses = Set<RecordedAccess>()
+    if let assert {
+      let model = store.state
+      let (thrown, reads) = withAccessRecording { () -> (any Error)? in
+        do {
+          try assert(model)
+          return nil
+        } catch {
+          return error
+        }
+      }
+      accesses = reads
+      if let thrown {
+        reportFailure("\(label): the assertion threw \(thrown).", at: location)
+      }
+    }
+    guard exhaustivity == .on else { return }
+    let unasserted = ChangeSummary.unasserted(changes, accesses: accesses)
+    guard !unasserted.isEmpty else { return }
+    reportFailure(
+      "\(label) changed \(Self.count(unasserted.count, "tracked property", plural: "tracked properties")) that the "
+        + "assertion did not check:\n"
+        + unasserted.map { "  \(ChangeSummary.describe($0))" }.joined(separator: "\n")
+        + "\nRead each one in the `assert` closure (`#expect(model.property == …)`), "
+        + "or set `exhaustivity = .off`.",
+      at: location)
+  }
+
+  /// Called by the store, on the main actor, for each action an effect delivers.
+  private func effectDidDeliver(_ action: Model.Action, ticket: InterceptedActionTicket) {
+    switch exhaustivity {
+    case .on:
+      received.append(Received(action: action, ticket: ticket))
+    case .off:
+      store.handleIntercepted(action, ticket: ticket)
+      received.append(Received(action: action, ticket: nil))
+    }
+    wake(waiter?.id)
+  }
+
+  /// Suspends until an effect action arrives, one of `tasks` ends… all of `tasks` end, or
+  /// `deadline` passes.
+  ///
+  /// - Returns: False when the deadline had passed (nothing to wait for any more).
+  private func waitForEvent(
+    until deadline: ContinuousClock.Instant, orEndOf tasks: [Task<Void, Never>] = []
+  ) async -> Bool {
+    let remaining = deadline - .now
+    guard remaining > .zero else { return false }
+    lastWaiterID &+= 1
+    let id = lastWaiterID
+    let timer = Task { [weak self] in
+      try? await Task.sleep(for: remaining)
+      self?.wake(id)
+    }
+    let watcher: Task<Void, Never>? =
+      tasks.isEmpty
+      ? nil
+      : Task { [weak self] in
+        for task in tasks { await task.value }
+        self?.wake(id)
+      }
+    await withCheckedContinuation { waiter = (id, $0) }
+    timer.cancel()
+    watcher?.cancel()
+    return true
+  }
+
+  /// Resumes the waiter numbered `id`, if it is still waiting.
+  private func wake(_ id: UInt64?) {
+    guard let waiter, waiter.id == id else { return }
+    self.waiter = nil
+    waiter.continuation.resume()
+  }
+
+  /// `1 action`, `2 actions`; `plural` for nouns that do not take an s.
+  private nonisolated static func count(
+    _ count: Int, _ noun: String, plural: String? = nil
+  ) -> String {
+    "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
+  }
+
+  private nonisolated static func list(_ actions: [Model.Action]) -> String {
+    actions.map { "\($0)" }.joined(separator: ", ")
+  }
+
+  private nonisolated static func runningSuffix(_ running: [String]) -> String {
+    running.isEmpty
+      ? " No effect is running."
+      : " Still running: \(running.joined(separator: ", "))."
+  }
+}

@@ -1,0 +1,83 @@
+import Arboreal
+import ArborealTesting
+import Testing
+
+@MainActor
+@Suite struct SendTests {
+  @Test func passesWhenTheAssertionReadsEveryChange() async {
+    let store = TestStore(state: Loader(), environment: LoaderEnvironment())
+    await store.send(.bump) { model in
+      #expect(model.count == 1)
+      #expect(model.step == 2)
+    }
+    #expect(store.state.count == 1)
+  }
+
+  @Test func passesWithoutAssertionWhenNothingChanges() async {
+    let store = TestStore(state: Loader(), environment: LoaderEnvironment())
+    await store.send(.touch)
+    await store.send(.stopTimer)
+  }
+
+  @Test func failsOnAChangeTheAssertionDidNotRead() async {
+    let store = TestStore(state: Loader(), environment: LoaderEnvironment())
+    await withKnownIssue {
+      await store.send(.bump) { model in
+        #expect(model.count == 1)
+      }
+    } matching: { issue in
+      issue.description.contains("send(bump) changed 1 tracked property")
+        && issue.description.contains("Loader.step = 2")
+        && !issue.description.contains("Loader.count")
+    }
+  }
+
+  @Test func failsOnEveryChangeWhenThereIsNoAssertion() async {
+    let store = TestStore(state: Loader(), environment: LoaderEnvironment())
+    await withKnownIssue {
+      await store.send(.bump)
+    } matching: { issue in
+      issue.description.contains("changed 2 tracked properties")
+        && issue.description.contains("Loader.count = 1")
+        && issue.description.contains("Loader.step = 2")
+    }
+  }
+
+  @Test func countsChangesOfChildModels() async {
+    let store = TestStore(state: Parent())
+    await withKnownIssue {
+      await store.send(.child(.increment)) { model in
+        #expect(model.title == "parent")
+      }
+    } matching: { issue in
+      issue.description.contains("Loader.count = 1")
+    }
+    await store.send(.child(.increment)) { model in
+      #expect(model.child.count == 2)
+    }
+  }
+
+  @Test func reportsAnErrorTheAssertionThrows() async {
+    struct Boom: Error {}
+    let store = TestStore(state: Loader(), environment: LoaderEnvironment())
+    await withKnownIssue {
+      await store.send(.increment) { model in
+        #expect(model.count == 1)
+        throw Boom()
+      }
+    } matching: { issue in
+      issue.description.contains("send(increment): the assertion threw Boom()")
+    }
+  }
+
+  @Test func reportsAtTheCallersLocation() async {
+    let store = TestStore(state: Loader(), environment: LoaderEnvironment())
+    let line = #line + 2
+    await withKnownIssue {
+      await store.send(.increment)
+    } matching: { issue in
+      issue.sourceLocation?.line == line
+        && issue.sourceLocation?.fileID == #fileID
+    }
+  }
+}
