@@ -19,10 +19,16 @@ let package = Package(
     .target(name: "Arboreal", dependencies: ["ArborealTracking"]),
     .target(name: "ArborealTesting", dependencies: ["Arboreal"]),
 
+    // Examples
+    .executableTarget(name: "todos", dependencies: ["Arboreal"], path: "Examples/Todos"),
+    .executableTarget(name: "signup", dependencies: ["Arboreal"], path: "Examples/Signup"),
+
     // Tests
     .testTarget(name: "ArborealTrackingTests", dependencies: ["ArborealTracking"]),
     .testTarget(name: "ArborealTests", dependencies: ["Arboreal"]),
     .testTarget(name: "ArborealTestingTests", dependencies: ["ArborealTesting"]),
+    // Runs the example executables as processes; depends on nothing of the library.
+    .testTarget(name: "ExamplesTests"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,44 @@
+import Arboreal
+import Foundation
+
+/// `swift run signup [--fail N] [--latency MS]`: a sign-up form against a simulated service.
+@main
+@MainActor
+enum SignupMain {
+  static func main() async {
+    let console = Console()
+    let options: SignupOptions
+    do {
+      options = try SignupOptions.parse(
+        Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+    } catch {
+      console.error(error.message, hint: "signup --help")
+      exit(2)
+    }
+    if options.showHelp {
+      console.say(SignupOptions.usage)
+      return
+    }
+
+    // Lines from standard input, or nil at its end; the app ends the stream once signed up.
+    let (events, continuation) = AsyncStream.makeStream(of: String?.self)
+    Task {
+      for await line in StandardInput.lines() { continuation.yield(line) }
+      continuation.yield(nil)
+    }
+    let service = SignupService.simulated(latency: options.latency, failures: options.failures)
+    let store = Store(state: SignupForm(), environment: service)
+    let app = SignupApp(store: store, console: console, onFinish: { continuation.finish() })
+    app.start()
+    for await line in events {
+      guard let line else { break }
+      // While sending, only `cancel` is handled at once; anything else waits for the outcome.
+      if app.step == .sending, line.trimmingWhitespace.lowercased() != "cancel" {
+        await app.waitWhileSending()
+      }
+      if app.step == .finished || !app.handle(line) { break }
+    }
+    await app.waitWhileSending()
+    exit(app.exitCode)
+  }
+}

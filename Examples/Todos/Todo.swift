@@ -1,0 +1,40 @@
+import Arboreal
+
+/// One to-do: a child model with its own `update`, held by ``TodoList``.
+///
+/// The parent forwards a ``Action`` to it tagged with the to-do's ``id``
+/// (`TodoList.Action.todo(id:_:)`); the command line reaches a single to-do through the
+/// store's keyed `viewStore(key:get:tag:)`.
+final class Todo: ArborealModel {
+  /// What a single to-do can be asked to do.
+  enum Action: Sendable, Equatable {
+    /// Replaces the text.
+    case setText(String)
+    /// Marks the to-do done (`true`) or not done (`false`).
+    case setDone(Bool)
+  }
+
+  let registrar = TrackingRegistrar()
+  let id: Int
+  @Tracked private(set) var text: String
+  @Tracked private(set) var isDone: Bool
+
+  init(_ record: TodoRecord) {
+    id = record.id
+    text = record.text
+    isDone = record.done
+  }
+
+  /// The to-do as plain data, for saving and for the undo history.
+  var record: TodoRecord { TodoRecord(id: id, text: text, done: isDone) }
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .setText(let text):
+      self.text = text
+    case .setDone(let done):
+      isDone = done
+    }
+    return .none
+  }
+}

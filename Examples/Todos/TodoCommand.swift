@@ -1,0 +1,82 @@
+/// A command typed at the prompt, parsed but not yet checked against the list.
+enum TodoCommand: Equatable {
+  case add(String)
+  /// `edit 2` prompts for the text; `edit 2 new text` gives it at once.
+  case edit(Int, String?)
+  case done(Int)
+  case undone(Int)
+  case remove(Int)
+  case list
+  case filter(TodoFilter)
+  case undo
+  case help
+  case quit
+
+  /// Parses one line; a blank line is `nil`.
+  static func parse(_ line: String) throws(InputError) -> TodoCommand? {
+    let line = line.trimmingWhitespace
+    guard !line.isEmpty else { return nil }
+    let word = String(line.prefix { !$0.isWhitespace })
+    let rest = String(line.dropFirst(word.count)).trimmingWhitespace
+    switch word.lowercased() {
+    case "add":
+      guard !rest.isEmpty else { throw .emptyText(example: "add buy milk") }
+      return .add(rest)
+    case "edit":
+      let number = String(rest.prefix { !$0.isWhitespace })
+      let text = String(rest.dropFirst(number.count)).trimmingWhitespace
+      return .edit(try parseNumber(number, for: "edit"), text.isEmpty ? nil : text)
+    case "done": return .done(try parseNumber(rest, for: word))
+    case "undone": return .undone(try parseNumber(rest, for: word))
+    case "remove", "rm": return .remove(try parseNumber(rest, for: word))
+    case "list", "ls": return .list
+    case "filter":
+      guard let filter = TodoFilter(rawValue: rest.lowercased()) else {
+        throw InputError(
+          message: rest.isEmpty ? "filter needs a choice" : "unknown filter '\(rest)'",
+          hint: "filter all, filter active or filter done")
+      }
+      return .filter(filter)
+    case "undo": return .undo
+    case "help", "?": return .help
+    case "quit", "exit", "q": return .quit
+    default:
+      throw InputError(
+        message: "unknown command '\(word)'", hint: "type 'help' to see the commands")
+    }
+  }
+
+  private static func parseNumber(_ text: String, for command: String) throws(InputError) -> Int {
+    guard let number = Int(text) else {
+      throw InputError(
+        message: text.isEmpty ? "\(command) needs a to-do number" : "'\(text)' is not a number",
+        hint: "for example '\(command.lowercased()) 1'; 'list' shows the numbers")
+    }
+    return number
+  }
+
+  /// The commands, for `help`.
+  static let helpText = """
+    Commands:
+      add <text>       add a to-do
+      edit <n>         change the text of to-do n (asks for the new text)
+      done <n>         mark to-do n done
+      undone <n>       mark to-do n not done
+      remove <n>       delete to-do n
+      list             show the to-dos the filter lets through
+      filter all|active|done
+      undo             take back the last change
+      help             show this
+      quit             leave (end of input works too)
+    """
+}
+
+/// Input the program cannot use: a one-line message and a hint at what would work.
+struct InputError: Error, Equatable {
+  var message: String
+  var hint: String
+
+  static func emptyText(example: String) -> InputError {
+    InputError(message: "a to-do needs some text", hint: "for example '\(example)'")
+  }
+}

@@ -1,0 +1,141 @@
+import Arboreal
+
+/// The app's model: the to-dos, the filter, the undo history and the state of saving.
+///
+/// Every change to the list pushes the previous list on the undo history and returns a save
+/// effect, which writes the file off the main actor and reports back with
+/// ``Action/saveFinished(problem:)``.
+final class TodoList: ArborealModel {
+  /// Everything that can happen to the list.
+  enum Action: Sendable {
+    /// Appends a to-do (blank text is ignored).
+    case add(String)
+    /// Removes the to-do with this id.
+    case remove(id: Int)
+    /// Forwards an action to the to-do with this id.
+    case todo(id: Int, Todo.Action)
+    case setFilter(TodoFilter)
+    /// Restores the list as it was before the last change.
+    case undo
+    /// A save finished: `problem` is nil on success, else what went wrong.
+    case saveFinished(problem: String?)
+  }
+
+  /// The services the effects use: the real program writes a file, a test could record.
+  struct Environment: Sendable {
+    var save: @Sendable (_ records: [TodoRecord], _ revision: Int) async throws -> Void
+  }
+
+  /// How many changes `undo` can take back.
+  static let undoLimit = 100
+
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var items: [Todo]
+  @Tracked private(set) var filter = TodoFilter.all
+  @Tracked private(set) var undoHistory: [[TodoRecord]] = []
+  /// Saves started and not yet finished; the command line waits for zero.
+  @Tracked private(set) var savesInFlight = 0
+  /// Why the last save failed, or nil if it succeeded (or none ran yet).
+  @Tracked private(set) var saveProblem: String?
+  private var nextID: Int
+  private var revision = 0
+
+  init(records: [TodoRecord]) {
+    // Ids are only keys for this run: renumber if a hand-edited file repeats one.
+    let ids = Set(records.map(\.id))
+    var records = records
+    if ids.count != records.count {
+      for index in records.indices { records[index].id = index + 1 }
+    }
+    items = records.map(Todo.init)
+    nextID = (records.map(\.id).max() ?? 0) + 1
+  }
+
+  func update(action: Action, environment: Environment) -> Fx<Action> {
+    switch action {
+    case .add(let text):
+      let text = text.trimmingWhitespace
+      guard !text.isEmpty else { return .none }
+      remember(items.map(\.record))
+      items.append(Todo(TodoRecord(id: nextID, text: text, done: false)))
+      nextID += 1
+      return save(environment)
+    case .remove(let id):
+      guard let index = items.firstIndex(where: { $0.id == id }) else { return .none }
+      remember(items.map(\.record))
+      items.remove(at: index)
+      return save(environment)
+    case .todo(let id, let action):
+      guard let todo = item(id: id) else { return .none }
+      let before = items.map(\.record)
+      let fx = todo.update(action: action, environment: ()).tag { Action.todo(id: id, $0) }
+      guard items.map(\.record) != before else { return fx }
+      remember(before)
+      return fx.merge(save(environment))
+    case .setFilter(let filter):
+      self.filter = filter
+      return .none
+    case .undo:
+      guard let previous = undoHistory.popLast() else { return .none }
+      items = previous.map(Todo.init)
+      return save(environment)
+    case .saveFinished(let problem):
+      savesInFlight -= 1
+      saveProblem = problem
+      return .none
+    }
+  }
+
+  private func remember(_ records: [TodoRecord]) {
+    undoHistory.append(records)
+    if undoHistory.count > Self.undoLimit { undoHistory.removeFirst() }
+  }
+
+  private func save(_ environment: Environment) -> Fx<Action> {
+    revision += 1
+    savesInFlight += 1
+    // An effect cannot capture the model: copy what it needs.
+    let records = items.map(\.record)
+    let revision = revision
+    return Fx {
+      try await environment.save(records, revision)
+      return .saveFinished(problem: nil)
+    } catch: { error in
+      .saveFinished(problem: "\(error)")
+    }
+  }
+}
+
+// MARK: Queries
+
+extension TodoList {
+  /// The to-do with this id, if it is still in the list.
+  func item(id: Int) -> Todo? {
+    items.first { $0.id == id }
+  }
+
+  /// The to-do the user calls `number` (1-based, as `list` shows it), if there is one.
+  func item(number: Int) -> Todo? {
+    items.indices.contains(number - 1) ? items[number - 1] : nil
+  }
+
+  /// The to-dos the filter shows, with the numbers the user types.
+  var visible: [(number: Int, todo: Todo)] {
+    items.enumerated().compactMap { offset, todo in
+      filter.includes(isDone: todo.isDone) ? (offset + 1, todo) : nil
+    }
+  }
+
+  var status: TodoStatus {
+    TodoStatus(total: items.count, done: items.count { $0.isDone }, filter: filter)
+  }
+
+  var canUndo: Bool { !undoHistory.isEmpty }
+}
+
+extension String {
+  /// The string without leading and trailing spaces, tabs and newlines.
+  var trimmingWhitespace: String {
+    String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+  }
+}

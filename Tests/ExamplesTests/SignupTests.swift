@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of `signup`: the built executable with its answers piped on standard input
+/// and a fast simulated service.
+@Suite struct SignupTests {
+  let signup = ExampleProgram(name: "signup")
+  let answers = "Ada\nada@example.com\nlovelace1843\nlovelace1843\n"
+
+  @Test func validAnswersCreateAnAccount() throws {
+    let directory = try TemporaryDirectory()
+    let run = try signup.run(["--latency", "50"], input: answers, in: directory.url)
+    #expect(run.status == 0)
+    #expect(run.stderr == "")
+    #expect(
+      run.stdout == """
+        Creating the account for ada@example.com (attempt 1)…
+        Welcome, Ada! Your account id is acct-ada-1.
+
+        """)
+  }
+
+  @Test func eachInvalidValueIsExplainedAndAskedForAgain() throws {
+    let directory = try TemporaryDirectory()
+    let run = try signup.run(
+      ["--latency", "50"],
+      input:
+        "\nAda\nada@\nada@example.com\nshort\nlovelace\nlovelace1843\nlovelace1842\nlovelace1843\n",
+      in: directory.url)
+    #expect(run.status == 0)
+    let errors = run.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
+    #expect(
+      errors == [
+        "error: a name is required",
+        "error: 'ada@' is not an email address",
+        "error: the password needs at least 8 characters",
+        "error: the password needs letters and digits",
+        "error: the passwords do not match",
+      ])
+    #expect(run.stdout.contains("Welcome, Ada!"))
+  }
+
+  @Test func aFailureIsShownAndRetryWorks() throws {
+    let directory = try TemporaryDirectory()
+    let run = try signup.run(
+      ["--latency", "50"], input: answers + "retry\n", in: directory.url,
+      environment: ["SIGNUP_FAILURES": "1"])
+    #expect(run.status == 0)
+    #expect(run.stderr.hasPrefix("error: sign-up failed: the service is unavailable"))
+    #expect(run.stdout.contains("(attempt 2)…\nWelcome, Ada! Your account id is acct-ada-2.\n"))
+  }
+
+  @Test func aSubmissionCanBeCancelledAndSentAgain() throws {
+    let directory = try TemporaryDirectory()
+    // The service takes 3 s: `cancel`, piped right after the answers, arrives long before.
+    let run = try signup.run(
+      ["--latency", "3000"], input: answers + "cancel\nedit email\ngrace@example.com\n",
+      in: directory.url)
+    #expect(run.status == 0)
+    #expect(
+      run.stdout == """
+        Creating the account for ada@example.com (attempt 1)…
+        Cancelled.
+        Creating the account for grace@example.com (attempt 2)…
+        Welcome, Ada! Your account id is acct-grace-1.
+
+        """)
+  }
+
+  @Test func quitAfterCancellingEndsWithoutAnAccount() throws {
+    let directory = try TemporaryDirectory()
+    let run = try signup.run(
+      ["--latency", "600000"], input: answers + "cancel\nquit\n", in: directory.url)
+    #expect(run.stdout.hasSuffix("Cancelled.\n"))
+    #expect(run.stderr == "error: no account was created\n")
+    #expect(run.status == 1)
+  }
+
+  @Test func endOfInputWithoutAnAccountFails() throws {
+    let directory = try TemporaryDirectory()
+    let run = try signup.run(["--fail", "3", "--latency", "10"], input: answers, in: directory.url)
+    #expect(run.status == 1)
+    #expect(run.stderr.hasSuffix("error: no account was created\n"))
+  }
+}
