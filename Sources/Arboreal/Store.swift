@@ -249,7 +249,16 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   // MARK: Effects
 
   /// Performs the entries of `fx` in order: cancellations, and effects started in `group`.
+  ///
+  /// `cancelInFlight` cancels the effects that were running before this `Fx`, once, up front:
+  /// effects merged into the same `Fx` under the same id are siblings, and starting one must
+  /// not cancel another.
   private func run(_ fx: Fx<Model.Action>, in group: GroupID) {
+    var inFlight: [CancelID] = []
+    for case .run(let work) in fx.effects {
+      for id in work.cancelInFlightIDs where !inFlight.contains(id) { inFlight.append(id) }
+    }
+    for id in inFlight { perform(table.cancel(id)) }
     for effect in fx.effects {
       switch effect {
       case .cancel(let id):
@@ -261,8 +270,8 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   }
 
   private func start(_ work: Effect<Model.Action>.Work, in group: GroupID) {
-    let (started, output) = table.start(
-      in: group, cancelIDs: work.cancelIDs, cancelInFlight: work.cancelInFlightIDs)
+    // In-flight effects were cancelled by `run(_:in:)` before any of its effects started.
+    let (started, output) = table.start(in: group, cancelIDs: work.cancelIDs, cancelInFlight: [])
     perform(output)
     guard let effect = started else { return }
     // Both closures hold the store weakly: a running effect never keeps it alive, and once it

@@ -71,6 +71,33 @@ import Testing
     #expect(store.state.log == ["second"])
   }
 
+  @Test func cancelInFlightOnAMergedFxKeepsTheSiblingsAndCancelsThemTogetherLater() async {
+    let store = Store(state: Script(), environment: ())
+    let gate = Gate()
+    let (aDone, bDone) = (Gate(), Gate())
+    // Two effects merged under one id: starting the second must not cancel the first.
+    store.send(
+      .run(
+        Fx.merge(
+          stubborn("a", gate: gate, done: aDone), stubborn("b", gate: gate, done: bDone)
+        )
+        .cancellable(id: "submit", cancelInFlight: true)))
+    #expect(store.runningEffectCount == 2)
+    // A later one with the same id cancels both.
+    let (cDone, laterGate) = (Gate(), Gate())
+    let later = store.send(
+      .run(
+        stubborn("c", gate: laterGate, done: cDone)
+          .cancellable(id: "submit", cancelInFlight: true)))
+    #expect(store.runningEffectCount == 1)
+    gate.open()
+    laterGate.open()
+    await aDone.wait()
+    await bDone.wait()
+    await later.value
+    #expect(store.state.log == ["c"])
+  }
+
   @Test func cancelInFlightLeavesOtherIDsAndPlainEffectsAlone() async {
     let store = Store(state: Script(), environment: ())
     let gate = Gate()
