@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "ArborealTracking", targets: ["ArborealTracking"]),
     .library(name: "Arboreal", targets: ["Arboreal"]),
     .library(name: "ArborealTesting", targets: ["ArborealTesting"]),
+    .library(name: "ArborealObservation", targets: ["ArborealObservation"]),
   ],
   dependencies: [],
   targets: [
@@ -18,6 +19,7 @@ let package = Package(
     .target(name: "ArborealTracking"),
     .target(name: "Arboreal", dependencies: ["ArborealTracking"]),
     .target(name: "ArborealTesting", dependencies: ["Arboreal"]),
+    .target(name: "ArborealObservation", dependencies: ["Arboreal"]),
 
     // Examples
     .executableTarget(name: "todos", dependencies: ["Arboreal"], path: "Examples/Todos"),
@@ -27,6 +29,7 @@ let package = Package(
     .testTarget(name: "ArborealTrackingTests", dependencies: ["ArborealTracking"]),
     .testTarget(name: "ArborealTests", dependencies: ["Arboreal"]),
     .testTarget(name: "ArborealTestingTests", dependencies: ["ArborealTesting"]),
+    .testTarget(name: "ArborealObservationTests", dependencies: ["ArborealObservation"]),
     // Runs the example executables as processes; depends on nothing of the library.
     .testTarget(name: "ExamplesTests"),
   ],

@@ -25,6 +25,7 @@ let package = Package(
       dependencies: [
         .product(name: "ArborealTracking", package: "Arboreal"),
         .product(name: "Arboreal", package: "Arboreal"),
+        .product(name: "ArborealObservation", package: "Arboreal"),
         .product(name: "Benchmark", package: "package-benchmark"),
       ],
       path: "Benchmarks/TrackingBenchmarks",

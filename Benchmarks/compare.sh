@@ -47,6 +47,9 @@ OPERATIONS = {
     "send-vs-update": 1_000_000,
     "viewstore-vs-store": 1_000_000,
     "effect-roundtrip": 1_000,
+    "bridged-read": 1_000_000,
+    "bridged-write": 1_000_000,
+    "bridged-tracked-read": 1_000_000,
 }
 
 # (row label, ours, anchor, ratios key or None, target or None)
@@ -69,6 +72,11 @@ ROWS = [
     ("send-vs-update [anchor: calling update directly]", "send-vs-update/send", "send-vs-update/update", "send-vs-update", 10),
     ("viewstore-vs-store [anchor: Store.send of the tagged action]", "viewstore-vs-store/viewstore", "viewstore-vs-store/store", "viewstore-vs-store", 1.3),
     ("effect-roundtrip (send + effect + its action, awaited)", "effect-roundtrip/send", None, None, None),
+    ("bridged-read [anchor: ours, not bridged]", "bridged-read/bridged", "untracked-read/ours", None, None),
+    ("bridged-read, vs Observation", "bridged-read/bridged", "untracked-read/observation", None, None),
+    ("bridged-write [anchor: ours, not bridged]", "bridged-write/bridged", "write-unobserved/ours", None, None),
+    ("bridged-write, vs Observation", "bridged-write/bridged", "write-unobserved/observation", None, None),
+    ("bridged-tracked-read (in withObservationTracking), vs Observation", "bridged-tracked-read/bridged", "tracked-read-1/observation", None, None),
 ]
 KEYS = ["untracked-read", "tracked-read", "write-unobserved", "write-sibling-observed",
         "oneshot-register-fire", "notify-1", "notify-100", "fanout-100k",

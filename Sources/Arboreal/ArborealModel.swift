@@ -1,6 +1,6 @@
 /// A class that holds state and changes it only in response to actions.
 ///
-/// A model is a ``Trackable`` class: its `@Tracked` properties are the state that observers
+/// A model is a `Trackable` class: its `@Tracked` properties are the state that observers
 /// (views, command-line prompts, tests) read and react to. Everything that changes them goes
 /// through ``update(action:environment:)``, which runs synchronously on the main actor and
 /// returns the side effects to run next as an ``Fx``. The same actions in the same order

@@ -69,6 +69,8 @@ public struct SendHandle: Sendable {
   /// delivered: they deliver nothing more, and ``value`` returns.
   ///
   /// Does nothing when they have already finished.
+  ///
+  /// - Complexity: O(*e* log *e*) for the *e* running effects of the store.
   @MainActor public func cancel() {
     guard let group else { return }
     host?.cancel(group: group)

@@ -11,7 +11,7 @@
 ///
 /// ## Sending
 /// ``send(_:)`` runs the model's ``ArborealModel/update(action:environment:)`` synchronously,
-/// inside one ``withTransaction(_:)``: observers of the state run once after each action, with
+/// inside one `withTransaction(_:)`: observers of the state run once after each action, with
 /// every property it changed. An action sent while the store is busy (from inside an update,
 /// from an observer it triggered, from the ``logHandler``) is queued and handled right after,
 /// first in first out, before the outer `send` returns. The same actions in the same order
@@ -32,7 +32,7 @@
 /// - `isHandling`: true while an action is being handled; a `send` that finds it true
 ///   queues its action instead of re-entering `update`.
 /// - `queue`: the actions received while busy, each with the effect group it belongs to and a
-///   hold on that group (see ``EffectTable``), so that its ``SendHandle`` can wait for effects
+///   hold on that group (see `EffectTable`), so that its ``SendHandle`` can wait for effects
 ///   that have not started yet. Drained by the outermost handler before it returns, so the
 ///   queue is empty whenever the main actor is free.
 /// - `table`: the running effects, their groups and the waiting handles. Only the main actor
@@ -71,7 +71,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   // Main-actor state whose accesses never overlap (none spans a call that could reach the
   // same property), so the dynamic exclusivity checks, a sizeable share of a plain send, are
   // switched off.
-  @exclusivity(unchecked) private var isHandling = false
+  @exclusivity(unchecked) @usableFromInline var isHandling = false
   @exclusivity(unchecked) private var queue = ActionQueue<Queued>()
   @exclusivity(unchecked) private var table = Table()
   /// What send handles refer to; made with the first handle that needs it.
@@ -134,10 +134,29 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// - Returns: A handle that waits for, or cancels, the effects the action starts.
   /// - Complexity: One update, plus one for each action queued meanwhile.
   @discardableResult
+  @inlinable
   public func send(_ action: Model.Action) -> SendHandle {
+    // Inlined, so that the call to `update` is specialised for the model in the caller's
+    // module; everything but the plain path (queueing, logging, effects) stays out of line.
+    if isHandling || logHandler != nil { return sendSlowly(action) }
+    isHandling = true
+    let opened = openTransaction()
+    let fx = state.update(action: action, environment: environment)
+    if let opened { closeTransaction(opened) }
+    return finishSend(fx)
+  }
+
+  /// `send(_:)` while busy or logging.
+  @usableFromInline
+  func sendSlowly(_ action: Model.Action) -> SendHandle {
     if isHandling { return enqueue(action) }
     isHandling = true
-    let fx = apply(action)
+    return finishSend(apply(action))
+  }
+
+  /// The rest of a `send` once its update ran: starts the effects, handles the queued actions.
+  @usableFromInline
+  func finishSend(_ fx: Fx<Model.Action>) -> SendHandle {
     if fx.storage != nil { return startEffectsAndFinish(fx) }
     if !queue.isEmpty { drainQueue() }
     isHandling = false

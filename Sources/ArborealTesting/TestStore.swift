@@ -44,7 +44,7 @@ import ArborealTracking
 /// Swift Testing test is running, as XCTest failures otherwise.
 ///
 /// ## Data (for maintainers)
-/// - `store`: a plain ``Store`` whose package hook `effectActionInterceptor` hands every effect
+/// - `store`: a plain `Store` whose package hook `effectActionInterceptor` hands every effect
 ///   action to ``TestStore`` with a ticket that keeps the effect's group open.
 /// - `received`: with `.on`, the effect actions that arrived and were not handled yet, each
 ///   with its ticket, oldest first; with `.off`, the actions that arrived (already handled,

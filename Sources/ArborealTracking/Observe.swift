@@ -23,6 +23,7 @@ import Synchronization
 ///   - isolation: The caller's isolation; leave the default.
 ///   - body: The closure to run; its reads are tracked.
 /// - Returns: A token; the observation lasts until it is cancelled or released.
+/// - Complexity: Each run is O(*r*) for *r* tracked reads, plus a lock per registrar read.
 public func observe(
   isolation: isolated (any Actor)? = #isolation,
   _ body: @escaping (TrackingChanges) -> Void
@@ -53,6 +54,7 @@ private func startObserving(
 ///   - isolation: The caller's isolation; leave the default.
 ///   - body: The closure to run; its reads are tracked.
 /// - Returns: A token; the observation lasts until it is cancelled or released.
+/// - Complexity: Each run is O(*r*) for *r* tracked reads, plus a lock per registrar read.
 public func observe(
   isolation: isolated (any Actor)? = #isolation,
   _ body: @escaping () -> Void
@@ -77,6 +79,8 @@ public func observe(
 ///   - value: Computes the value; its reads are tracked.
 ///   - onChange: Receives each new value, in the same isolation.
 /// - Returns: A token; the observation lasts until it is cancelled or released.
+/// - Complexity: Each run is O(*r*) for *r* tracked reads in `value`, plus a lock per
+///   registrar read.
 public func observe<Value>(
   isolation: isolated (any Actor)? = #isolation,
   _ value: @escaping () -> Value,
@@ -93,6 +97,8 @@ public func observe<Value>(
 ///   - value: Computes the value; its reads are tracked.
 ///   - onChange: Receives each new, different value, in the same isolation.
 /// - Returns: A token; the observation lasts until it is cancelled or released.
+/// - Complexity: Each run is O(*r*) for *r* tracked reads in `value`, plus a lock per
+///   registrar read.
 public func observe<Value: Equatable>(
   isolation: isolated (any Actor)? = #isolation,
   _ value: @escaping () -> Value,

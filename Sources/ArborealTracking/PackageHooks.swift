@@ -113,3 +113,40 @@ protocol TrackedValueStorage: TrackedStorage {
 extension Tracked: TrackedValueStorage {
   var anyValue: Any { value }
 }
+
+/// Receives every read and every change of the properties of a registrar made with
+/// ``TrackingRegistrar/init(mirror:)``, on the reading or writing thread, whether or not
+/// anything tracks or observes them (the `ArborealObservation` bridge forwards them to the
+/// toolchain's `Observation`).
+///
+/// Registrars without a mirror do not pay for the hook: their reads and writes take the same
+/// fast paths as before, and only the slow paths test for a mirror (one predictable branch).
+/// A mirrored registrar's reads and writes always take the slow path (a write takes the
+/// registrar's lock).
+package protocol TrackingMirror: AnyObject, Sendable {
+  /// A property was read. Called outside every lock of the registrar, before the read is
+  /// recorded in a tracking scope; the key's name may not be set.
+  func trackingMirrorDidAccess(_ key: TrackingKey)
+  /// A property changed; its new value is stored. Called outside every lock of the registrar,
+  /// before the registrar's own observers are notified (or handed to a transaction). Not
+  /// called for a write of an equal `Equatable` value.
+  func trackingMirrorDidChange(_ key: TrackingKey)
+}
+
+extension TrackingRegistrar {
+  /// Creates a registrar that reports every read and change to `mirror`, which it keeps.
+  package init(mirror: any TrackingMirror) {
+    core = RegistrarCore(mirror: mirror)
+  }
+
+  /// The mirror this registrar reports to, if any.
+  package var mirror: (any TrackingMirror)? { core.mirror }
+}
+
+/// Whether a tracking scope (``withTracking(isolation:_:onChange:)-(_,_,(TrackingChanges)->Void)``,
+/// ``observe(isolation:_:)-(_,(TrackingChanges)->Void)``) is recording reads on the calling
+/// thread.
+package var isTrackingAccesses: Bool {
+  TrackingActivity.shared.scopes.load(ordering: .relaxed) != 0
+    && ThreadContext.currentIfPresent?.scope != nil
+}

@@ -1,7 +1,7 @@
 /// An asynchronous sequence of a value derived from tracked properties: the current value
 /// first, then one element per transaction that changed it.
 ///
-/// Make one with ``values(of:)``. Each iterator observes on its own, from its first `next()`
+/// Make one with `values(of:)`. Each iterator observes on its own, from its first `next()`
 /// until it is released; values computed while the consumer is busy are buffered in order, so
 /// no transaction's value is skipped. The sequence is `Sendable` and can be handed to an
 /// effect or a task.

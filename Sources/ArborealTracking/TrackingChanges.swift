@@ -10,7 +10,7 @@
 /// }
 /// ```
 ///
-/// The first run of a continuous observer has no changes (``isEmpty`` is true).
+/// The first run of a continuous observer has no changes (`isEmpty` is true).
 public struct TrackingChanges: Sendable, Hashable, CustomStringConvertible, RandomAccessCollection {
   /// The keys, stored inline when there is only one (the usual case for a single write), so
   /// that a notification does not allocate.
@@ -33,12 +33,18 @@ public struct TrackingChanges: Sendable, Hashable, CustomStringConvertible, Rand
   static let none = TrackingChanges(uniqueKeys: SmallList())
 
   /// The keys of the changed properties, each once, in the order they first changed.
+  ///
+  /// - Complexity: O(*n*) for *n* changed keys.
   public var keys: [TrackingKey] { Array(storage) }
 
   /// The names of the changed properties (`["firstName", "age"]`).
+  ///
+  /// - Complexity: O(*n*) for *n* changed keys.
   public var names: [String] { storage.map(\.name) }
 
   /// The names joined with a comma (`firstName, age`).
+  ///
+  /// - Complexity: O(*n*) for *n* changed keys.
   public var description: String { names.joined(separator: ", ") }
 
   /// The position of the first key.
@@ -54,11 +60,15 @@ public struct TrackingChanges: Sendable, Hashable, CustomStringConvertible, Rand
   public func contains(_ key: TrackingKey) -> Bool { storage.contains(key) }
 
   /// Whether two sets of changes name the same properties in the same order.
+  ///
+  /// - Complexity: O(*n*) for *n* changed keys.
   public static func == (lhs: TrackingChanges, rhs: TrackingChanges) -> Bool {
     lhs.storage == rhs.storage
   }
 
   /// Hashes the keys in order.
+  ///
+  /// - Complexity: O(*n*) for *n* changed keys.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(storage.count)
     for key in storage { hasher.combine(key) }

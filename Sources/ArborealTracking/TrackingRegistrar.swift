@@ -55,6 +55,8 @@ public struct TrackingRegistrar: Sendable {
   ///   - key: The property that changes.
   ///   - mutation: The change.
   /// - Returns: What `mutation` returns.
+  /// - Complexity: O(1) beyond `mutation` when nothing observes the property; otherwise
+  ///   O(*k*) for its *k* observers, plus what they do.
   @inlinable
   public func withMutation<T, E: Error>(
     of key: TrackingKey, _ mutation: () throws(E) -> T
@@ -66,6 +68,9 @@ public struct TrackingRegistrar: Sendable {
   }
 
   /// Notifies the observers of `key` that it changed. Call it after the change.
+  ///
+  /// - Complexity: O(1) when nothing observes the property; otherwise O(*k*) for its *k*
+  ///   observers, plus what they do.
   @inlinable
   public func didChange(_ key: TrackingKey) {
     if core.mayBeObserved(key) { core.didChange(key) }

@@ -16,6 +16,8 @@ public final class TrackingToken: Sendable {
   }
 
   /// Ends the observation. Calling it again does nothing.
+  ///
+  /// - Complexity: O(*d*) for the *d* properties the observer depends on.
   public func cancel() {
     observer.cancel()
   }

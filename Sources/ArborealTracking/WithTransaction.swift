@@ -19,6 +19,7 @@
 ///   - isolation: The caller's isolation; leave the default. `body` runs synchronously in it.
 ///   - body: The changes to group.
 /// - Returns: What `body` returns.
+/// - Complexity: O(*c* + *k*) beyond `body`, for *c* changes and *k* observers notified.
 public func withTransaction<T, E: Error>(
   isolation: isolated (any Actor)? = #isolation,
   _ body: () throws(E) -> T
@@ -30,16 +31,16 @@ public func withTransaction<T, E: Error>(
 
 /// A transaction opened by ``openTransaction()``; pass it to ``closeTransaction(_:)``.
 ///
-/// Unowned references: the thread owns its context, and the context holds the transaction
-/// until `closeTransaction(_:)` takes it back, so copying this value retains nothing.
+/// An unowned reference: the thread owns its context, so copying this value retains nothing.
+@usableFromInline
 package struct OpenTransaction {
   fileprivate unowned(unsafe) let context: ThreadContext
-  fileprivate unowned(unsafe) let transaction: Transaction
 }
 
 /// Opens a transaction on the calling thread, or returns nil when one is already open (the
 /// changes then join it). For callers that cannot pass a closure cheaply (the store's send);
 /// every non-nil result must be closed, on the same thread, with ``closeTransaction(_:)``.
+@usableFromInline
 package func openTransaction() -> OpenTransaction? {
   guard let unmanaged = ThreadContext.unmanagedCurrent else {
     return open(in: ThreadContext.current)
@@ -48,18 +49,17 @@ package func openTransaction() -> OpenTransaction? {
 }
 
 private func open(in context: ThreadContext) -> OpenTransaction? {
-  if context.transaction != nil { return nil }
-  let transaction = context.spareTransaction ?? Transaction()
-  context.spareTransaction = nil
-  context.transaction = transaction
-  return OpenTransaction(context: context, transaction: transaction)
+  if context.isInTransaction { return nil }
+  context.isInTransaction = true
+  return OpenTransaction(context: context)
 }
 
 /// Closes a transaction opened by ``openTransaction()`` and notifies its observers.
+///
+/// The transaction is closed before its observers run, so their own changes notify on their
+/// own (or in a transaction they open, which reuses the same object: delivery works on a copy).
+@usableFromInline
 package func closeTransaction(_ opened: OpenTransaction) {
-  // Take a strong reference before the context lets go of the transaction.
-  let transaction = opened.transaction
-  opened.context.transaction = nil
-  transaction.deliver()
-  opened.context.spareTransaction = transaction
+  opened.context.isInTransaction = false
+  opened.context.transaction.deliver()
 }

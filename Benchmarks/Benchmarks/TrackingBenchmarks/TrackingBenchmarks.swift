@@ -21,4 +21,5 @@ let benchmarks: @Sendable () -> Void = {
   registerObserverBenchmarks()
   registerScaleBenchmarks()
   registerStoreBenchmarks()
+  registerBridgeBenchmarks()
 }

@@ -14,6 +14,17 @@ final class TrackingActivity: Sendable {
   /// How many change recordings (``withChangeRecording(_:)``) are running on all threads.
   /// While it is non-zero, every write takes the slow path so that it can be recorded.
   @usableFromInline let recorders = Atomic<Int>(0)
+
+  /// The activity of mirrored registrars (see ``TrackingMirror``): both counts stay at least
+  /// one forever, so that every read and write of their properties takes the slow path, where
+  /// the mirror is called. Other registrars' fast paths are unchanged: they load the same
+  /// field of their own core, which points to ``shared``.
+  static let mirrored: TrackingActivity = {
+    let activity = TrackingActivity()
+    activity.scopes.wrappingAdd(1, ordering: .relaxed)
+    activity.recorders.wrappingAdd(1, ordering: .relaxed)
+    return activity
+  }()
 }
 
 /// Records a read of property `id` of `core` in the calling thread's innermost tracking
@@ -54,14 +65,26 @@ func recordTrackedAccess(_ core: Unmanaged<RegistrarCore>, id: UInt64) {
 /// under `lock`; every other stored property is immutable or atomic.
 @usableFromInline
 final class RegistrarCore: @unchecked Sendable {
-  @usableFromInline let activity = TrackingActivity.shared
+  /// ``TrackingActivity/shared``, or ``TrackingActivity/mirrored`` when `mirror` is set.
+  @usableFromInline let activity: TrackingActivity
+  /// Told of every read and change of this registrar's properties; nil for almost all.
+  let mirror: (any TrackingMirror)?
   @usableFromInline let observedMask = Atomic<UInt64>(0)
   let epoch = Atomic<UInt64>(0)
   let pendingScopes = Atomic<Int>(0)
   private let lock = TrackingLock()
   @exclusivity(unchecked) private var state = RegistrarState()
 
-  @usableFromInline init() {}
+  @usableFromInline init() {
+    activity = .shared
+    mirror = nil
+  }
+
+  /// A registrar whose reads and changes are all reported to `mirror`.
+  init(mirror: any TrackingMirror) {
+    activity = .mirrored
+    self.mirror = mirror
+  }
 
   deinit {
     // Observers refer to this registrar unowned: tell each to forget it before it goes.
@@ -100,6 +123,7 @@ final class RegistrarCore: @unchecked Sendable {
   /// Records a read of property `id` in the calling thread's innermost tracking scope, if
   /// any.
   func recordAccess(id: UInt64) {
+    if let mirror { mirror.trackingMirrorDidAccess(TrackingKey(id: id, name: "")) }
     // Unmanaged all the way: the thread owns its context, and `AccessScope.run` keeps the
     // installed scope alive, so no retain or release is needed on this path.
     guard let context = ThreadContext.unmanagedCurrent else { return }
@@ -178,9 +202,10 @@ final class RegistrarCore: @unchecked Sendable {
       ThreadContext.currentIfPresent?.changeLog?.append(
         RecordedChange(registrar: ObjectIdentifier(self), key: key, model: model))
     }
+    if let mirror { mirror.trackingMirrorDidChange(key) }
     guard !observers.isEmpty else { return }
-    if let transaction = ThreadContext.currentIfPresent?.transaction {
-      transaction.add(observers, key: key)
+    if let context = ThreadContext.currentIfPresent, context.isInTransaction {
+      context.transaction.add(observers, key: key)
     } else {
       let changes = TrackingChanges(key: key)
       for observer in observers { observer.notify(changes) }

@@ -19,10 +19,11 @@ final class ThreadContext {
   /// The innermost running tracking scope on this thread, or nil. Owned by `AccessScope.run`,
   /// which keeps the scope alive while it is installed here.
   @exclusivity(unchecked) var scope: Unmanaged<AccessScope>?
-  /// The open transaction on this thread, or nil.
-  @exclusivity(unchecked) var transaction: Transaction?
-  /// A delivered transaction kept for reuse.
-  @exclusivity(unchecked) var spareTransaction: Transaction?
+  /// Whether a transaction is open on this thread.
+  @exclusivity(unchecked) var isInTransaction = false
+  /// The thread's transaction, collecting notifications while `isInTransaction`; one object
+  /// for the thread's lifetime, so opening a transaction allocates and retains nothing.
+  let transaction = Transaction()
   /// The changes recorded by a running ``withChangeRecording(_:)``, or nil.
   @exclusivity(unchecked) var changeLog: [RecordedChange]?
   /// Consumed scopes kept for reuse.

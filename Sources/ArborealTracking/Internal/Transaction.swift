@@ -1,8 +1,9 @@
 /// The notifications collected by an open ``withTransaction(_:)`` on one thread.
 ///
 /// Each observer appears once, in the order it was first affected, with every key that
-/// changed for it. Invariant: used only by the thread that opened it. Reused by the thread's
-/// next transaction once delivered.
+/// changed for it. Invariant: used only by its thread (one per thread, owned by its
+/// `ThreadContext`). `deliver()` empties it before notifying, so a transaction opened by an
+/// observer during delivery starts empty.
 final class Transaction {
   // Thread-owned, so the dynamic exclusivity checks are switched off.
   @exclusivity(unchecked) private var observers: [ObserverCore] = []
@@ -28,10 +29,11 @@ final class Transaction {
   /// writes made by observers notify on their own.
   func deliver() {
     guard !observers.isEmpty else { return }
-    let observers = self.observers
-    let keys = self.keys
-    self.observers.removeAll(keepingCapacity: true)
-    self.keys.removeAll(keepingCapacity: true)
+    // Moved out, not copied: the transaction is empty before any observer runs.
+    var observers: [ObserverCore] = []
+    var keys: [ObjectIdentifier: SmallList<TrackingKey>] = [:]
+    swap(&observers, &self.observers)
+    swap(&keys, &self.keys)
     for observer in observers {
       observer.notify(TrackingChanges(uniqueKeys: keys[ObjectIdentifier(observer)] ?? SmallList()))
     }
