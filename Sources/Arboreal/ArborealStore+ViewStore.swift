@@ -19,18 +19,26 @@ extension ArborealStore {
   ///     view store's `state`.
   ///   - tag: Makes a parent action of a child action.
   /// - Returns: The view store; it keeps this store alive.
+  @inlinable
   public func viewStore<Child: ArborealModel>(
     get: @escaping (Model) -> Child,
     tag: @escaping (Child.Action) -> Model.Action
   ) -> ViewStore<Child> {
+    // The forwarding closure is made here, inlined in the caller's module, so that it calls
+    // this store's `send` specialised for its model rather than through the protocol.
+    makeViewStore(get: get, forward: { action in self.send(tag(action)) })
+  }
+
+  /// The rest of ``viewStore(get:tag:)``, out of line.
+  @usableFromInline
+  func makeViewStore<Child: ArborealModel>(
+    get: @escaping (Model) -> Child,
+    forward: @escaping (Child.Action) -> SendHandle
+  ) -> ViewStore<Child> {
     let parent = ParentScope(self)
     let resolve: () -> Child? = { parent.resolve().map(get) }
     return ViewStore(
-      child: get(state),
-      mayDisappear: parent.isKeyed,
-      resolve: resolve,
-      forward: { action in self.send(tag(action)) }
-    )
+      child: get(state), mayDisappear: parent.isKeyed, resolve: resolve, forward: forward)
   }
 
   /// A view store scoped to a child in a collection, identified by `key`; nil when there is
