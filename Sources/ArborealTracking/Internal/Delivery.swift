@@ -2,8 +2,8 @@
 ///
 /// - `synchronous`: registered from nonisolated code; callbacks run on the mutating thread.
 /// - `mainActor`: registered on the main actor; callbacks run synchronously when the change
-///   happens on the main thread (always the case for a `Store`), otherwise they are enqueued
-///   on the main actor.
+///   happens on the main actor (always the case for a `Store`), otherwise they are enqueued
+///   on it.
 /// - `actor`: registered on another actor; callbacks are enqueued on that actor.
 enum Delivery: Sendable {
   case synchronous
@@ -16,7 +16,6 @@ enum Delivery: Sendable {
       return
     }
     if isolation === MainActor.shared {
-      Platform.noteMainThread()
       self = .mainActor
     } else {
       self = .actor(isolation)
@@ -27,7 +26,7 @@ enum Delivery: Sendable {
   var isImmediate: Bool {
     switch self {
     case .synchronous: return true
-    case .mainActor: return Platform.isMainThread
+    case .mainActor: return Platform.isOnMainActor
     case .actor: return false
     }
   }
@@ -38,7 +37,7 @@ enum Delivery: Sendable {
     case .synchronous:
       work()
     case .mainActor:
-      if Platform.isMainThread {
+      if Platform.isOnMainActor {
         work()
       } else {
         Task { @MainActor in work() }

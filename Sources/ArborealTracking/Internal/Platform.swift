@@ -10,10 +10,6 @@ import Synchronization
 
 /// Thread identity helpers that do not need Foundation.
 enum Platform {
-  /// The main thread's identity, recorded the first time code that is known to run on the main
-  /// actor registers an observer. Zero until then.
-  private static let mainThread = Atomic<UInt>(0)
-
   /// An integer naming the calling thread, stable for the thread's lifetime.
   static var currentThread: UInt {
     #if canImport(Darwin)
@@ -23,19 +19,18 @@ enum Platform {
     #endif
   }
 
-  /// Records the calling thread as the main thread. Call only from main-actor code.
-  static func noteMainThread() {
-    #if !canImport(Darwin)
-      mainThread.store(currentThread, ordering: .relaxed)
-    #endif
-  }
-
-  /// Whether the calling thread is the main thread, that is, where the main actor runs.
-  static var isMainThread: Bool {
+  /// Whether the calling code runs on the main actor.
+  ///
+  /// On Apple platforms the main actor is the main thread. On Linux it is not tied to one
+  /// thread (under `swift test` its jobs run on whichever thread drains the main queue), so
+  /// the concurrency runtime is asked whether the main actor's executor is the current one,
+  /// with the same entry point and "must not crash" flags the standard library's
+  /// `Task.immediate` uses.
+  static var isOnMainActor: Bool {
     #if canImport(Darwin)
       return pthread_main_np() != 0
     #else
-      return mainThread.load(ordering: .relaxed) == currentThread
+      return isCurrentExecutor(MainActor.sharedUnownedExecutor, 0)
     #endif
   }
 
@@ -49,3 +44,27 @@ enum Platform {
     }
   }
 }
+
+#if !canImport(Darwin)
+  /// The concurrency runtime's `swift_task_isCurrentExecutorWithFlags`, looked up once.
+  ///
+  /// It cannot be declared with `@_silgen_name`: the standard library declares the same
+  /// symbol with a builtin type, and the two clash. It takes the executor's two words and the
+  /// flags; with the flags 0 it returns false instead of crashing. The Swift calling
+  /// convention passes these integer-sized arguments in the same registers as C.
+  private typealias CurrentExecutorCheck =
+    @convention(c) (UnsafeRawPointer?, UInt, UInt64) -> Bool
+
+  private let currentExecutorCheck: CurrentExecutorCheck? = {
+    guard let symbol = dlsym(nil, "swift_task_isCurrentExecutorWithFlags") else { return nil }
+    return unsafeBitCast(symbol, to: CurrentExecutorCheck.self)
+  }()
+
+  /// Whether `executor` is the current executor, without crashing when it is not. False when
+  /// the runtime lacks the check.
+  private func isCurrentExecutor(_ executor: UnownedSerialExecutor, _ flags: UInt64) -> Bool {
+    guard let check = currentExecutorCheck else { return false }
+    let words = unsafeBitCast(executor, to: (UnsafeRawPointer?, UInt).self)
+    return check(words.0, words.1, flags)
+  }
+#endif
