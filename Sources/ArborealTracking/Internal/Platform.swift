@@ -8,17 +8,8 @@ import Synchronization
   import Musl
 #endif
 
-/// Thread identity helpers that do not need Foundation.
+/// Platform helpers that do not need Foundation.
 enum Platform {
-  /// An integer naming the calling thread, stable for the thread's lifetime.
-  static var currentThread: UInt {
-    #if canImport(Darwin)
-      return UInt(bitPattern: pthread_self())
-    #else
-      return UInt(pthread_self())
-    #endif
-  }
-
   /// Whether the calling code runs on the main actor.
   ///
   /// On Apple platforms the main actor is the main thread. On Linux it is not tied to one
