@@ -1,5 +1,7 @@
 import Synchronization
 
+@testable import ArborealTracking
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -10,7 +12,7 @@ import Synchronization
 
 /// A thread-safe, append-only list.
 final class Log<Entry: Sendable>: Sendable {
-  private let entries = Mutex<[Entry]>([])
+  private let entries = Locked<[Entry]>.make([])
 
   init() {}
 
@@ -30,7 +32,7 @@ final class Gate: Sendable {
     var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
   }
 
-  private let state = Mutex(State())
+  private let state = Locked.make(State())
 
   init() {}
 
