@@ -39,6 +39,15 @@ struct ExampleProgram {
     _ arguments: [String] = [], input: String, in directory: URL,
     environment: [String: String] = [:]
   ) throws -> ExampleRun {
+    try run(arguments, inputBytes: Data(input.utf8), in: directory, environment: environment)
+  }
+
+  /// Runs the program in `directory` with raw `inputBytes` (which need not be valid UTF-8)
+  /// on standard input, then closes it.
+  func run(
+    _ arguments: [String] = [], inputBytes: Data, in directory: URL,
+    environment: [String: String] = [:]
+  ) throws -> ExampleRun {
     guard FileManager.default.isExecutableFile(atPath: url.path) else {
       throw MissingProgram(path: url.path)
     }
@@ -60,7 +69,7 @@ struct ExampleProgram {
     // Read both pipes while the program runs, so a full pipe never stalls it.
     let output = Collector(stdout.fileHandleForReading)
     let errors = Collector(stderr.fileHandleForReading)
-    stdin.fileHandleForWriting.write(Data(input.utf8))
+    stdin.fileHandleForWriting.write(inputBytes)
     try stdin.fileHandleForWriting.close()
     process.waitUntilExit()
     return ExampleRun(

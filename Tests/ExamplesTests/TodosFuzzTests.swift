@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Garbled input and kills: `todos` never crashes, answers every bad line, and never leaves a
+/// broken file. `ARBOREAL_FUZZ_SCALE` multiplies the number of lines.
+@Suite struct TodosFuzzTests {
+  static let scale =
+    ProcessInfo.processInfo.environment["ARBOREAL_FUZZ_SCALE"].flatMap(Int.init)
+    ?? 1
+
+  @Test func garbledLinesGetAnErrorAndLoseNothing() throws {
+    let directory = try TemporaryDirectory()
+    var random = SeededRandom(seed: 0x7AD0_5EED)
+    var input = Data()
+    var expected: [String] = []
+    var badLines = 0
+    for index in 0..<(2_000 * Self.scale) {
+      switch random.next(below: 20) {
+      case 0:
+        let text = "item \(index)"
+        expected.append(text)
+        input.append(Data("add \(text)\n".utf8))
+      case 1:
+        input.append(Data("\n".utf8))  // empty: ignored
+      default:
+        // A word that is no command, then random bytes: control bytes, invalid UTF-8, and
+        // now and then a very long line. Never a newline inside.
+        var line = Data("zz".utf8)
+        let length = random.next(below: 10) == 0 ? 20_000 : random.next(below: 60)
+        for _ in 0..<length {
+          var byte = UInt8(truncatingIfNeeded: random.next(below: 256))
+          if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { byte = 0xFF }
+          line.append(byte)
+        }
+        line.append(UInt8(ascii: "\n"))
+        input.append(line)
+        badLines += 1
+      }
+    }
+    // End of input in the middle of an edit prompt.
+    input.append(Data("edit 1\n".utf8))
+
+    let run = try ExampleProgram(name: "todos").run(
+      inputBytes: input, in: directory.url)
+
+    #expect(run.status == 0 || run.status == 1, "crashed: status \(run.status)")
+    let errors = run.stderr.components(separatedBy: "error:").count - 1
+    #expect(errors >= badLines, "\(badLines) bad lines, \(errors) errors")
+    let saved = try savedTexts(directory.file("todos.json"))
+    #expect(saved == expected)
+  }
+
+  @Test func killingDuringSavesLeavesTheOldOrTheNewFile() throws {
+    for attempt in 0..<(5 * Self.scale) {
+      let directory = try TemporaryDirectory()
+      let file = directory.file("todos.json")
+      let program = ExampleProgram(name: "todos")
+      let process = Process()
+      process.executableURL = program.url
+      process.currentDirectoryURL = directory.url
+      let stdin = Pipe()
+      process.standardInput = stdin
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      var commands = ""
+      for index in 0..<400 { commands += "add item \(index)\n" }
+      stdin.fileHandleForWriting.write(Data(commands.utf8))
+      // Kill it at a different moment each time, while saves are in flight.
+      usleep(UInt32(20_000 + attempt * 15_000))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      try? stdin.fileHandleForWriting.close()
+
+      if FileManager.default.fileExists(atPath: file.path) {
+        let texts = try savedTexts(file)
+        // Whatever was saved is a prefix of what was added, in order.
+        #expect(texts == (0..<texts.count).map { "item \($0)" }, "attempt \(attempt)")
+      }
+      // No temporary file is mistaken for the list, and nothing else is broken.
+      for name in try directory.contents() where name.hasSuffix(".json") {
+        _ = try savedTexts(directory.file(name))
+      }
+    }
+  }
+
+  /// The texts of a saved list; throws when the file is not valid JSON of the right shape.
+  private func savedTexts(_ file: URL) throws -> [String] {
+    let data = try Data(contentsOf: file)
+    let object = try JSONSerialization.jsonObject(with: data)
+    let todos = try #require((object as? [String: Any])?["todos"] as? [[String: Any]])
+    return todos.compactMap { $0["text"] as? String }
+  }
+}
+
+/// SplitMix64: a small seeded generator, so a failing run can be repeated.
+struct SeededRandom {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var value = state
+    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+    return value ^ (value >> 31)
+  }
+
+  mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
