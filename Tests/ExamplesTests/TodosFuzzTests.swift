@@ -9,7 +9,7 @@ import Testing
 
 /// Garbled input and kills: `todos` never crashes, answers every bad line, and never leaves a
 /// broken file. `ARBOREAL_FUZZ_SCALE` multiplies the number of lines.
-@Suite struct TodosFuzzTests {
+@Suite(.serialized) struct TodosFuzzTests {
   static let scale =
     ProcessInfo.processInfo.environment["ARBOREAL_FUZZ_SCALE"].flatMap(Int.init)
     ?? 1
