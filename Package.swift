@@ -19,7 +19,10 @@ let package = Package(
     .target(name: "ArborealTracking"),
     .target(name: "Arboreal", dependencies: ["ArborealTracking"]),
     .target(name: "ArborealTesting", dependencies: ["Arboreal"]),
-    .target(name: "ArborealObservation", dependencies: ["Arboreal"]),
+    // Interop: the only target that imports the toolchain's Observation module, kept out of
+    // Sources so that the registrar's independence from it is visible in the tree.
+    .target(
+      name: "ArborealObservation", dependencies: ["Arboreal"], path: "Interop/ArborealObservation"),
 
     // Examples
     .executableTarget(name: "todos", dependencies: ["Arboreal"], path: "Examples/Todos"),
