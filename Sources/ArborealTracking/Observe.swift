@@ -15,36 +15,50 @@ import Synchronization
 /// Runs happen in the caller's isolation: on the main actor when called from the main actor
 /// (synchronously if the change happens on the main thread, enqueued otherwise), enqueued on an
 /// actor when called from one, synchronously on the mutating thread when called from
-/// nonisolated code. A run never overlaps another run of the same observer: a change that
-/// arrives during a run causes one more run after it. A body that keeps changing what it
-/// reads is stopped after ``TrackingDiagnostics/rerunLimit`` runs in a row and reported.
+/// nonisolated code. The compiler checks it: `body` inherits the caller's actor, so on an
+/// actor it may use that actor's non-`Sendable` models, and from nonisolated code it must be
+/// `Sendable` (it runs on whichever thread makes the change). A run never overlaps another
+/// run of the same observer: a change that arrives during a run causes one more run after it.
+/// A body that keeps changing what it reads is stopped after
+/// ``TrackingDiagnostics/rerunLimit`` runs in a row and reported with the file and line that
+/// registered it.
+///
+/// Keep the token for as long as the observation should last: `_ = observe { }` releases it at
+/// once, so the body runs once and never again (debug builds report it through
+/// ``TrackingDiagnostics``).
 ///
 /// - Parameters:
 ///   - isolation: The caller's isolation; leave the default.
+///   - fileID: The registering file, for diagnostics; leave the default.
+///   - line: The registering line, for diagnostics; leave the default.
 ///   - body: The closure to run; its reads are tracked.
 /// - Returns: A token; the observation lasts until it is cancelled or released.
 /// - Complexity: Each run is O(*r*) for *r* tracked reads, plus a lock per registrar read.
 public func observe(
   isolation: isolated (any Actor)? = #isolation,
-  _ body: @escaping (TrackingChanges) -> Void
+  fileID: StaticString = #fileID, line: UInt = #line,
+  @_inheritActorContext _ body: @escaping @isolated(any) @Sendable (TrackingChanges) -> Void
 ) -> TrackingToken {
-  startObserving(isolation, UncheckedCallback(body))
+  startObserving(
+    Delivery(body.isolation ?? isolation), UncheckedCallback(body),
+    origin: ObserverOrigin(fileID: fileID, line: line))
 }
 
-/// Creates a continuous observer, runs it once, and returns its token.
-private func startObserving(
-  _ isolation: (any Actor)?, _ callback: UncheckedCallback
+/// Creates a continuous observer, runs it once, and returns its token. The caller runs in
+/// `delivery`'s isolation.
+func startObserving(
+  _ delivery: Delivery, _ callback: UncheckedCallback, origin: ObserverOrigin
 ) -> TrackingToken {
   let observer = ObserverCore(
-    kind: .continuous, delivery: Delivery(isolation), callback: callback)
+    kind: .continuous, delivery: delivery, callback: callback, origin: origin)
   observer.runContinuous(initialChanges: .none)
   return TrackingToken(observer: observer)
 }
 
 /// Runs `body` now and again after every change of a tracked property it read.
 ///
-/// The same as ``observe(isolation:_:)-(_,(TrackingChanges)->Void)`` for a body that does not
-/// need to know what changed.
+/// The same as ``observe(isolation:fileID:line:_:)-(_,_,_,(TrackingChanges)->Void)`` for a
+/// body that does not need to know what changed.
 ///
 /// ```swift
 /// let token = observe { print("count:", counter.count) }
@@ -52,21 +66,84 @@ private func startObserving(
 ///
 /// - Parameters:
 ///   - isolation: The caller's isolation; leave the default.
+///   - fileID: The registering file, for diagnostics; leave the default.
+///   - line: The registering line, for diagnostics; leave the default.
 ///   - body: The closure to run; its reads are tracked.
 /// - Returns: A token; the observation lasts until it is cancelled or released.
 /// - Complexity: Each run is O(*r*) for *r* tracked reads, plus a lock per registrar read.
 public func observe(
   isolation: isolated (any Actor)? = #isolation,
-  _ body: @escaping () -> Void
+  fileID: StaticString = #fileID, line: UInt = #line,
+  @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Void
 ) -> TrackingToken {
-  startObserving(isolation, UncheckedCallback(body))
+  startObserving(
+    Delivery(body.isolation ?? isolation), UncheckedCallback(body),
+    origin: ObserverOrigin(fileID: fileID, line: line))
+}
+
+/// Computes `value` now and again after every change of a tracked property it read, and passes
+/// the previous and the new value to `onChange`.
+///
+/// `onChange` is not called for the first value, and its reads are not tracked. When `Value`
+/// is `Equatable`, a recomputed value equal to the previous one is not passed on. Both
+/// closures run in the caller's isolation, like ``observe(isolation:fileID:line:_:)-(_,_,_,(TrackingChanges)->Void)``.
+///
+/// ```swift
+/// let token = observe { counter.count > 9 } onChange: { wasLarge, isLarge in
+///   print("large:", wasLarge, "→", isLarge)
+/// }
+/// ```
+///
+/// - Parameters:
+///   - isolation: The caller's isolation; leave the default.
+///   - fileID: The registering file, for diagnostics; leave the default.
+///   - line: The registering line, for diagnostics; leave the default.
+///   - value: Computes the value; its reads are tracked.
+///   - onChange: Receives the previous and the new value, in the same isolation.
+/// - Returns: A token; the observation lasts until it is cancelled or released.
+/// - Complexity: Each run is O(*r*) for *r* tracked reads in `value`, plus a lock per
+///   registrar read.
+public func observe<Value>(
+  isolation: isolated (any Actor)? = #isolation,
+  fileID: StaticString = #fileID, line: UInt = #line,
+  @_inheritActorContext _ value: @escaping @isolated(any) @Sendable () -> Value,
+  @_inheritActorContext onChange: @escaping @isolated(any) @Sendable (Value, Value) -> Void
+) -> TrackingToken {
+  observeValue(
+    Delivery(value.isolation ?? onChange.isolation ?? isolation),
+    ObserverOrigin(fileID: fileID, line: line), synchronous(value), isDuplicate: nil,
+    onChange: synchronous(onChange))
+}
+
+/// Computes `value` now and again after every change of a tracked property it read, and passes
+/// the previous and the new value to `onChange` when they differ.
+///
+/// - Parameters:
+///   - isolation: The caller's isolation; leave the default.
+///   - fileID: The registering file, for diagnostics; leave the default.
+///   - line: The registering line, for diagnostics; leave the default.
+///   - value: Computes the value; its reads are tracked.
+///   - onChange: Receives the previous and the new, different value, in the same isolation.
+/// - Returns: A token; the observation lasts until it is cancelled or released.
+/// - Complexity: Each run is O(*r*) for *r* tracked reads in `value`, plus a lock per
+///   registrar read.
+public func observe<Value: Equatable>(
+  isolation: isolated (any Actor)? = #isolation,
+  fileID: StaticString = #fileID, line: UInt = #line,
+  @_inheritActorContext _ value: @escaping @isolated(any) @Sendable () -> Value,
+  @_inheritActorContext onChange: @escaping @isolated(any) @Sendable (Value, Value) -> Void
+) -> TrackingToken {
+  observeValue(
+    Delivery(value.isolation ?? onChange.isolation ?? isolation),
+    ObserverOrigin(fileID: fileID, line: line), synchronous(value), isDuplicate: { $0 == $1 },
+    onChange: synchronous(onChange))
 }
 
 /// Computes `value` now and again after every change of a tracked property it read, and passes
 /// each new value to `onChange`.
 ///
-/// `onChange` is not called for the first value, and its reads are not tracked. When `Value`
-/// is `Equatable`, a recomputed value equal to the previous one is not passed on.
+/// The same as ``observe(isolation:fileID:line:_:onChange:)-(_,_,_,_,(Value,Value)->Void)``
+/// for an `onChange` that needs only the new value.
 ///
 /// ```swift
 /// let token = observe { counter.count > 9 } onChange: { isLarge in
@@ -76,6 +153,8 @@ public func observe(
 ///
 /// - Parameters:
 ///   - isolation: The caller's isolation; leave the default.
+///   - fileID: The registering file, for diagnostics; leave the default.
+///   - line: The registering line, for diagnostics; leave the default.
 ///   - value: Computes the value; its reads are tracked.
 ///   - onChange: Receives each new value, in the same isolation.
 /// - Returns: A token; the observation lasts until it is cancelled or released.
@@ -83,10 +162,15 @@ public func observe(
 ///   registrar read.
 public func observe<Value>(
   isolation: isolated (any Actor)? = #isolation,
-  _ value: @escaping () -> Value,
-  onChange: @escaping (Value) -> Void
+  fileID: StaticString = #fileID, line: UInt = #line,
+  @_inheritActorContext _ value: @escaping @isolated(any) @Sendable () -> Value,
+  @_inheritActorContext onChange: @escaping @isolated(any) @Sendable (Value) -> Void
 ) -> TrackingToken {
-  observe(isolation: isolation, value, isDuplicate: nil, onChange: onChange)
+  let newValue = synchronous(onChange)
+  return observeValue(
+    Delivery(value.isolation ?? onChange.isolation ?? isolation),
+    ObserverOrigin(fileID: fileID, line: line), synchronous(value), isDuplicate: nil,
+    onChange: { _, new in newValue(new) })
 }
 
 /// Computes `value` now and again after every change of a tracked property it read, and passes
@@ -94,6 +178,8 @@ public func observe<Value>(
 ///
 /// - Parameters:
 ///   - isolation: The caller's isolation; leave the default.
+///   - fileID: The registering file, for diagnostics; leave the default.
+///   - line: The registering line, for diagnostics; leave the default.
 ///   - value: Computes the value; its reads are tracked.
 ///   - onChange: Receives each new, different value, in the same isolation.
 /// - Returns: A token; the observation lasts until it is cancelled or released.
@@ -101,26 +187,36 @@ public func observe<Value>(
 ///   registrar read.
 public func observe<Value: Equatable>(
   isolation: isolated (any Actor)? = #isolation,
-  _ value: @escaping () -> Value,
-  onChange: @escaping (Value) -> Void
+  fileID: StaticString = #fileID, line: UInt = #line,
+  @_inheritActorContext _ value: @escaping @isolated(any) @Sendable () -> Value,
+  @_inheritActorContext onChange: @escaping @isolated(any) @Sendable (Value) -> Void
 ) -> TrackingToken {
-  observe(isolation: isolation, value, isDuplicate: { $0 == $1 }, onChange: onChange)
+  let newValue = synchronous(onChange)
+  return observeValue(
+    Delivery(value.isolation ?? onChange.isolation ?? isolation),
+    ObserverOrigin(fileID: fileID, line: line), synchronous(value), isDuplicate: { $0 == $1 },
+    onChange: { _, new in newValue(new) })
 }
 
-private func observe<Value>(
-  isolation: isolated (any Actor)?,
-  _ value: @escaping () -> Value,
+/// The observer behind the `observe(_:onChange:)` forms. `compute` and `onChange` are the
+/// caller's closures made synchronous; they run only in `delivery`'s isolation (the caller's:
+/// if the two closures had different isolations, both run in the first one's).
+private func observeValue<Value>(
+  _ delivery: Delivery,
+  _ origin: ObserverOrigin,
+  _ compute: @escaping () -> Value,
   isDuplicate: ((Value, Value) -> Bool)?,
-  onChange: @escaping (Value) -> Void
+  onChange: @escaping (Value, Value) -> Void
 ) -> TrackingToken {
   var previous: Value?
-  return observe(isolation: isolation) { (changes: TrackingChanges) in
-    let current = value()
+  let callback = UncheckedCallback(unchecked: { changes in
+    let current = compute()
     defer { previous = current }
     guard let old = previous, !changes.isEmpty else { return }
     if let isDuplicate, isDuplicate(old, current) { return }
-    withoutTracking { onChange(current) }
-  }
+    withoutTracking { onChange(old, current) }
+  })
+  return startObserving(delivery, callback, origin: origin)
 }
 
 /// Runs `body` without recording its reads in the enclosing tracking scope.

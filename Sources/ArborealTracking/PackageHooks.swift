@@ -11,11 +11,15 @@ package struct RecordedChange {
   package let key: TrackingKey
   /// The model that owns the property, when it is a `@Tracked` property.
   package weak var model: AnyObject?
+  /// The property's value before this write, while the recording that made it runs (the
+  /// recording compares it with the value at its end, then drops it).
+  var start: StartValue?
 
-  init(registrar: ObjectIdentifier, key: TrackingKey, model: AnyObject?) {
+  init(registrar: ObjectIdentifier, key: TrackingKey, model: AnyObject?, start: StartValue?) {
     self.registrar = registrar
     self.key = key
     self.model = model
+    self.start = start
   }
 }
 
@@ -34,8 +38,11 @@ package struct RecordedAccess: Hashable, Sendable {
 
 /// Runs `body` and returns every change of a tracked property made on this thread while it
 /// ran, whether or not anything observes it, in order (a property written twice appears
-/// twice). Writes of an equal `Equatable` value are not changes. Recordings nest: an inner
-/// recording's changes also appear in the outer one.
+/// twice). Only net changes count: writes of an equal `Equatable` value are not changes, and
+/// a property whose value at the end equals its value before the recording's first write of
+/// it (set and set back) is left out entirely; an in-place edit of a collection counts as a
+/// change (see ``StartValue``). Recordings nest: an inner recording's changes also appear in
+/// the outer one.
 ///
 /// While any recording runs, writes on every thread take the slow path (one lock); keep
 /// recordings short.
@@ -53,9 +60,41 @@ package func withChangeRecording<T, E: Error>(
   } catch {
     result = .failure(error)
   }
-  let changes = context.changeLog ?? []
+  let changes = netChanges(context.changeLog ?? [])
   context.changeLog = outer.map { $0 + changes }
-  return (try result.get(), changes)
+  return (try result.get(), changes.map { $0.withoutStart() })
+}
+
+/// The changes of the properties whose value differs from their value before their first
+/// recorded write (or that kept no value to compare).
+///
+/// - Complexity: O(*c*) expected for *c* changes, plus one comparison per property.
+private func netChanges(_ changes: [RecordedChange]) -> [RecordedChange] {
+  guard changes.contains(where: { $0.start != nil }) else { return changes }
+  struct Property: Hashable {
+    let registrar: ObjectIdentifier
+    let id: UInt64
+  }
+  var unchanged = Set<Property>()
+  var seen = Set<Property>()
+  for change in changes {
+    let property = Property(registrar: change.registrar, id: change.key.id)
+    guard seen.insert(property).inserted else { continue }
+    if let start = change.start, start.isUnchanged() { unchanged.insert(property) }
+  }
+  guard !unchanged.isEmpty else { return changes }
+  return changes.filter {
+    !unchanged.contains(Property(registrar: $0.registrar, id: $0.key.id))
+  }
+}
+
+extension RecordedChange {
+  /// The change without its start value, which keeps the model alive.
+  fileprivate func withoutStart() -> RecordedChange {
+    var copy = self
+    copy.start = nil
+    return copy
+  }
 }
 
 /// Whether a ``withChangeRecording(_:)`` is running on the calling thread.

@@ -11,10 +11,17 @@ import Synchronization
 /// ```
 ///
 /// When the value is `Equatable` (through a conformance usable from any isolation), setting it
-/// to an equal value notifies nobody; other values always notify. The property's name
-/// (`count`) is looked up by reflection the first time a change is reported (or given:
+/// to an equal value notifies nobody, and so does a transaction that sets it and sets it back
+/// (only net changes count); other values always notify. The property's name (`count`) is
+/// looked up by reflection the first time a change is reported (or given:
 /// `@Tracked("count") var count = 0`) and appears in ``TrackingChanges``; `$count` is the
-/// property's ``TrackingKey``. In-place mutations (`items.append(x)`) do not copy the value.
+/// property's ``TrackingKey``.
+///
+/// In-place mutations (`items.append(x)`, `items[i].done = true`) do not copy the value,
+/// observed or not: each costs O(1) beyond the edit itself. The price is that an in-place edit
+/// of a non-trivial value (a collection, a string) is always reported as a change, even one
+/// that leaves it equal; a trivial value (`count += 0`) is compared. A compound assignment
+/// (`count += 1`) counts as a read inside a tracking closure.
 ///
 /// When nothing is tracking, a read costs a few loads more than a stored property; when
 /// nothing observes the property, a write costs a few loads more. Neither allocates. Like any
@@ -108,58 +115,85 @@ public struct Tracked<Value> {
       // `model.registrar.core` is read in place each time, never bound to a local: a local
       // would be retained and released on every write.
       let id = model[keyPath: storageKeyPath].id
-      let bit: UInt64 = 1 &<< (id & 63)
-      if _fastPath(
-        model.registrar.core.observedMask.load(ordering: .relaxed) & bit == 0
-          && model.registrar.core.activity.recorders.load(ordering: .relaxed) == 0)
-      {
+      if _fastPath(!mustReport(model, id: id)) {
         model[keyPath: storageKeyPath].value = newValue
         // A tracking scope may have started reading it meanwhile.
-        if _slowPath(model.registrar.core.observedMask.load(ordering: .relaxed) & bit != 0) {
-          RegistrarCore.didChange(
-            Unmanaged.passUnretained(model.registrar.core), id: id,
-            name: model[keyPath: storageKeyPath].name,
-            model: Unmanaged.passUnretained(model as AnyObject))
+        if _slowPath(isObserved(model, id: id)) {
+          reportChange(model, storageKeyPath, id: id, start: nil)
         }
         return
       }
-      if let isDuplicate = model[keyPath: storageKeyPath].isDuplicate,
-        isDuplicate(model[keyPath: storageKeyPath].value, newValue)
-      {
-        return
+      if let isDuplicate = model[keyPath: storageKeyPath].isDuplicate {
+        if isDuplicate(model[keyPath: storageKeyPath].value, newValue) { return }
+        if RegistrarCore.needsStartValue(Unmanaged.passUnretained(model.registrar.core), id: id) {
+          // Moved out, not copied: the property lets go of it on the next line.
+          let previous = model[keyPath: storageKeyPath].value
+          model[keyPath: storageKeyPath].value = newValue
+          let start = TrackedStartValue(
+            model: model, storage: storageKeyPath, value: previous, isDuplicate: isDuplicate)
+          reportChange(model, storageKeyPath, id: id, start: start)
+          return
+        }
       }
       model[keyPath: storageKeyPath].value = newValue
-      RegistrarCore.didChange(
-        Unmanaged.passUnretained(model.registrar.core), id: id,
-        name: model[keyPath: storageKeyPath].name,
-        model: Unmanaged.passUnretained(model as AnyObject))
+      reportChange(model, storageKeyPath, id: id, start: nil)
     }
     // In-place mutation (`items.append(x)`): a get-then-set would copy a collection on every
     // append. One yield on every path keeps the coroutine inlinable.
     @inline(__always)
     _modify {
       let id = model[keyPath: storageKeyPath].id
-      let bit: UInt64 = 1 &<< (id & 63)
-      let slow =
-        model.registrar.core.observedMask.load(ordering: .relaxed) & bit != 0
-        || model.registrar.core.activity.recorders.load(ordering: .relaxed) != 0
+      // A compound assignment (`count += 1`) reads the value: record it like a get.
+      if model.registrar.core.activity.scopes.load(ordering: .relaxed) != 0 {
+        recordTrackedAccess(Unmanaged.passUnretained(model.registrar.core), id: id)
+      }
+      let slow = mustReport(model, id: id)
+      // Only a trivial value (an `Int`, a `Bool`) is kept to compare: keeping a collection
+      // would make the edit copy all of it, O(n) per edit. An edited collection is reported
+      // as changed.
       var old: Value?
-      if _slowPath(slow), model[keyPath: storageKeyPath].isDuplicate != nil {
+      if _slowPath(slow), _isPOD(Value.self), model[keyPath: storageKeyPath].isDuplicate != nil {
         old = model[keyPath: storageKeyPath].value
       }
       yield &model[keyPath: storageKeyPath].value
-      if _slowPath(slow || model.registrar.core.observedMask.load(ordering: .relaxed) & bit != 0) {
-        if let old, let isDuplicate = model[keyPath: storageKeyPath].isDuplicate,
-          isDuplicate(old, model[keyPath: storageKeyPath].value)
-        {
-          return
+      if _slowPath(slow || isObserved(model, id: id)) {
+        var start: StartValue?
+        if let old, let isDuplicate = model[keyPath: storageKeyPath].isDuplicate {
+          if isDuplicate(old, model[keyPath: storageKeyPath].value) { return }
+          if RegistrarCore.needsStartValue(Unmanaged.passUnretained(model.registrar.core), id: id) {
+            start = TrackedStartValue(
+              model: model, storage: storageKeyPath, value: old, isDuplicate: isDuplicate)
+          }
         }
-        RegistrarCore.didChange(
-          Unmanaged.passUnretained(model.registrar.core), id: id,
-          name: model[keyPath: storageKeyPath].name,
-          model: Unmanaged.passUnretained(model as AnyObject))
+        reportChange(model, storageKeyPath, id: id, start: start)
       }
     }
+  }
+
+  /// Whether a write of property `id` must be reported: something may observe it, or a
+  /// change recording is running. Two relaxed loads.
+  @inlinable @inline(__always)
+  static func mustReport<Model: Trackable>(_ model: Model, id: UInt64) -> Bool {
+    isObserved(model, id: id)
+      || model.registrar.core.activity.recorders.load(ordering: .relaxed) != 0
+  }
+
+  /// Whether property `id`'s bit is set in the registrar's observed mask.
+  @inlinable @inline(__always)
+  static func isObserved<Model: Trackable>(_ model: Model, id: UInt64) -> Bool {
+    model.registrar.core.observedMask.load(ordering: .relaxed) & TrackingKey.maskBit(of: id) != 0
+  }
+
+  /// Reports a change of the property to the registrar, which notifies its observers.
+  @inlinable @inline(__always)
+  static func reportChange<Model: Trackable>(
+    _ model: Model, _ storageKeyPath: ReferenceWritableKeyPath<Model, Tracked<Value>>,
+    id: UInt64, start: StartValue?
+  ) {
+    RegistrarCore.didChange(
+      Unmanaged.passUnretained(model.registrar.core), id: id,
+      name: model[keyPath: storageKeyPath].name,
+      model: Unmanaged.passUnretained(model as AnyObject), start: start)
   }
 }
 

@@ -15,56 +15,55 @@ public struct TrackedValues<Element: Sendable>: AsyncSequence, Sendable {
   /// The element type's failure: iterating never throws.
   public typealias Failure = Never
 
-  let compute: @Sendable () -> Element
+  let compute: @isolated(any) @Sendable () -> Element
+  /// Where `compute` runs: its own isolation, or the isolation `values(of:)` was called in.
+  let isolation: (any Actor)?
   let isDuplicate: (@Sendable (Element, Element) -> Bool)?
 
   /// Creates an iterator that starts observing at its first `next()`.
   public func makeAsyncIterator() -> Iterator {
-    Iterator(compute: compute, isDuplicate: isDuplicate)
+    Iterator(compute: compute, isolation: isolation, isDuplicate: isDuplicate)
   }
 
   /// Produces the values of a ``TrackedValues`` sequence.
   public struct Iterator: AsyncIteratorProtocol {
-    private let compute: @Sendable () -> Element
+    private let compute: @isolated(any) @Sendable () -> Element
+    private let isolation: (any Actor)?
     private let isDuplicate: (@Sendable (Element, Element) -> Bool)?
     private var stream: AsyncStream<Element>.Iterator?
     private var token: TrackingToken?
 
     init(
-      compute: @escaping @Sendable () -> Element,
+      compute: @escaping @isolated(any) @Sendable () -> Element,
+      isolation: (any Actor)?,
       isDuplicate: (@Sendable (Element, Element) -> Bool)?
     ) {
       self.compute = compute
+      self.isolation = isolation
       self.isDuplicate = isDuplicate
     }
 
     /// The next value, waiting for a change when none is buffered.
     public mutating func next() async -> Element? {
-      if stream == nil { start() }
+      if stream == nil { await start() }
       return await stream?.next()
     }
 
     /// The next value, waiting for a change when none is buffered.
     public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
-      if stream == nil { start() }
+      if stream == nil { await start() }
       return await stream?.next(isolation: actor)
     }
 
-    private mutating func start() {
+    /// Starts observing in the sequence's isolation, wherever the iteration runs.
+    private mutating func start(isolation caller: isolated (any Actor)? = #isolation) async {
       let (stream, continuation) = AsyncStream.makeStream(
         of: Element.self, bufferingPolicy: .unbounded)
-      let compute = self.compute
-      let isDuplicate = self.isDuplicate
-      let last = LastValue<Element>()
-      // Nonisolated: the body runs synchronously on whichever thread makes the change.
-      token = observeNonisolated { (_: TrackingChanges) in
-        let value = compute()
-        if let isDuplicate, let previous = last.value, isDuplicate(previous, value) { return }
-        last.value = value
-        continuation.yield(value)
-      }
-      let token = self.token
-      continuation.onTermination = { _ in token?.cancel() }
+      let (isolation, compute, isDuplicate) = (self.isolation, self.compute, self.isDuplicate)
+      let token = await observeValues(
+        on: isolation, compute: compute, isDuplicate: isDuplicate, into: continuation)
+      continuation.onTermination = { _ in token.cancel() }
+      self.token = token
       self.stream = stream.makeAsyncIterator()
     }
   }
@@ -73,42 +72,64 @@ public struct TrackedValues<Element: Sendable>: AsyncSequence, Sendable {
 @available(*, unavailable)
 extension TrackedValues.Iterator: Sendable {}
 
-/// Observes without an isolation, whatever the caller's.
-private func observeNonisolated(_ body: @escaping @Sendable (TrackingChanges) -> Void)
-  -> TrackingToken
-{
-  observe(isolation: nil, body)
-}
-
-/// The last value a `TrackedValues` iterator yielded.
-///
-/// Invariant: only touched from inside one observer's body, and an observer's runs never
-/// overlap, so accesses are serialised (each run happens-after the previous one through the
-/// observer's lock).
-private final class LastValue<Element>: @unchecked Sendable {
-  var value: Element?
+/// Observes `compute` from inside `actor`'s isolation, so that its first run and every
+/// later one happen there.
+private func observeValues<Element: Sendable>(
+  on actor: isolated (any Actor)?,
+  compute: @escaping @isolated(any) @Sendable () -> Element,
+  isDuplicate: (@Sendable (Element, Element) -> Bool)?,
+  into continuation: AsyncStream<Element>.Continuation
+) -> TrackingToken {
+  let compute = synchronous(compute)
+  var last: Element?
+  let callback = UncheckedCallback(unchecked: { _ in
+    let value = compute()
+    if let isDuplicate, let previous = last, isDuplicate(previous, value) { return }
+    last = value
+    continuation.yield(value)
+  })
+  return startObserving(
+    Delivery(actor), callback, origin: ObserverOrigin(fileID: #fileID, line: #line))
 }
 
 /// The value computed by `value`, now and after every transaction that changes it, as an
 /// asynchronous sequence.
 ///
-/// - Parameter value: Computes the value; its reads are tracked. It runs on whichever thread
-///   makes a change, so it must be `Sendable`.
+/// `value` runs in the caller's isolation, whichever task iterates: on the main actor it may
+/// read a store's state or any main-actor model; from nonisolated code it must be `Sendable`
+/// and runs on whichever thread makes a change.
+///
+/// ```swift
+/// for await count in values(of: { store.state.count }) {
+///   print(count)
+/// }
+/// ```
+///
+/// - Parameters:
+///   - isolation: The caller's isolation; leave the default.
+///   - value: Computes the value; its reads are tracked.
 /// - Returns: A sequence that yields the current value first.
 public func values<Element: Sendable>(
-  of value: @escaping @Sendable () -> Element
+  isolation: isolated (any Actor)? = #isolation,
+  @_inheritActorContext of value: @escaping @isolated(any) @Sendable () -> Element
 ) -> TrackedValues<Element> {
-  TrackedValues(compute: value, isDuplicate: nil)
+  TrackedValues(compute: value, isolation: value.isolation ?? isolation, isDuplicate: nil)
 }
 
 /// The value computed by `value`, now and after every transaction that changes it to a
 /// different value, as an asynchronous sequence.
 ///
-/// - Parameter value: Computes the value; its reads are tracked. It runs on whichever thread
-///   makes a change, so it must be `Sendable`.
+/// `value` runs in the caller's isolation, whichever task iterates (see
+/// ``values(isolation:of:)-(_,()->Element)``).
+///
+/// - Parameters:
+///   - isolation: The caller's isolation; leave the default.
+///   - value: Computes the value; its reads are tracked.
 /// - Returns: A sequence that yields the current value first, then each different value.
 public func values<Element: Sendable & Equatable>(
-  of value: @escaping @Sendable () -> Element
+  isolation: isolated (any Actor)? = #isolation,
+  @_inheritActorContext of value: @escaping @isolated(any) @Sendable () -> Element
 ) -> TrackedValues<Element> {
-  TrackedValues(compute: value, isDuplicate: { $0 == $1 })
+  TrackedValues(
+    compute: value, isolation: value.isolation ?? isolation, isDuplicate: { $0 == $1 })
 }

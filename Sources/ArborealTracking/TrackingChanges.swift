@@ -42,6 +42,12 @@ public struct TrackingChanges: Sendable, Hashable, CustomStringConvertible, Rand
   /// - Complexity: O(*n*) for *n* changed keys.
   public var names: [String] { storage.map(\.name) }
 
+  /// The names qualified by their owners, where known (`["Item#2.title", "Item#3.title"]`):
+  /// what a log should print when several instances of a model may change together.
+  ///
+  /// - Complexity: O(*n*) for *n* changed keys.
+  public var qualifiedNames: [String] { storage.map(\.qualifiedName) }
+
   /// The names joined with a comma (`firstName, age`).
   ///
   /// - Complexity: O(*n*) for *n* changed keys.

@@ -19,11 +19,35 @@ public enum TrackingDiagnostics {
     set { handler.withLock { $0 = newValue } }
   }
 
-  static func reportRunaway() {
+  private static let released = Locked<(@Sendable (String) -> Void)?>.make(nil)
+
+  /// Receives the message for an observation whose token was released before any change
+  /// reached it (`_ = observe { }`), which debug builds report. When nil (the default), the
+  /// message is written to standard error.
+  public static var releasedTokenHandler: (@Sendable (String) -> Void)? {
+    get { released.withLock { $0 } }
+    set { released.withLock { $0 = newValue } }
+  }
+
+  static func reportRunaway(_ origin: ObserverOrigin?) {
+    let observer = origin.map { "the observer registered at \($0)" } ?? "an observer"
     let message =
-      "ArborealTracking: an observer re-ran \(rerunLimit) times in a row because it changes "
+      "ArborealTracking: \(observer) re-ran \(rerunLimit) times in a row because it changes "
       + "what it reads; it was stopped until its next change."
     if let handler = runawayHandler {
+      handler(message)
+    } else {
+      Platform.printError(message)
+    }
+  }
+
+  static func reportReleasedEarly(_ origin: ObserverOrigin?) {
+    let observer = origin.map { "The observation registered at \($0)" } ?? "An observation"
+    let message =
+      "ArborealTracking: \(observer) ended before any change reached it: its token was "
+      + "released. Keep the token (`let token = observe { … }`) for as long as it should run; "
+      + "cancel it to end it on purpose."
+    if let handler = releasedTokenHandler {
       handler(message)
     } else {
       Platform.printError(message)

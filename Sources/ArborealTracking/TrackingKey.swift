@@ -36,6 +36,9 @@ public struct TrackingKey: Sendable, Hashable, CustomStringConvertible {
   @usableFromInline let id: UInt64
   /// Empty for a `@Tracked` key whose name has not been looked up yet.
   @usableFromInline let storedName: String
+  /// The model the property belongs to, when the registrar knows it (set on the keys that
+  /// changes report; not part of the key's identity).
+  public let owner: TrackingOwner?
 
   /// Creates a new, unique key.
   ///
@@ -43,6 +46,7 @@ public struct TrackingKey: Sendable, Hashable, CustomStringConvertible {
   public init(_ name: String) {
     self.id = nextPropertyID.wrappingAdd(1, ordering: .relaxed).oldValue
     self.storedName = name
+    self.owner = nil
   }
 
   /// The property's name (`firstName`).
@@ -51,6 +55,10 @@ public struct TrackingKey: Sendable, Hashable, CustomStringConvertible {
   /// (reflection, once per instance and property); a key taken before that reads
   /// `property#<id>`.
   public var name: String { storedName.isEmpty ? "property#\(id)" : storedName }
+
+  /// The property's name qualified by its owner when known (`Item#2.title`), otherwise the
+  /// name alone.
+  public var qualifiedName: String { owner.map { "\($0).\(name)" } ?? name }
 
   /// The property's name.
   public var description: String { name }
@@ -64,11 +72,16 @@ public struct TrackingKey: Sendable, Hashable, CustomStringConvertible {
 
 extension TrackingKey {
   /// Rebuilds a key from a registrar's record of it.
-  init(id: UInt64, name: String) {
+  init(id: UInt64, name: String, owner: TrackingOwner? = nil) {
     self.id = id
     self.storedName = name
+    self.owner = owner
   }
 
   /// The key's bit in a registrar's observed mask.
-  @inlinable var maskBit: UInt64 { 1 &<< (id & 63) }
+  @inlinable var maskBit: UInt64 { Self.maskBit(of: id) }
+
+  /// The bit of key identity `id` in a registrar's observed mask.
+  @inlinable @inline(__always)
+  static func maskBit(of id: UInt64) -> UInt64 { 1 &<< (id & 63) }
 }

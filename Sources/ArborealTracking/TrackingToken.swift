@@ -6,10 +6,21 @@
 /// token.cancel()  // or let the token go
 /// ```
 ///
-/// After ``cancel()`` returns, the observer is not called again, except that a run another
-/// thread had already begun may finish. Every registration the observer held is removed.
+/// After ``cancel()`` returns (or the token is released), the observer's body does not start
+/// again, whatever its isolation: a run already queued on its actor finds it cancelled and
+/// does nothing. A run that another thread had already begun may finish. Every registration
+/// the observer held is removed.
+///
+/// Releasing the token ends the observation: keep it (`let token = observe { }`, or in a
+/// property). A token released right after its registration (within a millisecond) and
+/// before any change reached its observer, as `_ = observe { }` does, is reported by
+/// ``TrackingDiagnostics`` in debug builds.
 public final class TrackingToken: Sendable {
   private let observer: ObserverCore
+  #if DEBUG
+    /// When the token was made, to tell `_ = observe { }` from a token kept for a while.
+    private let created = Platform.monotonicNanoseconds()
+  #endif
 
   init(observer: ObserverCore) {
     self.observer = observer
@@ -26,6 +37,15 @@ public final class TrackingToken: Sendable {
   public var isCancelled: Bool { observer.isCancelled }
 
   deinit {
+    #if DEBUG
+      // Released within a millisecond of its registration, before any change: almost
+      // certainly a discarded token rather than an observation that ended on purpose.
+      if !observer.isCancelled && !observer.hasBeenNotified
+        && Platform.monotonicNanoseconds() &- created < 1_000_000
+      {
+        TrackingDiagnostics.reportReleasedEarly(observer.origin)
+      }
+    #endif
     observer.cancel()
   }
 }

@@ -16,7 +16,8 @@
 /// `onChange` runs in the isolation of the caller: on the main actor when called from the
 /// main actor (synchronously if the change happens there, enqueued otherwise), enqueued on an
 /// actor when called from one, and synchronously on the mutating thread when called from
-/// nonisolated code.
+/// nonisolated code. The compiler checks it: `onChange` inherits the caller's actor, and from
+/// nonisolated code it must be `Sendable`.
 ///
 /// A tracking scope nested inside another also adds its reads to the outer one.
 ///
@@ -30,9 +31,9 @@
 public func withTracking<T, E: Error>(
   isolation: isolated (any Actor)? = #isolation,
   _ apply: () throws(E) -> T,
-  onChange: @escaping (TrackingChanges) -> Void
+  @_inheritActorContext onChange: @escaping @isolated(any) @Sendable (TrackingChanges) -> Void
 ) throws(E) -> T {
-  try track(isolation, apply, UncheckedCallback(onChange))
+  try track(onChange.isolation ?? isolation, apply, UncheckedCallback(onChange))
 }
 
 /// Runs `apply`, records the tracked properties it reads, and calls `onChange` once after the
@@ -50,9 +51,9 @@ public func withTracking<T, E: Error>(
 public func withTracking<T, E: Error>(
   isolation: isolated (any Actor)? = #isolation,
   _ apply: () throws(E) -> T,
-  onChange: @escaping () -> Void
+  @_inheritActorContext onChange: @escaping @isolated(any) @Sendable () -> Void
 ) throws(E) -> T {
-  try track(isolation, apply, UncheckedCallback(onChange))
+  try track(onChange.isolation ?? isolation, apply, UncheckedCallback(onChange))
 }
 
 /// Runs `apply` and registers a one-shot observer for what it read.
@@ -64,7 +65,8 @@ private func track<T, E: Error>(
     scope.recycle()
     return value
   }
-  let observer = ObserverCore(kind: .oneShot, delivery: Delivery(isolation), callback: callback)
+  let observer = ObserverCore(
+    kind: .oneShot, delivery: Delivery(isolation), callback: callback, origin: nil)
   observer.finishOneShotRegistration(scope)
   return value
 }

@@ -43,7 +43,7 @@ enum DocsTracking {
   // article ends: hand-written
 }
 
-@Suite struct DocsTrackingTests {
+@MainActor @Suite struct DocsTrackingTests {
   typealias Person = DocsTracking.Person
   typealias Address = DocsTracking.Address
   typealias Thermometer = DocsTracking.Thermometer

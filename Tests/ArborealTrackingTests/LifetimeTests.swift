@@ -1,7 +1,7 @@
 import ArborealTracking
 import Testing
 
-@Suite struct LifetimeTests {
+@MainActor @Suite struct LifetimeTests {
   @Test func releasingAModelFreesItsRegistrations() {
     weak var weakCounter: Counter?
     let log = Log<Int>()

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ArborealTracking
 
-@Suite struct ObserveTests {
+@MainActor @Suite struct ObserveTests {
   @Test func runsNowAndAfterEveryChange() {
     let counter = Counter()
     let seen = Log<Int>()

@@ -12,13 +12,13 @@ enum Readme {
   }
 }
 
-@Suite struct ReadmeTests {
+@MainActor @Suite struct ReadmeTests {
   @Test func theReadmeExampleWorks() {
     #expect(Readme.run() == Readme.expected)
   }
 }
 
-extension Readme {
+@MainActor extension Readme {
   static let expected = [
     "name: Ada",
     "Ada Lovelace is 36 ",

@@ -1,7 +1,7 @@
 import ArborealTracking
 import Testing
 
-@Suite struct TransactionTests {
+@MainActor @Suite struct TransactionTests {
   @Test func eachObserverIsNotifiedOnceWithEveryChangedProperty() {
     let person = Person()
     let log = Log<String>()
@@ -13,8 +13,8 @@ import Testing
     withTransaction {
       person.firstName = "Grace"
       person.lastName = "Hopper"
-      person.firstName = "Ada"
       person.age = 40
+      person.firstName = "Grace"
     }
     #expect(log.all == ["firstName, lastName, age"])
     token.cancel()

@@ -1,7 +1,7 @@
 import ArborealTracking
 import Testing
 
-@Suite struct WithTrackingTests {
+@MainActor @Suite struct WithTrackingTests {
   @Test func returnsWhatApplyReturns() {
     let person = Person()
     let name = withTracking {
@@ -228,7 +228,7 @@ import Testing
   }
 }
 
-@Suite struct InPlaceMutationTests {
+@MainActor @Suite struct InPlaceMutationTests {
   final class Inventory: Trackable {
     let registrar = TrackingRegistrar()
     @Tracked var items: [Int] = []

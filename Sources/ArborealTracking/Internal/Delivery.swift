@@ -52,11 +52,24 @@ enum Delivery: Sendable {
   }
 }
 
-/// An observer's callback, which is not `Sendable` in its own type, carried across threads.
+/// An observer's callback, carried across threads and called synchronously in its isolation.
+///
+/// The public entry points take `@isolated(any) @Sendable` closures that inherit the caller's
+/// actor (`@_inheritActorContext`): on the main actor or another actor, the closure is
+/// isolated to it and may touch that actor's non-`Sendable` state; from nonisolated code it is
+/// nonisolated and the compiler checks that everything it captures is `Sendable`, since it
+/// runs on whichever thread makes the change. Either way the compiler, not a comment, keeps
+/// the callback from racing its surroundings.
+///
+/// Calling an `@isolated(any)` function synchronously needs a conversion the language does
+/// not offer: it is reinterpreted as a plain function of the same shape (an `@isolated(any)`
+/// function value has the layout and calling convention of a thick function; its isolation
+/// lives in its context). That is sound only when the call happens in the function's
+/// isolation, which ``Delivery`` guarantees.
 ///
 /// Invariant (why `@unchecked Sendable` holds): the callback is only invoked through
 /// ``Delivery`` by the observer that owns it, that is, in the isolation it was created in (or,
-/// for nonisolated registrations, on the mutating thread as documented), and never
+/// for nonisolated callbacks, on the mutating thread; they are `Sendable`), and never
 /// concurrently with itself: an observer admits one runner at a time.
 struct UncheckedCallback: @unchecked Sendable {
   private enum Function {
@@ -67,10 +80,21 @@ struct UncheckedCallback: @unchecked Sendable {
   private let function: Function
 
   /// A callback that ignores what changed (no wrapping closure to allocate).
-  init(_ function: @escaping () -> Void) { self.function = .plain(function) }
+  init(_ function: @escaping @isolated(any) @Sendable () -> Void) {
+    self.function = .plain(unsafeBitCast(function, to: (@Sendable () -> Void).self))
+  }
 
   /// A callback that receives what changed.
-  init(_ function: @escaping (TrackingChanges) -> Void) { self.function = .withChanges(function) }
+  init(_ function: @escaping @isolated(any) @Sendable (TrackingChanges) -> Void) {
+    self.function = .withChanges(
+      unsafeBitCast(function, to: (@Sendable (TrackingChanges) -> Void).self))
+  }
+
+  /// A callback made inside the library, already known to run only in its observer's
+  /// isolation.
+  init(unchecked function: @escaping (TrackingChanges) -> Void) {
+    self.function = .withChanges(function)
+  }
 
   func callAsFunction(_ changes: TrackingChanges) {
     switch function {
@@ -78,4 +102,28 @@ struct UncheckedCallback: @unchecked Sendable {
     case .withChanges(let function): function(changes)
     }
   }
+}
+
+/// Reinterprets an `@isolated(any)` function as a plain one, to be called synchronously in
+/// its isolation only (see ``UncheckedCallback``).
+func synchronous<Value>(
+  _ function: @escaping @isolated(any) @Sendable () -> Value
+) -> () -> Value {
+  unsafeBitCast(function, to: (@Sendable () -> Value).self)
+}
+
+/// Reinterprets an `@isolated(any)` function of one argument as a plain one, to be called
+/// synchronously in its isolation only (see ``UncheckedCallback``).
+func synchronous<Argument, Value>(
+  _ function: @escaping @isolated(any) @Sendable (Argument) -> Value
+) -> (Argument) -> Value {
+  unsafeBitCast(function, to: (@Sendable (Argument) -> Value).self)
+}
+
+/// Reinterprets an `@isolated(any)` function of two arguments as a plain one, to be called
+/// synchronously in its isolation only (see ``UncheckedCallback``).
+func synchronous<First, Second, Value>(
+  _ function: @escaping @isolated(any) @Sendable (First, Second) -> Value
+) -> (First, Second) -> Value {
+  unsafeBitCast(function, to: (@Sendable (First, Second) -> Value).self)
 }

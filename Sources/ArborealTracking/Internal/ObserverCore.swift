@@ -13,14 +13,21 @@ struct Registration {
 
 /// The lock-protected state of an observer.
 ///
-/// Phases: `registering` (a one-shot's first scope is being registered) or `running` (a
-/// continuous observer's body is running, or about to run) admit exactly one runner;
+/// Phases: `registering` (a one-shot's first scope is being registered), `queued` (a
+/// continuous observer's run is enqueued in its isolation and has not started) or `running`
+/// (its body is running, or about to run on this thread) admit exactly one runner;
 /// notifications that arrive meanwhile set `dirty` and collect `pendingKeys`. `idle` waits
 /// for a change. `finished` is final: a one-shot that fired, or a cancelled observer.
+///
+/// Cancellation: from `idle` or `queued` it finishes the observer at once (a queued run finds
+/// it finished and never calls the body); from `running` it sets `cancelled`, and the runner
+/// finishes the observer when the body returns, without running it again.
 struct ObserverState {
-  enum Phase { case registering, running, idle, finished }
+  enum Phase { case registering, queued, running, idle, finished }
   var phase: Phase
   var cancelled = false
+  /// Whether any change reached the observer (for the released-too-early diagnostic).
+  var notified = false
   var dirty = false
   var pendingKeys = SmallList<TrackingKey>()
   /// Owned by the runner while `running` or `registering`, by the state otherwise.
@@ -45,6 +52,14 @@ struct ObserverState {
   }
 }
 
+/// Where an observer was registered: `fileID:line`.
+struct ObserverOrigin: Sendable, CustomStringConvertible {
+  let fileID: StaticString
+  let line: UInt
+
+  var description: String { "\(fileID):\(line)" }
+}
+
 /// One observer: a one-shot `withTracking` callback or a continuous `observe` body.
 ///
 /// Registrars hold observers strongly (to notify them); observers hold registrars unowned (to
@@ -62,13 +77,16 @@ final class ObserverCore: @unchecked Sendable {
 
   let kind: Kind
   let delivery: Delivery
+  /// Where a continuous observer was registered, for diagnostics.
+  let origin: ObserverOrigin?
   private let callback: UncheckedCallback
   private let lock = TrackingLock()
   @exclusivity(unchecked) private var state: ObserverState
 
-  init(kind: Kind, delivery: Delivery, callback: UncheckedCallback) {
+  init(kind: Kind, delivery: Delivery, callback: UncheckedCallback, origin: ObserverOrigin?) {
     self.kind = kind
     self.delivery = delivery
+    self.origin = origin
     self.callback = callback
     self.state = ObserverState(phase: kind == .oneShot ? .registering : .running)
   }
@@ -92,7 +110,7 @@ final class ObserverCore: @unchecked Sendable {
   private func notifyOneShot(_ changes: TrackingChanges) {
     let fire = withState { state -> Bool in
       switch state.phase {
-      case .registering, .running:
+      case .registering, .running, .queued:
         state.phase = .finished
         state.collect(changes)
         return false  // the registering thread delivers
@@ -108,12 +126,14 @@ final class ObserverCore: @unchecked Sendable {
   }
 
   private func notifyContinuous(_ changes: TrackingChanges) {
+    let immediate = delivery.isImmediate
     let start = withState { state -> Bool in
+      state.notified = true
       switch state.phase {
       case .idle:
-        state.phase = .running
+        state.phase = immediate ? .running : .queued
         return true
-      case .running, .registering:
+      case .running, .registering, .queued:
         state.dirty = true
         state.collect(changes)
         return false
@@ -122,11 +142,25 @@ final class ObserverCore: @unchecked Sendable {
       }
     }
     guard start else { return }
-    if delivery.isImmediate {
+    if immediate {
       runContinuous(initialChanges: changes)
     } else {
-      delivery.perform { self.runContinuous(initialChanges: changes) }
+      delivery.perform { self.runQueued(changes) }
     }
+  }
+
+  /// Starts a run that was queued in the observer's isolation, unless the observer was
+  /// cancelled (or released) meanwhile: then the body is not called.
+  private func runQueued(_ changes: TrackingChanges) {
+    let merged = withState { state -> TrackingChanges? in
+      guard state.phase == .queued, !state.cancelled else { return nil }
+      state.phase = .running
+      state.dirty = false
+      state.collect(changes)
+      return state.takePendingChanges()
+    }
+    guard let merged else { return }
+    runContinuous(initialChanges: merged)
   }
 
   private func deliver(_ changes: TrackingChanges) {
@@ -202,7 +236,7 @@ final class ObserverCore: @unchecked Sendable {
       }
       switch next {
       case .stop:
-        if reruns >= TrackingDiagnostics.rerunLimit { TrackingDiagnostics.reportRunaway() }
+        if reruns >= TrackingDiagnostics.rerunLimit { TrackingDiagnostics.reportRunaway(origin) }
         return
       case .again(let pending):
         changes = pending
@@ -257,12 +291,22 @@ final class ObserverCore: @unchecked Sendable {
   func cancel() {
     withState { state in
       state.cancelled = true
-      guard state.phase == .idle else {
+      guard state.phase == .idle || state.phase == .queued else {
         if state.phase != .finished && kind == .oneShot { state.phase = .finished }
         return  // a runner cleans up when it sees `cancelled`
       }
       state.phase = .finished
       state.unregisterAll(self)
+    }
+  }
+
+  /// Puts this one-shot observer back in the entry of property `id` of `core`, which a write
+  /// took it from, when that write came to nothing (see ``Transaction``) and the observer is
+  /// still waiting.
+  func restore(in core: RegistrarCore, id: UInt64) {
+    withState { state in
+      guard state.phase == .idle, !state.cancelled else { return }
+      core.restore(self, id: id)
     }
   }
 
@@ -274,6 +318,9 @@ final class ObserverCore: @unchecked Sendable {
   }
 
   var isCancelled: Bool { withState { $0.cancelled } }
+
+  /// Whether a change has reached the observer since it was registered.
+  var hasBeenNotified: Bool { withState { $0.notified } }
 
   // MARK: Registrars
 

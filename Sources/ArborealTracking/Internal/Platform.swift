@@ -25,6 +25,13 @@ enum Platform {
     #endif
   }
 
+  /// A monotonic clock reading, in nanoseconds.
+  static func monotonicNanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+  }
+
   /// Writes a line to standard error, unbuffered.
   static func printError(_ message: String) {
     var line = message

@@ -167,48 +167,88 @@ final class RegistrarCore: @unchecked Sendable {
   /// Records a change of the `@Tracked` property `id` of `model` and notifies its observers,
   /// naming the property `name`, or after the model's stored wrapper when `name` is empty.
   /// The caller keeps `core` and `model` alive.
+  ///
+  /// - Parameter start: The property's value before the write, when the caller kept it (see
+  ///   ``needsStartValue(_:id:)``).
   @usableFromInline
   static func didChange(
-    _ core: Unmanaged<RegistrarCore>, id: UInt64, name: String, model: Unmanaged<AnyObject>
+    _ core: Unmanaged<RegistrarCore>, id: UInt64, name: String, model: Unmanaged<AnyObject>,
+    start: StartValue? = nil
   ) {
     core._withUnsafeGuaranteedRef { core in
       model._withUnsafeGuaranteedRef { model in
-        core.didChange(core.named(TrackingKey(id: id, name: name), of: model), model: model)
+        core.didChange(
+          core.named(TrackingKey(id: id, name: name), of: model), model: model, start: start)
       }
     }
   }
 
-  /// The key with its name, looked up in `model` the first time.
-  func named(_ key: TrackingKey, of model: AnyObject) -> TrackingKey {
-    guard key.storedName.isEmpty else { return key }
-    if let name = withState({ $0.name(of: key.id) }) {
-      return TrackingKey(id: key.id, name: name)
+  /// Whether a write of property `id` of `core` on this thread should keep the property's
+  /// old value: it is the property's first write in the open transaction, or a change
+  /// recording is running. Not inlined: only the slow path of a write calls it.
+  @usableFromInline
+  static func needsStartValue(_ core: Unmanaged<RegistrarCore>, id: UInt64) -> Bool {
+    guard let context = ThreadContext.unmanagedCurrent else { return false }
+    return context._withUnsafeGuaranteedRef { context in
+      if context.changeLog != nil { return true }
+      guard context.isInTransaction else { return false }
+      return core._withUnsafeGuaranteedRef { !context.transaction.hasWrite(of: $0, id: id) }
     }
-    let name = PropertyNames.name(of: key.id, in: model) ?? "property#\(key.id)"
-    withState { $0.setName(name, of: key.id) }
-    return TrackingKey(id: key.id, name: name)
   }
+
+  /// The key with its name and owner, looked up in `model` the first time.
+  func named(_ key: TrackingKey, of model: AnyObject) -> TrackingKey {
+    let cached = withState { state -> (name: String?, owner: TrackingOwner?) in
+      (key.storedName.isEmpty ? state.name(of: key.id) : key.storedName, state.owner)
+    }
+    if let name = cached.name, let owner = cached.owner {
+      return TrackingKey(id: key.id, name: name, owner: owner)
+    }
+    // First change of this property or this registrar: reflection, outside the lock.
+    let name = cached.name ?? PropertyNames.name(of: key.id, in: model) ?? "property#\(key.id)"
+    let made = cached.owner == nil ? TrackingOwner.of(model) : nil
+    let owner = withState { state -> TrackingOwner? in
+      state.setName(name, of: key.id)
+      if state.owner == nil { state.owner = made }
+      return state.owner
+    }
+    return TrackingKey(id: key.id, name: name, owner: owner)
+  }
+
+  /// The owner of this registrar's properties, once a `@Tracked` property has reported a
+  /// change.
+  var owner: TrackingOwner? { withState { $0.owner } }
 
   /// Records a change of `key` and notifies its observers (or hands them to the thread's
   /// transaction). Called after the new value is stored.
   @usableFromInline
-  func didChange(_ key: TrackingKey, model: AnyObject? = nil) {
+  func didChange(_ key: TrackingKey, model: AnyObject? = nil, start: StartValue? = nil) {
     let observers = withState { state -> [ObserverCore] in
       let next = epoch.load(ordering: .relaxed) &+ 1
       epoch.store(next, ordering: .sequentiallyConsistent)
       return state.recordWrite(of: key, epoch: next)
     }
+    let context = ThreadContext.currentIfPresent
     if activity.recorders.load(ordering: .relaxed) != 0 {
-      ThreadContext.currentIfPresent?.changeLog?.append(
-        RecordedChange(registrar: ObjectIdentifier(self), key: key, model: model))
+      context?.changeLog?.append(
+        RecordedChange(registrar: ObjectIdentifier(self), key: key, model: model, start: start))
     }
     if let mirror { mirror.trackingMirrorDidChange(key) }
-    guard !observers.isEmpty else { return }
-    if let context = ThreadContext.currentIfPresent, context.isInTransaction {
-      context.transaction.add(observers, key: key)
-    } else {
+    if let context, context.isInTransaction {
+      // Recorded even without observers: the first write keeps the start value.
+      context.transaction.add(observers, key: key, core: self, start: start)
+    } else if !observers.isEmpty {
       let changes = TrackingChanges(key: key)
       for observer in observers { observer.notify(changes) }
+    }
+  }
+
+  /// Puts back a one-shot observer that a write of property `id` handed to a transaction in
+  /// which the property came back to its start value. Called under the observer's lock.
+  func restore(_ observer: ObserverCore, id: UInt64) {
+    withState { state in
+      state.add(observer, to: id)
+      observedMask.bitwiseOr(1 &<< (id & 63), ordering: .sequentiallyConsistent)
     }
   }
 

@@ -4,13 +4,15 @@ struct PropertyEntry {
   let id: UInt64
   /// The property's name, refreshed by each recorded write.
   var name: String
+  /// The property's owner, refreshed by each recorded write.
+  var owner: TrackingOwner?
   /// The registrar epoch of the last write recorded while the property's bit was set; zero
   /// if none. A read stamped with an epoch below this may have seen the old value.
   var lastWrite: UInt64
   /// The observers to notify when the property changes, each at most once.
   var observers: [ObserverCore]
 
-  var key: TrackingKey { TrackingKey(id: id, name: name) }
+  var key: TrackingKey { TrackingKey(id: id, name: name, owner: owner) }
 }
 
 /// The lock-protected part of a registrar: a pure state machine over its property entries.
@@ -27,6 +29,9 @@ struct RegistrarState {
   /// Names of `@Tracked` properties, looked up once per property (never compacted: bounded by
   /// the model's property count, so a linear scan beats hashing).
   private var names: [(id: UInt64, name: String)] = []
+  /// The model these properties belong to, made at the first change a `@Tracked` property
+  /// reports.
+  var owner: TrackingOwner?
 
   /// The cached name of property `id`.
   func name(of id: UInt64) -> String? {
@@ -52,6 +57,7 @@ struct RegistrarState {
     if let index = index(of: key.id) {
       entries[index].lastWrite = epoch
       entries[index].name = key.storedName
+      entries[index].owner = key.owner
       // One-shot observers fire on this change: drop them here, in one pass, rather than
       // one linear search each when they unregister. The list is moved out, not copied.
       guard entries[index].observers.contains(where: { $0.kind == .oneShot }) else {
@@ -64,7 +70,9 @@ struct RegistrarState {
       }
       return observers
     }
-    entries.append(PropertyEntry(id: key.id, name: key.storedName, lastWrite: epoch, observers: []))
+    entries.append(
+      PropertyEntry(
+        id: key.id, name: key.storedName, owner: key.owner, lastWrite: epoch, observers: []))
     return []
   }
 
@@ -79,7 +87,8 @@ struct RegistrarState {
     if let index = index(of: id) {
       entries[index].observers.append(observer)
     } else {
-      entries.append(PropertyEntry(id: id, name: "", lastWrite: 0, observers: [observer]))
+      entries.append(
+        PropertyEntry(id: id, name: "", owner: nil, lastWrite: 0, observers: [observer]))
     }
   }
 
