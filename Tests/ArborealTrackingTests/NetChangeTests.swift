@@ -1,0 +1,108 @@
+import ArborealTracking
+import Testing
+
+/// A transaction reports only the properties whose value at the end differs from their
+/// value at the start.
+@MainActor @Suite struct NetChangeTests {
+  final class Job: Trackable {
+    let registrar = TrackingRegistrar()
+    @Tracked var isBusy = false
+    @Tracked var title = "draft"
+    @Tracked var tags: [String] = []
+  }
+
+  @Test func setAndSetBackNotifiesNobody() {
+    let job = Job()
+    var runs: [String] = []
+    let token = observe { changes in
+      _ = job.isBusy
+      runs.append(changes.description)
+    }
+    withTransaction {
+      job.isBusy = true
+      job.isBusy = false
+    }
+    #expect(runs == [""])
+    token.cancel()
+  }
+
+  @Test func onlyTheNetChangesAreNamed() {
+    let job = Job()
+    var runs: [String] = []
+    let token = observe { changes in
+      _ = (job.isBusy, job.title)
+      runs.append(changes.description)
+    }
+    withTransaction {
+      job.title = "final"
+      job.isBusy = true
+      job.isBusy = false
+    }
+    #expect(runs == ["", "title"])
+    token.cancel()
+  }
+
+  @Test func aOneShotObserverOfAPropertySetBackStaysRegistered() {
+    let job = Job()
+    var fired: [String] = []
+    withTracking {
+      job.isBusy
+    } onChange: { changes in
+      fired.append(changes.description)
+    }
+    withTransaction {
+      job.isBusy = true
+      job.isBusy = false
+    }
+    #expect(fired.isEmpty)
+    job.isBusy = true
+    #expect(fired == ["isBusy"])
+  }
+
+  @Test func aCollectionEditedInPlaceAndBackIsReported() {
+    // In-place edits keep no copy to compare (that would cost O(n) per edit), so a
+    // collection edited and edited back counts as changed; assigning it back does not.
+    let job = Job()
+    var runs: [String] = []
+    let token = observe { changes in
+      _ = job.tags
+      runs.append(changes.description)
+    }
+    withTransaction {
+      job.tags.append("x")
+      job.tags.removeLast()
+    }
+    withTransaction {
+      job.tags = ["x"]
+      job.tags = []
+    }
+    #expect(runs == ["", "tags"])
+    token.cancel()
+  }
+
+  @Test func setAndSetBackOnAnotherThreadNotifiesNobody() async {
+    let counter = SendableCounter()
+    let log = Log<String>()
+    let token = observe { changes in
+      _ = counter.count
+      log.append(changes.description)
+    }
+    await Task.detached {
+      withTransaction {
+        counter.count = 5
+        counter.count = 0
+      }
+    }.value
+    #expect(log.all == [""])
+    token.cancel()
+  }
+}
+
+/// A counter that tests share with detached tasks.
+///
+/// Invariant (why `@unchecked Sendable` holds): each test writes it from one task at a time
+/// and reads it only after that task is done, or from observers notified by the write.
+final class SendableCounter: Trackable, @unchecked Sendable {
+  let registrar = TrackingRegistrar()
+  @Tracked var count = 0
+}
