@@ -50,6 +50,8 @@ OPERATIONS = {
     "bridged-read": 1_000_000,
     "bridged-write": 1_000_000,
     "bridged-tracked-read": 1_000_000,
+    "inplace-edit-observed": 1_000,
+    "append-observed": 1_000,
 }
 
 # (row label, ours, anchor, ratios key or None, target or None)
@@ -77,10 +79,13 @@ ROWS = [
     ("bridged-write [anchor: ours, not bridged]", "bridged-write/bridged", "write-unobserved/ours", None, None),
     ("bridged-write, vs Observation", "bridged-write/bridged", "write-unobserved/observation", None, None),
     ("bridged-tracked-read (in withObservationTracking), vs Observation", "bridged-tracked-read/bridged", "tracked-read-1/observation", None, None),
+    ("inplace-edit-observed (100,000 items)", "inplace-edit-observed/ours", "inplace-edit-observed/observation", "inplace-edit-observed", 0.5),
+    ("append-observed (100,000 items)", "append-observed/ours", "append-observed/observation", "append-observed", 0.5),
 ]
 KEYS = ["untracked-read", "tracked-read", "write-unobserved", "write-sibling-observed",
         "oneshot-register-fire", "notify-1", "notify-100", "fanout-100k",
-        "untracked-read-vs-floor", "send-vs-update", "viewstore-vs-store"]
+        "untracked-read-vs-floor", "send-vs-update", "viewstore-vs-store",
+        "inplace-edit-observed", "append-observed"]
 
 # histogramSamples writes <baseline>.<target>.<name>.<metric>.histogram.samples.tsv, with
 # `/` and spaces in the name replaced by `_`; the first line is a header, then one raw value

@@ -61,15 +61,7 @@ final class SignupApp {
   /// Suspends while a submission is in flight (the main actor stays free for its effects).
   func waitWhileSending() async {
     let form = form
-    while form.isSending {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        withTracking {
-          _ = form.submission
-        } onChange: {
-          continuation.resume()
-        }
-      }
-    }
+    for await isSending in values(of: { form.isSending }) where !isSending { return }
   }
 
   /// 0 once an account was created, else 1.

@@ -3,13 +3,14 @@
 ///
 /// ```swift
 /// store.logHandler = { entry in
-///   print(entry)  // "increment → count"
+///   print(entry)  // "increment → Counter#1.count"
 /// }
 /// ```
 ///
-/// The changes are those made by the update itself, on any model (a child model's properties
-/// are named as declared in the child); changes made afterwards by observers of the state are
-/// not attributed to the action. Writes of an equal `Equatable` value are not changes.
+/// The changes are those made by the update itself, on any model, each named with its owner
+/// (`Row#2.title`: see `TrackingOwner`); changes made afterwards by observers of the state
+/// are not attributed to the action. Only net changes count: writes of an equal `Equatable`
+/// value are not changes, and neither is a property the update set and set back.
 public struct StoreLogEntry<Action: Sendable>: Sendable, CustomStringConvertible {
   /// The action the store handled.
   public let action: Action
@@ -28,9 +29,10 @@ public struct StoreLogEntry<Action: Sendable>: Sendable, CustomStringConvertible
     self.changes = changes
   }
 
-  /// The action and the names of the properties it changed: `increment → count`, or
-  /// `noop → (no change)`.
+  /// The action and the owners and names of the properties it changed:
+  /// `increment → Counter#1.count`, or `noop → (no change)`.
   public var description: String {
-    "\(action) → \(changes.isEmpty ? "(no change)" : changes.description)"
+    let changed = changes.qualifiedNames.joined(separator: ", ")
+    return "\(action) → \(changes.isEmpty ? "(no change)" : changed)"
   }
 }

@@ -57,7 +57,7 @@ func startObserving(
 
 /// Runs `body` now and again after every change of a tracked property it read.
 ///
-/// The same as ``observe(isolation:fileID:line:_:)-(_,_,_,(TrackingChanges)->Void)`` for a
+/// The same as ``observe(isolation:fileID:line:_:)-54f61`` for a
 /// body that does not need to know what changed.
 ///
 /// ```swift
@@ -86,7 +86,7 @@ public func observe(
 ///
 /// `onChange` is not called for the first value, and its reads are not tracked. When `Value`
 /// is `Equatable`, a recomputed value equal to the previous one is not passed on. Both
-/// closures run in the caller's isolation, like ``observe(isolation:fileID:line:_:)-(_,_,_,(TrackingChanges)->Void)``.
+/// closures run in the caller's isolation, like ``observe(isolation:fileID:line:_:)-54f61``.
 ///
 /// ```swift
 /// let token = observe { counter.count > 9 } onChange: { wasLarge, isLarge in
@@ -142,7 +142,7 @@ public func observe<Value: Equatable>(
 /// Computes `value` now and again after every change of a tracked property it read, and passes
 /// each new value to `onChange`.
 ///
-/// The same as ``observe(isolation:fileID:line:_:onChange:)-(_,_,_,_,(Value,Value)->Void)``
+/// The same as ``observe(isolation:fileID:line:_:onChange:)-3bj8z``
 /// for an `onChange` that needs only the new value.
 ///
 /// ```swift

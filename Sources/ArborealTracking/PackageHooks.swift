@@ -182,8 +182,8 @@ extension TrackingRegistrar {
   package var mirror: (any TrackingMirror)? { core.mirror }
 }
 
-/// Whether a tracking scope (``withTracking(isolation:_:onChange:)-(_,_,(TrackingChanges)->Void)``,
-/// ``observe(isolation:_:)-(_,(TrackingChanges)->Void)``) is recording reads on the calling
+/// Whether a tracking scope (``withTracking(isolation:_:onChange:)-74ukm``,
+/// ``observe(isolation:fileID:line:_:)-54f61``) is recording reads on the calling
 /// thread.
 package var isTrackingAccesses: Bool {
   TrackingActivity.shared.scopes.load(ordering: .relaxed) != 0

@@ -120,7 +120,7 @@ public func values<Element: Sendable>(
 /// different value, as an asynchronous sequence.
 ///
 /// `value` runs in the caller's isolation, whichever task iterates (see
-/// ``values(isolation:of:)-(_,()->Element)``).
+/// ``values(isolation:of:)-3oej9``).
 ///
 /// - Parameters:
 ///   - isolation: The caller's isolation; leave the default.

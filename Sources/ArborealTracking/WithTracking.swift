@@ -39,7 +39,7 @@ public func withTracking<T, E: Error>(
 /// Runs `apply`, records the tracked properties it reads, and calls `onChange` once after the
 /// first of them changes.
 ///
-/// The same as ``withTracking(isolation:_:onChange:)-(_,_,(TrackingChanges)->Void)``, for an
+/// The same as ``withTracking(isolation:_:onChange:)-74ukm``, for an
 /// `onChange` that does not need to know what changed.
 ///
 /// - Parameters:

@@ -116,6 +116,7 @@ struct GreeterError: Error, CustomStringConvertible {
       state: Greeter(),
       environment: .init(greet: { name in "Hello, \(name)!" })
     )
+    let owner = "\(store.state.$isGreeting.owner!)"
     await withKnownIssue {
       // article begins: forgotten
       await store.send(.greetTapped) { model in
@@ -124,7 +125,7 @@ struct GreeterError: Error, CustomStringConvertible {
       // article ends: forgotten
     } matching: { issue in
       issue.description.contains("send(greetTapped) changed 1 tracked property")
-        && issue.description.contains("Greeter.isGreeting = true")
+        && issue.description.contains("\(owner).isGreeting = true")
     }
     await withKnownIssue {
       await store.finish()

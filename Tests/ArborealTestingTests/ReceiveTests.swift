@@ -74,12 +74,13 @@ import Testing
 
   @Test func failsOnAChangeTheAssertionDidNotRead() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
+    let owner = "\(store.state.$isLoading.owner!)"
     await store.send(.load) { #expect($0.isLoading) }
     await withKnownIssue {
       await store.receive(.loaded(42)) { #expect($0.count == 42) }
     } matching: { issue in
       issue.description.contains("receive(loaded(42)) changed 1 tracked property")
-        && issue.description.contains("Loader.isLoading = false")
+        && issue.description.contains("\(owner).isLoading = false")
     }
     await store.finish()
   }

@@ -21,36 +21,39 @@ import Testing
 
   @Test func failsOnAChangeTheAssertionDidNotRead() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
+    let owner = "\(store.state.$count.owner!)"
     await withKnownIssue {
       await store.send(.bump) { model in
         #expect(model.count == 1)
       }
     } matching: { issue in
       issue.description.contains("send(bump) changed 1 tracked property")
-        && issue.description.contains("Loader.step = 2")
-        && !issue.description.contains("Loader.count")
+        && issue.description.contains("\(owner).step = 2")
+        && !issue.description.contains("\(owner).count")
     }
   }
 
   @Test func failsOnEveryChangeWhenThereIsNoAssertion() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
+    let owner = "\(store.state.$count.owner!)"
     await withKnownIssue {
       await store.send(.bump)
     } matching: { issue in
       issue.description.contains("changed 2 tracked properties")
-        && issue.description.contains("Loader.count = 1")
-        && issue.description.contains("Loader.step = 2")
+        && issue.description.contains("\(owner).count = 1")
+        && issue.description.contains("\(owner).step = 2")
     }
   }
 
   @Test func countsChangesOfChildModels() async {
     let store = TestStore(state: Parent())
+    let owner = "\(store.state.child.$count.owner!)"
     await withKnownIssue {
       await store.send(.child(.increment)) { model in
         #expect(model.title == "parent")
       }
     } matching: { issue in
-      issue.description.contains("Loader.count = 1")
+      issue.description.contains("\(owner).count = 1")
     }
     await store.send(.child(.increment)) { model in
       #expect(model.child.count == 2)

@@ -342,7 +342,9 @@ struct DeterminismScript {
     let store = Store(state: Ledger(), environment: .init(gates: gates, sender: sender))
     sender.store = store
     var storeLog: [String] = []
-    store.logHandler = { entry in storeLog.append("\(entry)") }
+    // Property names without owners: the two runs being compared use different model
+    // instances, which the owners' serial numbers tell apart.
+    store.logHandler = { entry in storeLog.append("\(entry.action) → \(entry.changes)") }
     let model = store.state
     let recorder = Recorder()
     let token: TrackingToken

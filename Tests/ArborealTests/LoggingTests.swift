@@ -71,7 +71,9 @@ import Testing
     store.logHandler = { lines.append("\($0)") }
     store.send(.bump)
     store.send(.noop)
-    #expect(lines == ["bump → count, step", "noop → (no change)"])
+    let owner = store.state.$count.owner
+    #expect(owner?.typeName == "Counter")
+    #expect(lines == ["bump → \(owner!).count, \(owner!).step", "noop → (no change)"])
   }
 }
 

@@ -13,7 +13,11 @@ final class PlainModel {
 }
 
 /// Ours: `@Tracked` properties over a `TrackingRegistrar`.
-final class TrackedModel: Trackable {
+///
+/// `@unchecked Sendable` because nonisolated `observe` bodies must be `@Sendable`.
+/// Invariant: a benchmark runs on one thread, and observers run synchronously on it (see
+/// ``Sink``).
+final class TrackedModel: Trackable, @unchecked Sendable {
   let registrar = TrackingRegistrar()
   @Tracked var count = 0
   @Tracked var other = 0

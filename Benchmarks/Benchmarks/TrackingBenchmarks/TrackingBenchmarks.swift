@@ -22,4 +22,5 @@ let benchmarks: @Sendable () -> Void = {
   registerScaleBenchmarks()
   registerStoreBenchmarks()
   registerBridgeBenchmarks()
+  registerInPlaceBenchmarks()
 }

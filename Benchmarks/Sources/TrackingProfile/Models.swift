@@ -5,7 +5,9 @@ import Observation
 // in this module, not shared through a library, because a model in another module would add
 // a cross-module call to every property access and change what is measured.
 
-final class TrackedModel: Trackable {
+/// `@unchecked Sendable` because nonisolated `observe` bodies must be `@Sendable`. Invariant:
+/// each scenario runs on one thread, and observers run synchronously on it.
+final class TrackedModel: Trackable, @unchecked Sendable {
   let registrar = TrackingRegistrar()
   @Tracked var count = 0
   @Tracked var other = 0

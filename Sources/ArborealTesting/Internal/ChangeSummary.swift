@@ -2,7 +2,7 @@ import Arboreal
 import ArborealTracking
 
 /// The distinct properties among recorded changes, first change first, each described with
-/// its model type, name and current value: `Counter.count = 2`.
+/// its owner, name and current value: `Counter#1.count = 2`, `Item#2.title = "deux"`.
 enum ChangeSummary {
   /// The changes no access in `accesses` read, one per property.
   ///
@@ -27,10 +27,9 @@ enum ChangeSummary {
     let key: TrackingKey
   }
 
-  /// `Counter.count = 2`.
+  /// `Counter#1.count = 2`.
   static func describe(_ change: RecordedChange) -> String {
-    let owner = change.model.map { "\(type(of: $0))." } ?? ""
     let value = change.currentValue.map { String(reflecting: $0) } ?? "(unavailable)"
-    return "\(owner)\(change.key.name) = \(value)"
+    return "\(change.key.qualifiedName) = \(value)"
   }
 }
