@@ -23,6 +23,14 @@ import Synchronization
 /// that leaves it equal; a trivial value (`count += 0`) is compared. A compound assignment
 /// (`count += 1`) counts as a read inside a tracking closure.
 ///
+/// `@Tracked` works only in a class that conforms to ``Trackable``. In a class that does not,
+/// the compiler reports "static subscript 'subscript(_enclosingInstance:wrapped:storage:)'
+/// requires that '…' conform to 'Trackable'" without a source location (a limitation of
+/// property wrappers that reach their enclosing instance, which cannot offer a fallback):
+/// add `: Trackable` and `let registrar = TrackingRegistrar()` to the class named there. In
+/// a struct or an enum it reports that `@Tracked` is only available on properties of
+/// `Trackable` classes.
+///
 /// When nothing is tracking, a read costs a few loads more than a stored property; when
 /// nothing observes the property, a write costs a few loads more. Neither allocates. Like any
 /// stored property, the value itself is not synchronised: writing it from one thread while
