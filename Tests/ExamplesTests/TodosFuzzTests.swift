@@ -14,7 +14,7 @@ import Testing
     ProcessInfo.processInfo.environment["ARBOREAL_FUZZ_SCALE"].flatMap(Int.init)
     ?? 1
 
-  @Test func garbledLinesGetAnErrorAndLoseNothing() throws {
+  @Test func garbledLinesGetAnErrorAndLoseNothing() async throws {
     let directory = try TemporaryDirectory()
     var random = SeededRandom(seed: 0x7AD0_5EED)
     var input = Data()
@@ -46,8 +46,7 @@ import Testing
     // End of input in the middle of an edit prompt.
     input.append(Data("edit 1\n".utf8))
 
-    let run = try ExampleProgram(name: "todos").run(
-      inputBytes: input, in: directory.url)
+    let run = try await ExampleProgram(name: "todos").run(inputBytes: input, in: directory.url)
 
     #expect(run.status == 0 || run.status == 1, "crashed: status \(run.status)")
     let errors = run.stderr.components(separatedBy: "error:").count - 1
@@ -56,27 +55,21 @@ import Testing
     #expect(saved == expected)
   }
 
-  @Test func killingDuringSavesLeavesTheOldOrTheNewFile() throws {
+  @Test func killingDuringSavesLeavesTheOldOrTheNewFile() async throws {
     for attempt in 0..<(5 * Self.scale) {
       let directory = try TemporaryDirectory()
       let file = directory.file("todos.json")
-      let program = ExampleProgram(name: "todos")
-      let process = Process()
-      process.executableURL = program.url
-      process.currentDirectoryURL = directory.url
-      let stdin = Pipe()
-      process.standardInput = stdin
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
+      let running = try ExampleProgram(name: "todos").start(in: directory.url)
       var commands = ""
       for index in 0..<400 { commands += "add item \(index)\n" }
-      stdin.fileHandleForWriting.write(Data(commands.utf8))
-      // Kill it at a different moment each time, while saves are in flight.
-      usleep(UInt32(20_000 + attempt * 15_000))
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      try? stdin.fileHandleForWriting.close()
+      // Standard input stays open: the program cannot end by itself, only by the kill.
+      running.write(Data(commands.utf8), thenClose: false)
+      // Kill it at a different moment each time, while saves are in flight. Whatever the
+      // moment, the file must be whole: the sleep varies the test, it is not what passes it.
+      try await Task.sleep(for: .milliseconds(20 + attempt * 15))
+      running.send(SIGKILL)
+      let run = await running.finish()
+      #expect(run.reason == .uncaughtSignal && run.status == SIGKILL, "attempt \(attempt)")
 
       if FileManager.default.fileExists(atPath: file.path) {
         let texts = try savedTexts(file)
