@@ -5,14 +5,10 @@ import Testing
 /// error and asks again, and still creates the account from the good lines.
 /// `ARBOREAL_FUZZ_SCALE` multiplies the number of lines.
 @Suite struct SignupFuzzTests {
-  static let scale =
-    ProcessInfo.processInfo.environment["ARBOREAL_FUZZ_SCALE"].flatMap(Int.init)
-    ?? 1
-
   @Test func garbledLinesGetOneErrorEachAndTheGoodOnesStillSignUp() async throws {
     let directory = try TemporaryDirectory()
     var random = SeededRandom(seed: 0x5161_0F22)
-    let count = 500 * Self.scale
+    let count = 500 * fuzzScale
     var input = Data("Ada\n".utf8)
     // Emails: without an `@`, no line can be an address.
     for _ in 0..<count { input.append(random.garbledLine(avoiding: [UInt8(ascii: "@")])) }

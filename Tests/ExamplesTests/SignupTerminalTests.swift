@@ -19,11 +19,9 @@ import Testing
   @Test func passwordsAreNotEchoedAndEchoIsBackAtExit() async throws {
     let directory = try TemporaryDirectory()
     let terminal = try PseudoTerminal()
-    let running = try signup.start(
-      ["--latency", "10"], in: directory.url, standardInput: terminal.secondary)
+    let running = try await startAtThePasswordPrompt(
+      ["--latency", "10"], on: terminal, in: directory)
 
-    try terminal.type("Ada\nada@example.com\n")
-    #expect(await running.stdout.wait(for: "Password: "))
     #expect(!terminal.echoes)
     try terminal.type("lovelace1843\n")
     #expect(await running.stdout.wait(for: "Password again: "))
@@ -42,10 +40,8 @@ import Testing
   func aSignalAtThePasswordPromptRestoresEcho(signal: Int32) async throws {
     let directory = try TemporaryDirectory()
     let terminal = try PseudoTerminal()
-    let running = try signup.start(in: directory.url, standardInput: terminal.secondary)
+    let running = try await startAtThePasswordPrompt(on: terminal, in: directory)
 
-    try terminal.type("Ada\nada@example.com\n")
-    #expect(await running.stdout.wait(for: "Password: "))
     #expect(!terminal.echoes)
     running.send(signal)
     let run = await running.finish()
@@ -58,11 +54,9 @@ import Testing
   @Test func echoIsBackWhileASubmissionCanBeCancelled() async throws {
     let directory = try TemporaryDirectory()
     let terminal = try PseudoTerminal()
-    let running = try signup.start(
-      ["--latency", "600000"], in: directory.url, standardInput: terminal.secondary)
+    let running = try await startAtThePasswordPrompt(
+      ["--latency", "600000"], on: terminal, in: directory)
 
-    try terminal.type("Ada\nada@example.com\n")
-    #expect(await running.stdout.wait(for: "Password: "))
     try terminal.type("lovelace1843\n")
     #expect(await running.stdout.wait(for: "Password again: "))
     try terminal.type("lovelace1843\n")
@@ -75,5 +69,17 @@ import Testing
     #expect(run.status == 1)
     #expect(run.stdout.contains("Cancelled."))
     #expect(terminal.echoes)
+  }
+
+  /// Starts `signup` with `terminal` as standard input, types a name and an email, and waits
+  /// for the password prompt.
+  private func startAtThePasswordPrompt(
+    _ arguments: [String] = [], on terminal: PseudoTerminal, in directory: TemporaryDirectory
+  ) async throws -> RunningExample {
+    let running = try signup.start(
+      arguments, in: directory.url, standardInput: terminal.secondary)
+    try terminal.type("Ada\nada@example.com\n")
+    #expect(await running.stdout.wait(for: "Password: "))
+    return running
   }
 }

@@ -10,17 +10,13 @@ import Testing
 /// Garbled input and kills: `todos` never crashes, answers every bad line, and never leaves a
 /// broken file. `ARBOREAL_FUZZ_SCALE` multiplies the number of lines.
 @Suite(.serialized) struct TodosFuzzTests {
-  static let scale =
-    ProcessInfo.processInfo.environment["ARBOREAL_FUZZ_SCALE"].flatMap(Int.init)
-    ?? 1
-
   @Test func garbledLinesGetAnErrorAndLoseNothing() async throws {
     let directory = try TemporaryDirectory()
     var random = SeededRandom(seed: 0x7AD0_5EED)
     var input = Data()
     var expected: [String] = []
     var badLines = 0
-    for index in 0..<(2_000 * Self.scale) {
+    for index in 0..<(2_000 * fuzzScale) {
       switch random.next(below: 20) {
       case 0:
         let text = "item \(index)"
@@ -48,7 +44,7 @@ import Testing
   }
 
   @Test func killingDuringSavesLeavesTheOldOrTheNewFile() async throws {
-    for attempt in 0..<(5 * Self.scale) {
+    for attempt in 0..<(5 * fuzzScale) {
       let directory = try TemporaryDirectory()
       let file = directory.file("todos.json")
       let running = try ExampleProgram(name: "todos").start(in: directory.url)

@@ -1,5 +1,8 @@
 import Foundation
 
+/// `ARBOREAL_FUZZ_SCALE`: how many times more garbled input the fuzz suites feed (1 by default).
+let fuzzScale = ProcessInfo.processInfo.environment["ARBOREAL_FUZZ_SCALE"].flatMap(Int.init) ?? 1
+
 /// SplitMix64: a small seeded generator, so a failing run can be repeated.
 struct SeededRandom {
   private var state: UInt64
