@@ -76,7 +76,7 @@ import Testing
   private func startAtThePasswordPrompt(
     _ arguments: [String] = [], on terminal: PseudoTerminal, in directory: TemporaryDirectory
   ) async throws -> RunningExample {
-    let running = try signup.start(
+    let running = try await signup.start(
       arguments, in: directory.url, standardInput: terminal.secondary)
     try terminal.type("Ada\nada@example.com\n")
     #expect(await running.stdout.wait(for: "Password: "))

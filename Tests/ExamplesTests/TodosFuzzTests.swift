@@ -51,7 +51,7 @@ import Testing
     for attempt in 0..<(5 * fuzzScale) {
       let directory = try TemporaryDirectory()
       let file = directory.file("todos.json")
-      let running = try ExampleProgram(name: "todos").start(in: directory.url)
+      let running = try await ExampleProgram(name: "todos").start(in: directory.url)
       var commands = ""
       for index in 0..<400 { commands += "add item \(index)\n" }
       // Standard input stays open: the program cannot end by itself, only by the kill.

@@ -59,17 +59,18 @@ struct ExampleProgram {
     _ arguments: [String] = [], inputBytes: Data, in directory: URL,
     environment: [String: String] = [:]
   ) async throws -> ExampleRun {
-    let running = try start(arguments, in: directory, environment: environment)
+    let running = try await start(arguments, in: directory, environment: environment)
     running.write(inputBytes, thenClose: true)
     return await running.finish()
   }
 
-  /// Starts the program in `directory`. Standard input is `standardInput` if given (a
-  /// terminal, say), else a pipe that ``RunningExample/write(_:thenClose:)`` writes to.
+  /// Starts the program in `directory`, once one of ``ProcessSlots/examples`` is free.
+  /// Standard input is `standardInput` if given (a terminal, say), else a pipe that
+  /// ``RunningExample/write(_:thenClose:)`` writes to.
   func start(
     _ arguments: [String] = [], in directory: URL, environment: [String: String] = [:],
     standardInput: FileHandle? = nil
-  ) throws -> RunningExample {
+  ) async throws -> RunningExample {
     guard FileManager.default.isExecutableFile(atPath: url.path) else {
       throw MissingProgram(path: url.path)
     }
@@ -89,10 +90,20 @@ struct ExampleProgram {
     process.standardError = stderr
     // Set before `run()`, so that an exit cannot come before the handler is in place.
     let (exit, exited) = AsyncStream.makeStream(of: Void.self)
-    process.terminationHandler = { _ in exited.finish() }
+    let slots = ProcessSlots.examples
+    process.terminationHandler = { _ in
+      slots.give()
+      exited.finish()
+    }
+    await slots.take()
     // `run()` closes this process's copies of the pipes' write ends, so that the readers see
     // the end of output when the program exits.
-    try process.run()
+    do {
+      try process.run()
+    } catch {
+      slots.give()
+      throw error
+    }
     return RunningExample(
       process: process, input: stdin?.fileHandleForWriting, exit: exit,
       stdout: PipeReader(stdout.fileHandleForReading),
