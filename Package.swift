@@ -25,8 +25,13 @@ let package = Package(
       name: "ArborealObservation", dependencies: ["Arboreal"], path: "Interop/ArborealObservation"),
 
     // Examples
-    .executableTarget(name: "todos", dependencies: ["Arboreal"], path: "Examples/Todos"),
-    .executableTarget(name: "signup", dependencies: ["Arboreal"], path: "Examples/Signup"),
+    // What the example programs share (console output, input lines, hidden input); `package`
+    // access, not a product.
+    .target(name: "ExampleSupport", path: "Examples/ExampleSupport"),
+    .executableTarget(
+      name: "todos", dependencies: ["Arboreal", "ExampleSupport"], path: "Examples/Todos"),
+    .executableTarget(
+      name: "signup", dependencies: ["Arboreal", "ExampleSupport"], path: "Examples/Signup"),
 
     // Tests
     .testTarget(name: "ArborealTrackingTests", dependencies: ["ArborealTracking"]),

@@ -1,4 +1,5 @@
 import Arboreal
+import ExampleSupport
 
 /// The command line around the form: asks for each value, submits, and offers a retry.
 ///
@@ -151,11 +152,11 @@ final class SignupApp {
     case .field(let field):
       let current = form.value(of: field)
       let shown = current.isEmpty || field.isSecret ? "" : " [\(current)]"
-      console.prompt("\(field.label)\(shown): ")
+      console.prompt("\(field.label)\(shown): ", hidingInput: field.isSecret)
     case .choosing:
       console.prompt("signup> ")
     case .sending, .finished:
-      break
+      console.showInput()  // `cancel` shows as it is typed
     }
   }
 }

@@ -15,6 +15,6 @@ enum SignupField: String, CaseIterable, Sendable {
     }
   }
 
-  /// Whether the value is a secret, shown as dots rather than echoed back.
+  /// Whether the value is a secret: not echoed as it is typed, nor shown in its prompt.
   var isSecret: Bool { self == .password || self == .confirmation }
 }

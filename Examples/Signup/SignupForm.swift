@@ -1,4 +1,5 @@
 import Arboreal
+import ExampleSupport
 
 /// The sign-up form: the four values, the submission, and the validation messages as queries.
 ///
@@ -133,12 +134,5 @@ extension SignupForm {
 
   var isSending: Bool {
     if case .sending = submission { true } else { false }
-  }
-}
-
-extension String {
-  /// The string without leading and trailing spaces, tabs and newlines.
-  var trimmingWhitespace: String {
-    String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
   }
 }

@@ -1,4 +1,5 @@
 import Arboreal
+import ExampleSupport
 import Foundation
 
 /// `swift run signup [--fail N] [--latency MS]`: a sign-up form against a simulated service.

@@ -1,3 +1,5 @@
+import ExampleSupport
+
 /// A command typed at the prompt, parsed but not yet checked against the list.
 enum TodoCommand: Equatable {
   case add(String)

@@ -1,4 +1,5 @@
 import Arboreal
+import ExampleSupport
 
 /// The app's model: the to-dos, the filter, the undo history and the state of saving.
 ///
@@ -131,11 +132,4 @@ extension TodoList {
   }
 
   var canUndo: Bool { !undoHistory.isEmpty }
-}
-
-extension String {
-  /// The string without leading and trailing spaces, tabs and newlines.
-  var trimmingWhitespace: String {
-    String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
-  }
 }

@@ -1,4 +1,5 @@
 import Arboreal
+import ExampleSupport
 
 /// The command line around the store: runs one typed line at a time and prints the results.
 ///

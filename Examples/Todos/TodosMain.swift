@@ -1,4 +1,5 @@
 import Arboreal
+import ExampleSupport
 import Foundation
 
 /// `swift run todos [--file PATH]`: a to-do list in a JSON file, driven from a prompt.

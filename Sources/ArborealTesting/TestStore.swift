@@ -248,7 +248,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///   - column: Where failures are reported; the caller's by default.
   public func receive(
     _ action: Model.Action,
-    timeout: Duration = .seconds(5),
+    timeout: Duration = .seconds(1),
     assert: ((Model) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -282,7 +282,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///   - column: Where failures are reported; the caller's by default.
   public func receive(
     where predicate: (Model.Action) -> Bool,
-    timeout: Duration = .seconds(5),
+    timeout: Duration = .seconds(1),
     assert: ((Model) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -361,7 +361,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///   - column: Where failures are reported; the caller's by default.
   /// - Complexity: O(*e*) per effect that ends, for *e* running effects.
   public func finish(
-    timeout: Duration = .seconds(5),
+    timeout: Duration = .seconds(1),
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,

@@ -3,40 +3,49 @@ import ArborealObservation
 import Observation
 import Testing
 
-// The non-UI half of the example in "Using Arboreal with SwiftUI" (keep the two in step): the
-// same model and service, and what `CounterView.body` reads, rendered under
-// `withObservationTracking` as SwiftUI does.
+// The non-UI half of the example in "Using Arboreal with SwiftUI": the model and service,
+// verbatim between the `article begins` and `article ends` markers (`.ci/check-article-code.py`
+// checks that the article still shows them), and what `CounterView.body` reads, rendered under
+// `withObservationTracking` as SwiftUI does. The views themselves need SwiftUI.
 
-final class ArticleCounterModel: ArborealModel, ObservableTrackable {
-  enum Action: Sendable {
-    case increment
-    case decrement
-    case setStep(Int)
-  }
-
-  let registrar = TrackingRegistrar.observable()
-  @Tracked private(set) var count = 0
-  @Tracked private(set) var step = 1
-  let session: ArticleSession
-
-  init(session: ArticleSession) { self.session = session }
-
-  var title: String { trackingObservation { "\(session.userName)'s counter" } }
-
-  func update(action: Action, environment: Void) -> Fx<Action> {
-    switch action {
-    case .increment: count += step
-    case .decrement: count -= step
-    case .setStep(let step): self.step = step
+enum SwiftUIArticle {
+  // article begins: model
+  final class CounterModel: ArborealModel, ObservableTrackable {
+    enum Action: Sendable {
+      case increment
+      case decrement
+      case setStep(Int)
     }
-    return .none
+
+    let registrar = TrackingRegistrar.observable()
+    @Tracked private(set) var count = 0
+    @Tracked private(set) var step = 1
+    let session: Session
+
+    init(session: Session) { self.session = session }
+
+    /// Reads an `@Observable` service: Arboreal observers of `title` depend on it too.
+    var title: String { trackingObservation { "\(session.userName)'s counter" } }
+
+    func update(action: Action, environment: Void) -> Fx<Action> {
+      switch action {
+      case .increment: count += step
+      case .decrement: count -= step
+      case .setStep(let step): self.step = step
+      }
+      return .none
+    }
   }
+
+  /// An existing `@Observable` service, shared with code that is not Arboreal.
+  @Observable final class Session {
+    var userName = "Ada"
+  }
+  // article ends: model
 }
 
-@Observable final class ArticleSession: @unchecked Sendable {
-  // @unchecked Sendable invariant: only the main-actor tests touch it.
-  var userName = "Ada"
-}
+typealias ArticleCounterModel = SwiftUIArticle.CounterModel
+typealias ArticleSession = SwiftUIArticle.Session
 
 /// What `CounterView.body` reads and shows, without the views.
 @MainActor

@@ -4,7 +4,9 @@ import Testing
 
 // The code of the "Testing with TestStore" article
 // (ArborealTesting.docc/TestingWithTestStore.md), verbatim between the `article begins` and
-// `article ends` markers, so that it keeps compiling and doing what the article says.
+// `article ends` markers, so that it keeps compiling and doing what the article says (the
+// `tests` region is also on the ArborealTesting.docc/ArborealTesting.md landing page).
+// `.ci/check-article-code.py` checks that the articles still show it.
 
 // article begins: model
 final class Greeter: ArborealModel {

@@ -3,7 +3,7 @@ import Testing
 
 // The code of the "Composing features" article (Arboreal.docc/ComposingFeatures.md), verbatim
 // between the `article begins` and `article ends` markers, so that it keeps compiling and doing
-// what the article says.
+// what the article says. `.ci/check-article-code.py` checks that the article still shows it.
 
 enum DocsComposing {
   // article begins: children

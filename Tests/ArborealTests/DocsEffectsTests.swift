@@ -1,9 +1,9 @@
 import Arboreal
 import Testing
 
-// The code of the "Effects" article (Arboreal.docc/Effects.md), verbatim between the
+// The code of the "Effects" article (Arboreal.docc/RunningEffects.md), verbatim between the
 // `article begins` and `article ends` markers, so that it keeps compiling and doing what the
-// article says.
+// article says. `.ci/check-article-code.py` checks that the article still shows it.
 
 enum DocsEffects {
   // article begins: search

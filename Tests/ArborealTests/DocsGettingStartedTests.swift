@@ -3,7 +3,8 @@ import Testing
 
 // The code of the "Getting Started" article (Arboreal.docc/GettingStarted.md), verbatim between
 // the `article begins` and `article ends` markers, so that it keeps compiling and doing what
-// the article says.
+// the article says (the `store` region is also on the Arboreal.docc/Arboreal.md landing page).
+// `.ci/check-article-code.py` checks that the articles still show it.
 
 enum GettingStarted {
   // article begins: model

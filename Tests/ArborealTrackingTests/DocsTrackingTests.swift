@@ -1,9 +1,10 @@
 import ArborealTracking
 import Testing
 
-// The code of the "How tracking works" article (ArborealTracking.docc/HowTrackingWorks.md),
-// verbatim between the `article begins` and `article ends` markers, so that it keeps compiling
-// and doing what the article says.
+// The code of the "How tracking works" article (ArborealTracking.docc/HowTrackingWorks.md) and
+// of the module's landing page (ArborealTracking.docc/ArborealTracking.md), verbatim between
+// the `article begins` and `article ends` markers, so that it keeps compiling and doing what
+// the articles say. `.ci/check-article-code.py` checks that the articles still show it.
 
 enum DocsTracking {
   // article begins: models
@@ -43,10 +44,51 @@ enum DocsTracking {
   // article ends: hand-written
 }
 
+/// The landing page's model: a `Person` of its own, with a first and a last name.
+enum DocsTrackingOverview {
+  // article begins: overview-model
+  final class Person: Trackable {
+    let registrar = TrackingRegistrar()
+    @Tracked var firstName = "Ada"
+    @Tracked var lastName = "Lovelace"
+    @Tracked var age = 36
+  }
+  // article ends: overview-model
+}
+
 @MainActor @Suite struct DocsTrackingTests {
   typealias Person = DocsTracking.Person
   typealias Address = DocsTracking.Address
   typealias Thermometer = DocsTracking.Thermometer
+
+  @Test func theLandingPageExampleRunsAsItSays() {
+    typealias Person = DocsTrackingOverview.Person
+    let lines = Log<String>()
+    func print(_ items: Any...) { lines.append(items.map { "\($0)" }.joined(separator: " ")) }
+
+    // article begins: overview
+    let person = Person()
+
+    let token = observe { changes in
+      print("\(person.firstName) \(person.lastName) is \(person.age)", changes)
+    }
+
+    person.firstName = "Grace"  // Grace Lovelace is 36 firstName
+    person.age = 36  // equal value: nobody runs
+
+    withTransaction {
+      person.lastName = "Hopper"
+      person.age = 85
+    }  // Grace Hopper is 85 lastName, age
+
+    token.cancel()
+    // article ends: overview
+
+    #expect(
+      lines.all == [
+        "Ada Lovelace is 36 ", "Grace Lovelace is 36 firstName", "Grace Hopper is 85 lastName, age",
+      ])
+  }
 
   @Test func whatIsRecorded() {
     let lines = Log<String>()
@@ -158,7 +200,7 @@ enum DocsTracking {
     let lines = Log<String>()
     func print(_ items: Any...) { lines.append(items.map { "\($0)" }.joined(separator: " ")) }
 
-    // article begins: hand-written use
+    // article begins: hand-written-use
     let thermometer = Thermometer()
     let token = observe { changes in
       print(thermometer.fahrenheit, changes)
@@ -166,7 +208,7 @@ enum DocsTracking {
 
     thermometer.celsius = 100  // 212.0 celsius
     token.cancel()
-    // article ends: hand-written use
+    // article ends: hand-written-use
 
     #expect(lines.all == ["68.0 ", "212.0 celsius"])
   }

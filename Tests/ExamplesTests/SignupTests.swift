@@ -7,9 +7,9 @@ import Testing
   let signup = ExampleProgram(name: "signup")
   let answers = "Ada\nada@example.com\nlovelace1843\nlovelace1843\n"
 
-  @Test func validAnswersCreateAnAccount() throws {
+  @Test func validAnswersCreateAnAccount() async throws {
     let directory = try TemporaryDirectory()
-    let run = try signup.run(["--latency", "50"], input: answers, in: directory.url)
+    let run = try await signup.run(["--latency", "50"], input: answers, in: directory.url)
     #expect(run.status == 0)
     #expect(run.stderr == "")
     #expect(
@@ -20,9 +20,9 @@ import Testing
         """)
   }
 
-  @Test func eachInvalidValueIsExplainedAndAskedForAgain() throws {
+  @Test func eachInvalidValueIsExplainedAndAskedForAgain() async throws {
     let directory = try TemporaryDirectory()
-    let run = try signup.run(
+    let run = try await signup.run(
       ["--latency", "50"],
       input:
         "\nAda\nada@\nada@example.com\nshort\nlovelace\nlovelace1843\nlovelace1842\nlovelace1843\n",
@@ -40,9 +40,9 @@ import Testing
     #expect(run.stdout.contains("Welcome, Ada!"))
   }
 
-  @Test func aFailureIsShownAndRetryWorks() throws {
+  @Test func aFailureIsShownAndRetryWorks() async throws {
     let directory = try TemporaryDirectory()
-    let run = try signup.run(
+    let run = try await signup.run(
       ["--latency", "50"], input: answers + "retry\n", in: directory.url,
       environment: ["SIGNUP_FAILURES": "1"])
     #expect(run.status == 0)
@@ -50,10 +50,10 @@ import Testing
     #expect(run.stdout.contains("(attempt 2)…\nWelcome, Ada! Your account id is acct-ada-2.\n"))
   }
 
-  @Test func aSubmissionCanBeCancelledAndSentAgain() throws {
+  @Test func aSubmissionCanBeCancelledAndSentAgain() async throws {
     let directory = try TemporaryDirectory()
     // The service takes 3 s: `cancel`, piped right after the answers, arrives long before.
-    let run = try signup.run(
+    let run = try await signup.run(
       ["--latency", "3000"], input: answers + "cancel\nedit email\ngrace@example.com\n",
       in: directory.url)
     #expect(run.status == 0)
@@ -67,18 +67,19 @@ import Testing
         """)
   }
 
-  @Test func quitAfterCancellingEndsWithoutAnAccount() throws {
+  @Test func quitAfterCancellingEndsWithoutAnAccount() async throws {
     let directory = try TemporaryDirectory()
-    let run = try signup.run(
+    let run = try await signup.run(
       ["--latency", "600000"], input: answers + "cancel\nquit\n", in: directory.url)
     #expect(run.stdout.hasSuffix("Cancelled.\n"))
     #expect(run.stderr == "error: no account was created\n")
     #expect(run.status == 1)
   }
 
-  @Test func endOfInputWithoutAnAccountFails() throws {
+  @Test func endOfInputWithoutAnAccountFails() async throws {
     let directory = try TemporaryDirectory()
-    let run = try signup.run(["--fail", "3", "--latency", "10"], input: answers, in: directory.url)
+    let run = try await signup.run(
+      ["--fail", "3", "--latency", "10"], input: answers, in: directory.url)
     #expect(run.status == 1)
     #expect(run.stderr.hasSuffix("error: no account was created\n"))
   }

@@ -10,73 +10,58 @@ import Testing
 /// Garbled input and kills: `todos` never crashes, answers every bad line, and never leaves a
 /// broken file. `ARBOREAL_FUZZ_SCALE` multiplies the number of lines.
 @Suite(.serialized) struct TodosFuzzTests {
-  static let scale =
-    ProcessInfo.processInfo.environment["ARBOREAL_FUZZ_SCALE"].flatMap(Int.init)
-    ?? 1
-
-  @Test func garbledLinesGetAnErrorAndLoseNothing() throws {
+  @Test func garbledLinesGetAnErrorAndLoseNothing() async throws {
     let directory = try TemporaryDirectory()
-    var random = SeededRandom(seed: 0x7AD0_5EED)
-    var input = Data()
-    var expected: [String] = []
-    var badLines = 0
-    for index in 0..<(2_000 * Self.scale) {
-      switch random.next(below: 20) {
-      case 0:
-        let text = "item \(index)"
-        expected.append(text)
-        input.append(Data("add \(text)\n".utf8))
-      case 1:
-        input.append(Data("\n".utf8))  // empty: ignored
-      default:
-        // A word that is no command, then random bytes: control bytes, invalid UTF-8, and
-        // now and then a very long line. Never a newline inside.
-        var line = Data("zz".utf8)
-        let length = random.next(below: 10) == 0 ? 20_000 : random.next(below: 60)
-        for _ in 0..<length {
-          var byte = UInt8(truncatingIfNeeded: random.next(below: 256))
-          if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { byte = 0xFF }
-          line.append(byte)
+    // Megabytes of input: made on a thread of its own, not the concurrency pool's.
+    let (input, expected, badLines) = await onThreadOfItsOwn {
+      var random = SeededRandom(seed: 0x7AD0_5EED)
+      var input = Data()
+      var expected: [String] = []
+      var badLines = 0
+      for index in 0..<(2_000 * fuzzScale) {
+        switch random.next(below: 20) {
+        case 0:
+          let text = "item \(index)"
+          expected.append(text)
+          input.append(Data("add \(text)\n".utf8))
+        case 1:
+          input.append(Data("\n".utf8))  // empty: ignored
+        default:
+          // A word that is no command, then random bytes.
+          input.append(random.garbledLine())
+          badLines += 1
         }
-        line.append(UInt8(ascii: "\n"))
-        input.append(line)
-        badLines += 1
       }
+      // End of input in the middle of an edit prompt.
+      input.append(Data("edit 1\n".utf8))
+      return (input, expected, badLines)
     }
-    // End of input in the middle of an edit prompt.
-    input.append(Data("edit 1\n".utf8))
 
-    let run = try ExampleProgram(name: "todos").run(
-      inputBytes: input, in: directory.url)
+    let run = try await ExampleProgram(name: "todos").run(inputBytes: input, in: directory.url)
 
-    #expect(run.status == 0 || run.status == 1, "crashed: status \(run.status)")
-    let errors = run.stderr.components(separatedBy: "error:").count - 1
+    #expect(run.reason == .exit, "crashed: signal \(run.status)")
+    #expect(run.status == 0 || run.status == 1)
+    let errors = await onThreadOfItsOwn { [stderr = run.stderr] in errorLines(stderr).count }
     #expect(errors >= badLines, "\(badLines) bad lines, \(errors) errors")
     let saved = try savedTexts(directory.file("todos.json"))
     #expect(saved == expected)
   }
 
-  @Test func killingDuringSavesLeavesTheOldOrTheNewFile() throws {
-    for attempt in 0..<(5 * Self.scale) {
+  @Test func killingDuringSavesLeavesTheOldOrTheNewFile() async throws {
+    for attempt in 0..<(5 * fuzzScale) {
       let directory = try TemporaryDirectory()
       let file = directory.file("todos.json")
-      let program = ExampleProgram(name: "todos")
-      let process = Process()
-      process.executableURL = program.url
-      process.currentDirectoryURL = directory.url
-      let stdin = Pipe()
-      process.standardInput = stdin
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
+      let running = try await ExampleProgram(name: "todos").start(in: directory.url)
       var commands = ""
       for index in 0..<400 { commands += "add item \(index)\n" }
-      stdin.fileHandleForWriting.write(Data(commands.utf8))
-      // Kill it at a different moment each time, while saves are in flight.
-      usleep(UInt32(20_000 + attempt * 15_000))
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-      try? stdin.fileHandleForWriting.close()
+      // Standard input stays open: the program cannot end by itself, only by the kill.
+      running.write(Data(commands.utf8), thenClose: false)
+      // Kill it at a different moment each time, while saves are in flight. Whatever the
+      // moment, the file must be whole: the sleep varies the test, it is not what passes it.
+      try await Task.sleep(for: .milliseconds(20 + attempt * 15))
+      running.send(SIGKILL)
+      let run = await running.finish()
+      #expect(run.reason == .uncaughtSignal && run.status == SIGKILL, "attempt \(attempt)")
 
       if FileManager.default.fileExists(atPath: file.path) {
         let texts = try savedTexts(file)
@@ -97,21 +82,4 @@ import Testing
     let todos = try #require((object as? [String: Any])?["todos"] as? [[String: Any]])
     return todos.compactMap { $0["text"] as? String }
   }
-}
-
-/// SplitMix64: a small seeded generator, so a failing run can be repeated.
-struct SeededRandom {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
-  }
-
-  mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -6,9 +6,9 @@ import Testing
 @Suite struct TodosTests {
   let todos = ExampleProgram(name: "todos")
 
-  @Test func aSessionAddsMarksFiltersUndoesRemovesAndQuits() throws {
+  @Test func aSessionAddsMarksFiltersUndoesRemovesAndQuits() async throws {
     let directory = try TemporaryDirectory()
-    let run = try todos.run(
+    let run = try await todos.run(
       input: """
         add milk
         add eggs
@@ -46,22 +46,22 @@ import Testing
     #expect(try directory.contents() == ["todos.json"], "no temporary file left behind")
   }
 
-  @Test func theListPersistsAcrossRuns() throws {
+  @Test func theListPersistsAcrossRuns() async throws {
     let directory = try TemporaryDirectory()
-    let first = try todos.run(input: "add milk\nadd eggs\ndone 1\n", in: directory.url)
+    let first = try await todos.run(input: "add milk\nadd eggs\ndone 1\n", in: directory.url)
     #expect(first.status == 0)
-    let second = try todos.run(input: "list\nremove 2\n", in: directory.url)
+    let second = try await todos.run(input: "list\nremove 2\n", in: directory.url)
     #expect(second.status == 0, "end of input ends the program cleanly")
     #expect(second.lines.first == "[2 to-dos: 1 active, 1 done · showing all]")
     #expect(second.stdout.contains(" 1. [x] milk\n 2. [ ] eggs\n"))
-    let third = try todos.run(input: "list\n", in: directory.url)
+    let third = try await todos.run(input: "list\n", in: directory.url)
     #expect(third.stdout.contains(" 1. [x] milk\n"))
     #expect(!third.stdout.contains("eggs"))
   }
 
-  @Test func editReadsTheNewTextFromTheNextLine() throws {
+  @Test func editReadsTheNewTextFromTheNextLine() async throws {
     let directory = try TemporaryDirectory()
-    let run = try todos.run(
+    let run = try await todos.run(
       input: "add milk\nadd tea\nedit 1\noat milk\nedit 2 green tea\nedit 2\n\nlist\n",
       in: directory.url)
     #expect(run.status == 0)
@@ -73,9 +73,9 @@ import Testing
       try savedTodos(at: directory.file("todos.json")).map(\.text) == ["oat milk", "green tea"])
   }
 
-  @Test func theStatusLineIsRedrawnOnlyWhenItChanges() throws {
+  @Test func theStatusLineIsRedrawnOnlyWhenItChanges() async throws {
     let directory = try TemporaryDirectory()
-    let run = try todos.run(
+    let run = try await todos.run(
       input: "add a\nedit 1 b\nlist\nfilter all\ndone 1\ndone 1\nhelp\n", in: directory.url)
     let statusLines = run.lines.filter { $0.hasPrefix("[") }
     #expect(
@@ -86,9 +86,10 @@ import Testing
       ])
   }
 
-  @Test func anUnknownCommandGetsAnErrorAndAHint() throws {
+  @Test func anUnknownCommandGetsAnErrorAndAHint() async throws {
     let directory = try TemporaryDirectory()
-    let run = try todos.run(input: "frobnicate now\nadd milk\nfilter sideways\n", in: directory.url)
+    let run = try await todos.run(
+      input: "frobnicate now\nadd milk\nfilter sideways\n", in: directory.url)
     #expect(run.status == 0)
     #expect(
       run.stderr == """
@@ -102,9 +103,10 @@ import Testing
       try savedTodos(at: directory.file("todos.json")) == [SavedTodo(text: "milk", done: false)])
   }
 
-  @Test func emptyTextIsRefused() throws {
+  @Test func emptyTextIsRefused() async throws {
     let directory = try TemporaryDirectory()
-    let run = try todos.run(input: "add milk\nadd\nadd    \nedit 1\n   \nlist\n", in: directory.url)
+    let run = try await todos.run(
+      input: "add milk\nadd\nadd    \nedit 1\n   \nlist\n", in: directory.url)
     #expect(run.status == 0)
     let errors = run.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
     #expect(errors == Array(repeating: "error: a to-do needs some text", count: 3))
@@ -113,9 +115,9 @@ import Testing
       try savedTodos(at: directory.file("todos.json")) == [SavedTodo(text: "milk", done: false)])
   }
 
-  @Test func anIndexOutOfRangeIsRefused() throws {
+  @Test func anIndexOutOfRangeIsRefused() async throws {
     let directory = try TemporaryDirectory()
-    let run = try todos.run(
+    let run = try await todos.run(
       input: "done 1\nadd milk\ndone 2\nundone 0\nremove 7\nedit 3\ndone one\nlist\n",
       in: directory.url)
     #expect(run.status == 0)
@@ -140,11 +142,11 @@ import Testing
       try savedTodos(at: directory.file("todos.json")) == [SavedTodo(text: "milk", done: false)])
   }
 
-  @Test func aCorruptFileIsMovedAsideNotOverwritten() throws {
+  @Test func aCorruptFileIsMovedAsideNotOverwritten() async throws {
     let directory = try TemporaryDirectory()
     let corrupt = Data("{\"todos\": [ half a list".utf8)
     try corrupt.write(to: directory.file("todos.json"))
-    let run = try todos.run(input: "list\nadd fresh start\n", in: directory.url)
+    let run = try await todos.run(input: "list\nadd fresh start\n", in: directory.url)
 
     #expect(run.status == 0)
     let aside = try #require(try directory.contents().first { $0.hasPrefix("todos.json.corrupt-") })
@@ -164,14 +166,14 @@ import Testing
 
     // A second corrupt file does not replace the first copy.
     try corrupt.write(to: directory.file("todos.json"))
-    _ = try todos.run(input: "", in: directory.url)
+    _ = try await todos.run(input: "", in: directory.url)
     #expect(try directory.contents().filter { $0.hasPrefix("todos.json.corrupt-") }.count == 2)
   }
 
-  @Test func aFailedSaveIsReportedAndTheListKept() throws {
+  @Test func aFailedSaveIsReportedAndTheListKept() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.file("missing-folder/todos.json").path
-    let run = try todos.run(
+    let run = try await todos.run(
       ["--file", path], input: "add milk\nadd eggs\ndone 1\nlist\n", in: directory.url)
 
     #expect(run.stdout.contains(" 1. [x] milk\n 2. [ ] eggs\n"), "the list is kept in memory")
@@ -185,12 +187,12 @@ import Testing
     #expect(run.status == 1, "unsaved changes at exit are a failure")
   }
 
-  @Test func theFileComesFromTheFlagOrTheEnvironment() throws {
+  @Test func theFileComesFromTheFlagOrTheEnvironment() async throws {
     let directory = try TemporaryDirectory()
-    let fromVariable = try todos.run(
+    let fromVariable = try await todos.run(
       input: "add from variable\n", in: directory.url,
       environment: ["ARBOREAL_TODOS_FILE": directory.file("env.json").path])
-    let fromFlag = try todos.run(
+    let fromFlag = try await todos.run(
       ["--file=flag.json"], input: "add from flag\n", in: directory.url,
       environment: ["ARBOREAL_TODOS_FILE": directory.file("env.json").path])
     #expect(fromVariable.status == 0 && fromFlag.status == 0)
@@ -199,9 +201,9 @@ import Testing
     #expect(try savedTodos(at: directory.file("env.json")).map(\.text) == ["from variable"])
   }
 
-  @Test func undoWithNothingToUndoSaysSo() throws {
+  @Test func undoWithNothingToUndoSaysSo() async throws {
     let directory = try TemporaryDirectory()
-    let run = try todos.run(input: "undo\n", in: directory.url)
+    let run = try await todos.run(input: "undo\n", in: directory.url)
     #expect(run.stdout.contains("Nothing to undo."))
     #expect(run.status == 0)
     #expect(try directory.contents() == [], "nothing changed, nothing written")

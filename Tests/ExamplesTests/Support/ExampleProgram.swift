@@ -1,11 +1,19 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One run of an example executable: what it printed and how it exited.
 struct ExampleRun {
   var stdout: String
   var stderr: String
+  /// The exit status, or the number of the signal that ended it.
   var status: Int32
+  var reason: Process.TerminationReason
 
   /// The standard output lines.
   var lines: [String] {
@@ -13,7 +21,10 @@ struct ExampleRun {
   }
 }
 
-/// An example executable built next to this test bundle, run as a process with piped input.
+/// An example executable built next to this test bundle, run as a process.
+///
+/// Nothing here blocks a thread of the concurrency pool: the pipes are read and written on
+/// threads of their own, and the exit is awaited through the process's termination handler.
 struct ExampleProgram {
   let name: String
 
@@ -38,8 +49,8 @@ struct ExampleProgram {
   func run(
     _ arguments: [String] = [], input: String, in directory: URL,
     environment: [String: String] = [:]
-  ) throws -> ExampleRun {
-    try run(arguments, inputBytes: Data(input.utf8), in: directory, environment: environment)
+  ) async throws -> ExampleRun {
+    try await run(arguments, inputBytes: Data(input.utf8), in: directory, environment: environment)
   }
 
   /// Runs the program in `directory` with raw `inputBytes` (which need not be valid UTF-8)
@@ -47,7 +58,19 @@ struct ExampleProgram {
   func run(
     _ arguments: [String] = [], inputBytes: Data, in directory: URL,
     environment: [String: String] = [:]
-  ) throws -> ExampleRun {
+  ) async throws -> ExampleRun {
+    let running = try await start(arguments, in: directory, environment: environment)
+    running.write(inputBytes, thenClose: true)
+    return await running.finish()
+  }
+
+  /// Starts the program in `directory`, once one of ``ProcessSlots/examples`` is free.
+  /// Standard input is `standardInput` if given (a terminal, say), else a pipe that
+  /// ``RunningExample/write(_:thenClose:)`` writes to.
+  func start(
+    _ arguments: [String] = [], in directory: URL, environment: [String: String] = [:],
+    standardInput: FileHandle? = nil
+  ) async throws -> RunningExample {
     guard FileManager.default.isExecutableFile(atPath: url.path) else {
       throw MissingProgram(path: url.path)
     }
@@ -59,21 +82,32 @@ struct ExampleProgram {
     variables["ARBOREAL_TODOS_FILE"] = nil
     variables.merge(environment) { $1 }
     process.environment = variables
-    let stdin = Pipe()
+    let stdin = standardInput == nil ? Pipe() : nil
     let stdout = Pipe()
     let stderr = Pipe()
-    process.standardInput = stdin
+    process.standardInput = standardInput ?? stdin
     process.standardOutput = stdout
     process.standardError = stderr
-    try process.run()
-    // Read both pipes while the program runs, so a full pipe never stalls it.
-    let output = Collector(stdout.fileHandleForReading)
-    let errors = Collector(stderr.fileHandleForReading)
-    stdin.fileHandleForWriting.write(inputBytes)
-    try stdin.fileHandleForWriting.close()
-    process.waitUntilExit()
-    return ExampleRun(
-      stdout: output.text(), stderr: errors.text(), status: process.terminationStatus)
+    // Set before `run()`, so that an exit cannot come before the handler is in place.
+    let (exit, exited) = AsyncStream.makeStream(of: Void.self)
+    let slots = ProcessSlots.examples
+    process.terminationHandler = { _ in
+      slots.give()
+      exited.finish()
+    }
+    await slots.take()
+    // `run()` closes this process's copies of the pipes' write ends, so that the readers see
+    // the end of output when the program exits.
+    do {
+      try process.run()
+    } catch {
+      slots.give()
+      throw error
+    }
+    return RunningExample(
+      process: process, input: stdin?.fileHandleForWriting, exit: exit,
+      stdout: PipeReader(stdout.fileHandleForReading),
+      stderr: PipeReader(stderr.fileHandleForReading))
   }
 
   struct MissingProgram: Error, CustomStringConvertible {
@@ -82,25 +116,48 @@ struct ExampleProgram {
   }
 }
 
-/// Reads a pipe to its end on a thread of its own.
-private final class Collector: @unchecked Sendable {
-  // `data` is written once by the reader thread before `done` is signalled, and read only
-  // after waiting on `done`.
-  private var data = Data()
-  private let done = DispatchSemaphore(value: 0)
+/// A started example program: its pipes, read as it runs, and its exit.
+struct RunningExample: Sendable {
+  let process: Process
+  /// The write end of its standard input pipe; nil when it reads from something else.
+  let input: FileHandle?
+  let exit: AsyncStream<Void>
+  let stdout: PipeReader
+  let stderr: PipeReader
 
-  init(_ handle: FileHandle) {
+  /// Writes `bytes` to standard input on a thread of its own (a full pipe blocks the writer
+  /// until the program reads), then closes it if asked. A program that exits without reading
+  /// everything is no error: the rest is dropped.
+  func write(_ bytes: Data, thenClose close: Bool) {
+    guard let input else { preconditionFailure("standard input is not a pipe") }
+    ignoreBrokenPipes
     Thread {
-      self.data = handle.readDataToEndOfFile()
-      self.done.signal()
+      try? input.write(contentsOf: bytes)
+      if close { try? input.close() }
     }.start()
   }
 
-  func text() -> String {
-    done.wait()
-    return String(decoding: data, as: UTF8.self)
+  /// Sends the program a signal.
+  func send(_ signal: Int32) {
+    kill(process.processIdentifier, signal)
+  }
+
+  /// Waits for the program to exit and for both pipes to end, and returns what it printed.
+  func finish() async -> ExampleRun {
+    for await _ in exit {}
+    let output = await stdout.text()
+    let errors = await stderr.text()
+    return ExampleRun(
+      stdout: output, stderr: errors, status: process.terminationStatus,
+      reason: process.terminationReason)
   }
 }
+
+/// Writing to a pipe whose reader has exited raises SIGPIPE, which would end the test
+/// process; ignored, the write fails instead. Set once, on the first write.
+private let ignoreBrokenPipes: Void = {
+  _ = signal(SIGPIPE, SIG_IGN)
+}()
 
 /// A fresh temporary directory, removed when the test is done with it.
 final class TemporaryDirectory {
