@@ -215,10 +215,6 @@ final class RegistrarCore: @unchecked Sendable {
     return TrackingKey(id: key.id, name: name, owner: owner)
   }
 
-  /// The owner of this registrar's properties, once a `@Tracked` property has reported a
-  /// change.
-  var owner: TrackingOwner? { withState { $0.owner } }
-
   /// Records a change of `key` and notifies its observers (or hands them to the thread's
   /// transaction). Called after the new value is stored.
   @usableFromInline
