@@ -127,7 +127,7 @@ public struct Tracked<Value> {
         model[keyPath: storageKeyPath].value = newValue
         // A tracking scope may have started reading it meanwhile.
         if _slowPath(isObserved(model, id: id)) {
-          reportChange(model, storageKeyPath, id: id, start: nil)
+          reportChange(model, id: id, name: model[keyPath: storageKeyPath].name, start: nil)
         }
         return
       }
@@ -139,12 +139,12 @@ public struct Tracked<Value> {
           model[keyPath: storageKeyPath].value = newValue
           let start = TrackedStartValue(
             model: model, storage: storageKeyPath, value: previous, isDuplicate: isDuplicate)
-          reportChange(model, storageKeyPath, id: id, start: start)
+          reportChange(model, id: id, name: model[keyPath: storageKeyPath].name, start: start)
           return
         }
       }
       model[keyPath: storageKeyPath].value = newValue
-      reportChange(model, storageKeyPath, id: id, start: nil)
+      reportChange(model, id: id, name: model[keyPath: storageKeyPath].name, start: nil)
     }
     // In-place mutation (`items.append(x)`): a get-then-set would copy a collection on every
     // append. One yield on every path keeps the coroutine inlinable.
@@ -173,7 +173,7 @@ public struct Tracked<Value> {
               model: model, storage: storageKeyPath, value: old, isDuplicate: isDuplicate)
           }
         }
-        reportChange(model, storageKeyPath, id: id, start: start)
+        reportChange(model, id: id, name: model[keyPath: storageKeyPath].name, start: start)
       }
     }
   }
@@ -193,14 +193,16 @@ public struct Tracked<Value> {
   }
 
   /// Reports a change of the property to the registrar, which notifies its observers.
+  ///
+  /// Takes the name, not the storage key path: a key path passed to a function, even an
+  /// inlined one, is materialised at run time (an allocation per write), while one used
+  /// directly in the accessor folds into a field access.
   @inlinable @inline(__always)
   static func reportChange<Model: Trackable>(
-    _ model: Model, _ storageKeyPath: ReferenceWritableKeyPath<Model, Tracked<Value>>,
-    id: UInt64, start: StartValue?
+    _ model: Model, id: UInt64, name: String, start: StartValue?
   ) {
     RegistrarCore.didChange(
-      Unmanaged.passUnretained(model.registrar.core), id: id,
-      name: model[keyPath: storageKeyPath].name,
+      Unmanaged.passUnretained(model.registrar.core), id: id, name: name,
       model: Unmanaged.passUnretained(model as AnyObject), start: start)
   }
 }

@@ -81,13 +81,19 @@ struct UncheckedCallback: @unchecked Sendable {
 
   /// A callback that ignores what changed (no wrapping closure to allocate).
   init(_ function: @escaping @isolated(any) @Sendable () -> Void) {
-    self.function = .plain(unsafeBitCast(function, to: (@Sendable () -> Void).self))
+    // Non-generic holders: a generic one would store the function at its most abstract
+    // representation, which costs a thunk (an allocation) on the way in and another out.
+    struct Isolated { let function: @isolated(any) @Sendable () -> Void }
+    struct Plain { let function: @Sendable () -> Void }
+    self.function = .plain(unsafeBitCast(Isolated(function: function), to: Plain.self).function)
   }
 
   /// A callback that receives what changed.
   init(_ function: @escaping @isolated(any) @Sendable (TrackingChanges) -> Void) {
+    struct Isolated { let function: @isolated(any) @Sendable (TrackingChanges) -> Void }
+    struct Plain { let function: @Sendable (TrackingChanges) -> Void }
     self.function = .withChanges(
-      unsafeBitCast(function, to: (@Sendable (TrackingChanges) -> Void).self))
+      unsafeBitCast(Isolated(function: function), to: Plain.self).function)
   }
 
   /// A callback made inside the library, already known to run only in its observer's
@@ -104,26 +110,60 @@ struct UncheckedCallback: @unchecked Sendable {
   }
 }
 
+// The reinterpretations below cast a struct holding the function, not the function itself, so
+// that both sides of the cast have the same layout by construction. Being generic, they may
+// wrap the function in reabstraction thunks (an allocation or two per call): they serve the
+// value-observing forms, once per observer. The per-notification callbacks use the
+// non-generic casts in ``UncheckedCallback``.
+
+private struct IsolatedFunction<Value> {
+  let function: @isolated(any) @Sendable () -> Value
+}
+
+private struct PlainFunction<Value> {
+  let function: @Sendable () -> Value
+}
+
+private struct IsolatedFunction1<Argument, Value> {
+  let function: @isolated(any) @Sendable (Argument) -> Value
+}
+
+private struct PlainFunction1<Argument, Value> {
+  let function: @Sendable (Argument) -> Value
+}
+
+private struct IsolatedFunction2<First, Second, Value> {
+  let function: @isolated(any) @Sendable (First, Second) -> Value
+}
+
+private struct PlainFunction2<First, Second, Value> {
+  let function: @Sendable (First, Second) -> Value
+}
+
 /// Reinterprets an `@isolated(any)` function as a plain one, to be called synchronously in
 /// its isolation only (see ``UncheckedCallback``).
 func synchronous<Value>(
   _ function: @escaping @isolated(any) @Sendable () -> Value
-) -> () -> Value {
-  unsafeBitCast(function, to: (@Sendable () -> Value).self)
+) -> @Sendable () -> Value {
+  unsafeBitCast(IsolatedFunction(function: function), to: PlainFunction<Value>.self).function
 }
 
 /// Reinterprets an `@isolated(any)` function of one argument as a plain one, to be called
 /// synchronously in its isolation only (see ``UncheckedCallback``).
 func synchronous<Argument, Value>(
   _ function: @escaping @isolated(any) @Sendable (Argument) -> Value
-) -> (Argument) -> Value {
-  unsafeBitCast(function, to: (@Sendable (Argument) -> Value).self)
+) -> @Sendable (Argument) -> Value {
+  unsafeBitCast(
+    IsolatedFunction1(function: function), to: PlainFunction1<Argument, Value>.self
+  ).function
 }
 
 /// Reinterprets an `@isolated(any)` function of two arguments as a plain one, to be called
 /// synchronously in its isolation only (see ``UncheckedCallback``).
 func synchronous<First, Second, Value>(
   _ function: @escaping @isolated(any) @Sendable (First, Second) -> Value
-) -> (First, Second) -> Value {
-  unsafeBitCast(function, to: (@Sendable (First, Second) -> Value).self)
+) -> @Sendable (First, Second) -> Value {
+  unsafeBitCast(
+    IsolatedFunction2(function: function), to: PlainFunction2<First, Second, Value>.self
+  ).function
 }
