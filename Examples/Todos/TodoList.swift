@@ -64,11 +64,12 @@ final class TodoList: ArborealModel {
       guard let index = items.firstIndex(where: { $0.id == id }) else { return .none }
       remember(items.map(\.record))
       items.remove(at: index)
-      return save(environment)
+      return Fx.cancel(child: Todo.self, key: id).merge(save(environment))
     case .todo(let id, let action):
       guard let todo = item(id: id) else { return .none }
       let before = items.map(\.record)
-      let fx = todo.update(action: action, environment: ()).tag { Action.todo(id: id, $0) }
+      // Keyed: the to-do's effects are its own, and `remove` cancels them.
+      let fx = todo.update(action: action, environment: ()).tag(key: id) { Action.todo(id: id, $0) }
       guard items.map(\.record) != before else { return fx }
       remember(before)
       return fx.merge(save(environment))

@@ -356,7 +356,7 @@ extension Store {
   /// One line per running effect, oldest first: its number and its cancellation identifiers.
   package var runningEffectDescriptions: [String] {
     table.effects.sorted { $0.key.rawValue < $1.key.rawValue }.map { id, running in
-      let ids = running.cancelIDs.map { String(reflecting: $0.base.base) }
+      let ids = running.cancelIDs.filter { !$0.isMembership }.map(\.debugDescription)
       return "effect #\(id.rawValue)"
         + (ids.isEmpty ? "" : " (cancellable by \(ids.joined(separator: ", ")))")
     }

@@ -44,13 +44,17 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
   private let mayDisappear: Bool
   /// The last child `resolve` returned.
   private var lastChild: Child
+  /// Where the child is, from the nearest keyed ancestor down (`Row[2] › Editor`), for the
+  /// diagnostic of a dropped send; empty when neither it nor an ancestor is keyed.
+  let path: String
 
   init(
-    child: Child, mayDisappear: Bool, resolve: @escaping () -> Child?,
+    child: Child, mayDisappear: Bool, path: String, resolve: @escaping () -> Child?,
     forward: @escaping (Child.Action) -> SendHandle
   ) {
     self.lastChild = child
     self.mayDisappear = mayDisappear
+    self.path = path
     self.resolve = resolve
     self.forward = forward
   }
@@ -83,13 +87,22 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
   /// Sends a child action to the parent store, tagged as a parent action.
   ///
   /// The root store handles it as it handles any action: synchronously, or queued when it is
-  /// busy. When the child has disappeared (keyed view stores), the action is dropped.
+  /// busy. When the child has disappeared (keyed view stores), the action is dropped; in debug
+  /// builds the drop is reported to ``ArborealDiagnostics/droppedActionHandler``, naming the
+  /// action and the child's key.
   ///
   /// - Parameter action: The child action.
   /// - Returns: The handle of the parent action, or a finished handle when it was dropped.
   @discardableResult
   public func send(_ action: Child.Action) -> SendHandle {
-    if mayDisappear, resolve() == nil { return SendHandle() }
+    if mayDisappear, resolve() == nil {
+      #if DEBUG
+        ArborealDiagnostics.reportDroppedAction(
+          "Arboreal: dropped \(action) sent to \(path): the child is no longer in its parent. "
+            + "Stop sending to a removed child's view store (check `isPresent`).")
+      #endif
+      return SendHandle()
+    }
     return forward(action)
   }
 }

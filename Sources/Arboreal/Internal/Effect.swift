@@ -25,19 +25,22 @@ enum Effect<Action: Sendable>: Sendable {
   /// Delivers one action from an effect to its store.
   typealias Send = @Sendable (Action) async -> Void
 
-  /// The same entry, its actions transformed by `transform`.
-  func tag<Parent: Sendable>(_ transform: @escaping @Sendable (Action) -> Parent) -> Effect<Parent>
-  {
+  /// The same entry as the parent of the child `scope` sees it: its actions transformed by
+  /// `transform`, its identifiers scoped to the child, and (for work) cancellable with every
+  /// other effect of the child by the child's membership identifier.
+  func tag<Parent: Sendable>(
+    _ transform: @escaping @Sendable (Action) -> Parent, scope: EffectScope
+  ) -> Effect<Parent> {
     switch self {
     case .cancel(let id):
-      return .cancel(id)
+      return .cancel(id.scoped(in: scope))
     case .run(let work):
       let operation = work.operation
       return .run(
         Effect<Parent>.Work(
           operation: { send in await operation { action in await send(transform(action)) } },
-          cancelIDs: work.cancelIDs,
-          cancelInFlightIDs: work.cancelInFlightIDs
+          cancelIDs: work.cancelIDs.map { $0.scoped(in: scope) } + [CancelID(member: scope)],
+          cancelInFlightIDs: work.cancelInFlightIDs.map { $0.scoped(in: scope) }
         ))
     }
   }
