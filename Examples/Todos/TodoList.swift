@@ -33,8 +33,6 @@ final class TodoList: ArborealModel {
   @Tracked private(set) var items: [Todo]
   @Tracked private(set) var filter = TodoFilter.all
   @Tracked private(set) var undoHistory: [[TodoRecord]] = []
-  /// Saves started and not yet finished; the command line waits for zero.
-  @Tracked private(set) var savesInFlight = 0
   /// Why the last save failed, or nil if it succeeded (or none ran yet).
   @Tracked private(set) var saveProblem: String?
   private var nextID: Int
@@ -81,7 +79,6 @@ final class TodoList: ArborealModel {
       items = previous.map(Todo.init)
       return save(environment)
     case .saveFinished(let problem):
-      savesInFlight -= 1
       saveProblem = problem
       return .none
     }
@@ -94,7 +91,6 @@ final class TodoList: ArborealModel {
 
   private func save(_ environment: Environment) -> Fx<Action> {
     revision += 1
-    savesInFlight += 1
     // An effect cannot capture the model: copy what it needs.
     let records = items.map(\.record)
     let revision = revision

@@ -76,6 +76,8 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   @exclusivity(unchecked) private var table = Table()
   /// What send handles refer to; made with the first handle that needs it.
   @exclusivity(unchecked) private var reference: HostReference?
+  /// The callers of ``finish()`` waiting for the store to be idle.
+  @exclusivity(unchecked) private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
   /// Package hook for `ArborealTesting`'s `TestStore`, not API: when set, an action delivered
   /// by a running effect is handed to it instead of being handled, together with a ticket
@@ -117,6 +119,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     let output = table.removeAll()
     for task in output.cancel { task.cancel() }
     for waiter in output.resume { waiter.resume() }
+    for waiter in idleWaiters { waiter.resume() }
   }
 
   /// Sends an action to the model.
@@ -316,8 +319,41 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     perform(table.finish(effect))
   }
 
-  /// Cancels tasks and resumes waiters, after the table is consistent again.
+  private func resumeIdleWaiters() {
+    let waiters = idleWaiters
+    idleWaiters = []
+    for waiter in waiters { waiter.resume() }
+  }
+
+  // MARK: Idle
+
+  /// Waits until the store is idle: no effect is running and no action is waiting to be
+  /// handled.
+  ///
+  /// ```swift
+  /// store.send(.save)
+  /// store.send(.refresh)
+  /// await store.finish()  // both effects, and the effects of their actions, have ended
+  /// ```
+  ///
+  /// Unlike awaiting one ``SendHandle``, it waits for every effect, whoever started it: a
+  /// command-line tool calls it before exiting, a test before checking the state. It does not
+  /// stop the store: later sends work as before. An effect that never ends (a timer nobody
+  /// cancels) keeps it waiting; a cancelled effect counts as ended at once (it delivers
+  /// nothing more), and releasing the store makes it return. Returns at once when the store is
+  /// idle already.
+  public func finish() async {
+    // Actions are queued only while an update runs, and handled before the main actor is
+    // free again: so once no effect runs, nothing is queued either.
+    while !table.effects.isEmpty {
+      await withCheckedContinuation { idleWaiters.append($0) }
+    }
+  }
+
+  /// Cancels tasks and resumes waiters, after the table is consistent again; wakes the callers
+  /// of ``finish()`` when no effect runs any more.
   private func perform(_ output: Table.Output) {
+    if !idleWaiters.isEmpty, table.effects.isEmpty { resumeIdleWaiters() }
     if output.isEmpty { return }
     for task in output.cancel { task.cancel() }
     for waiter in output.resume { waiter.resume() }
