@@ -292,6 +292,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   }
 
   private func start(_ work: Effect<Model.Action>.Work, in group: GroupID) {
+    if let window = work.unlessRunning, table.isRunning(window) { return }
     // In-flight effects were cancelled by `run(_:in:)` before any of its effects started.
     let (started, output) = table.start(in: group, cancelIDs: work.cancelIDs, cancelInFlight: [])
     perform(output)
@@ -304,13 +305,18 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     let finish: @Sendable () async -> Void = { [weak self] in
       await self?.finish(effect)
     }
-    let operation = work.operation
+    var operation = work.operation
+    var settle: (@Sendable () -> Void)?
+    if !work.delays.isEmpty {
+      (operation, settle) = DelayStep.delaying(operation, by: work.delays)
+    }
     // Detached: the effect runs on the global concurrent executor, never on the main actor.
     // Its `finish` cannot run before the handle is attached below: both need the main actor,
     // which this code holds.
-    let task = Task.detached {
+    let task = Task.detached { [operation, settle] in
       await operation(send)
       await finish()
+      settle?()
     }
     if let orphan = table.attach(task, to: effect) { orphan.cancel() }
   }

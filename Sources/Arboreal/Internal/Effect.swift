@@ -20,6 +20,12 @@ enum Effect<Action: Sendable>: Sendable {
     /// The identifiers (a subset of `cancelIDs`) whose running effects are cancelled before
     /// this one starts.
     var cancelInFlightIDs: [CancelID] = []
+    /// When set, the effect is dropped instead of started while an effect cancellable by this
+    /// identifier runs (a throttle's window).
+    var unlessRunning: CancelID?
+    /// The waits before the operation starts, first to last; the store books the first when
+    /// it starts the effect.
+    var delays: [DelayStep] = []
   }
 
   /// Delivers one action from an effect to its store.
@@ -40,7 +46,9 @@ enum Effect<Action: Sendable>: Sendable {
         Effect<Parent>.Work(
           operation: { send in await operation { action in await send(transform(action)) } },
           cancelIDs: work.cancelIDs.map { $0.scoped(in: scope) } + [CancelID(member: scope)],
-          cancelInFlightIDs: work.cancelInFlightIDs.map { $0.scoped(in: scope) }
+          cancelInFlightIDs: work.cancelInFlightIDs.map { $0.scoped(in: scope) },
+          unlessRunning: work.unlessRunning?.scoped(in: scope),
+          delays: work.delays
         ))
     }
   }

@@ -141,6 +141,9 @@ struct EffectTable<Handle, Waiter> {
     return nil
   }
 
+  /// Whether an effect tagged with `id` is running.
+  func isRunning(_ id: CancelID) -> Bool { byCancelID[id] != nil }
+
   /// The group of a running effect, or nil when it finished or was cancelled (drop what it
   /// delivers).
   func group(ofRunning effect: EffectID) -> GroupID? { effects[effect]?.group }
