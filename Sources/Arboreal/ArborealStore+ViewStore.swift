@@ -29,6 +29,19 @@ extension ArborealStore {
     makeViewStore(get: get, forward: { action in self.send(tag(action)) })
   }
 
+  /// A view store over this store's whole model: what a component written against
+  /// `ViewStore<Model>` takes, for the root as for any child.
+  ///
+  /// ```swift
+  /// let root = store.viewStore()
+  /// root.send(.increment)  // store receives .increment
+  /// ```
+  ///
+  /// - Returns: The view store; it keeps this store alive.
+  public func viewStore() -> ViewStore<Model> {
+    viewStore(get: { $0 }, tag: { $0 })
+  }
+
   /// The rest of ``viewStore(get:tag:)``, out of line.
   @usableFromInline
   func makeViewStore<Child: ArborealModel>(

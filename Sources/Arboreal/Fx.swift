@@ -175,6 +175,48 @@ public struct Fx<Action: Sendable>: Sendable {
     Fx(work: Effect.Work(operation: body))
   }
 
+  /// An effect that sends any number of actions, and hands the error its body throws to
+  /// `catch`, which may send more.
+  ///
+  /// ```swift
+  /// return .run { send in
+  ///   for try await line in try await environment.log.lines() {
+  ///     await send(.line(line))
+  ///   }
+  /// } catch: { error, send in
+  ///   await send(.failed("\(error)"))
+  /// }
+  /// ```
+  ///
+  /// When the effect is cancelled, `catch` is not called (whatever the body throws), and any
+  /// action sent is dropped.
+  ///
+  /// - Parameters:
+  ///   - body: The async work, run off the main actor.
+  ///   - catch: Handles the error that ended `body`; runs off the main actor, in the effect's
+  ///     task.
+  /// - Returns: The effect.
+  public static func run(
+    _ body:
+      @escaping @Sendable (_ send: @escaping @Sendable (Action) async -> Void) async throws
+      -> Void,
+    catch:
+      @escaping @Sendable (
+        _ error: any Error, _ send: @escaping @Sendable (Action) async -> Void
+      ) async -> Void
+  ) -> Fx {
+    let handle = `catch`
+    return Fx(
+      work: Effect.Work(operation: { send in
+        do {
+          try await body(send)
+        } catch {
+          guard !Task.isCancelled else { return }
+          await handle(error, send)
+        }
+      }))
+  }
+
   /// An effect that sends every action an asynchronous sequence yields, in order, until it
   /// ends or the effect is cancelled.
   ///
@@ -235,6 +277,26 @@ public struct Fx<Action: Sendable>: Sendable {
   /// - Returns: The effect.
   public static func fireAndForget(_ work: @escaping @Sendable () async throws -> Void) -> Fx {
     Fx(work: Effect.Work(operation: { _ in try? await work() }))
+  }
+
+  /// An `Fx` holding the effects of all of `effects`, in order: how a helper that gathers the
+  /// effects of several updates builds the one it returns.
+  ///
+  /// ```swift
+  /// let effects = rows.map { row in
+  ///   let id = row.id
+  ///   return row.update(action: .refresh, environment: environment)
+  ///     .tag(key: id) { Action.row(id: id, $0) }
+  /// }
+  /// return Fx(merging: effects)
+  /// ```
+  ///
+  /// - Parameter effects: The effects to combine; an empty sequence gives ``none``.
+  /// - Complexity: O(*n*) for *n* effects in all.
+  public init(merging effects: some Sequence<Fx>) {
+    var merged: [Effect<Action>] = []
+    for fx in effects { merged.append(contentsOf: fx.effects) }
+    self.init(effects: merged)
   }
 
   /// The effects of all of `effects`, in order.

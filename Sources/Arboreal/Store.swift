@@ -312,8 +312,9 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     }
     // Detached: the effect runs on the global concurrent executor, never on the main actor.
     // Its `finish` cannot run before the handle is attached below: both need the main actor,
-    // which this code holds.
-    let task = Task.detached { [operation, settle] in
+    // which this code holds. It runs at the priority of the task that sent the action (for an
+    // action an effect delivered, that effect's).
+    let task = Task.detached(priority: Task.currentPriority) { [operation, settle] in
       await operation(send)
       await finish()
       settle?()

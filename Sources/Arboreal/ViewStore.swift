@@ -59,6 +59,30 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
     self.forward = forward
   }
 
+  /// A view store over a model it does not change, whose actions go to `send`: for previews,
+  /// tests and component catalogues, where no parent store exists.
+  ///
+  /// ```swift
+  /// let preview = ViewStore(state: Counter(count: 3)) { action in print(action) }
+  /// preview.send(.increment)  // prints "increment"; preview.state.count stays 3
+  /// ```
+  ///
+  /// ``state`` is always `state`, ``isPresent`` always true, and ``send(_:)`` calls `send` and
+  /// returns a finished handle. Scoping it (``ArborealStore/viewStore(get:tag:)``,
+  /// ``ArborealStore/binding(get:tag:)``) works as on any store.
+  ///
+  /// - Parameters:
+  ///   - state: The model to show.
+  ///   - send: Receives every action sent to the view store.
+  public convenience init(state: Child, send: @escaping @MainActor (Child.Action) -> Void) {
+    self.init(
+      child: state, mayDisappear: false, path: "", resolve: { state },
+      forward: { action in
+        send(action)
+        return SendHandle()
+      })
+  }
+
   /// The child model, read from the parent now.
   ///
   /// When a keyed child has disappeared, the last child seen (see "When a keyed child
