@@ -1,6 +1,6 @@
 import Arboreal
 
-/// What ``TestStore/send(_:assert:fileID:filePath:line:column:)`` returns: the ``SendHandle``
+/// What ``TestStore/send(_:assert:fileID:filePath:line:column:)`` returns: the `SendHandle`
 /// of the action, whose ``value`` fails the test instead of waiting forever.
 ///
 /// In an exhaustive test store, the actions effects deliver wait for
