@@ -78,6 +78,13 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   @exclusivity(unchecked) private var reference: HostReference?
   /// The callers of ``finish()`` waiting for the store to be idle.
   @exclusivity(unchecked) private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  /// The model's subscriptions, for a ``SubscribingModel``; nil for any other model.
+  @exclusivity(unchecked) @usableFromInline var subscriptionSource:
+    (() -> [Subscription<Model.Action>])?
+  /// The ids of the subscriptions started, in the order they were started.
+  @exclusivity(unchecked) private var activeSubscriptions: [CancelID] = []
+  /// The observations made by ``subscribe(to:get:tag:)``, released with the store.
+  @exclusivity(unchecked) private var storeSubscriptions: [TrackingToken] = []
 
   /// Package hook for `ArborealTesting`'s `TestStore`, not API: when set, an action delivered
   /// by a running effect is handed to it instead of being handled, together with a ticket
@@ -95,6 +102,20 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   public init(state: Model, environment: Model.Environment) {
     self.state = state
     self.environment = environment
+    if let subscribing = state as? any SubscribingModel {
+      subscriptionSource = Self.subscriptions(of: subscribing, environment: environment)
+      refreshSubscriptions()
+    }
+  }
+
+  /// Reads the subscriptions of a model known to be `Model` through its `SubscribingModel`
+  /// conformance.
+  private static func subscriptions<Subscribing: SubscribingModel>(
+    of model: Subscribing, environment: Model.Environment
+  ) -> () -> [Subscription<Model.Action>] {
+    // `Subscribing` is `Model` (the model was cast from a `Model`), so the casts always hold.
+    let environment = environment as! Subscribing.Environment
+    return { model.subscriptions(environment: environment) as! [Subscription<Model.Action>] }
   }
 
   /// Creates a store for a model and sends it a first action (to load data, start a timer).
@@ -162,6 +183,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   func finishSend(_ fx: Fx<Model.Action>) -> SendHandle {
     if fx.storage != nil { return startEffectsAndFinish(fx) }
     if !queue.isEmpty { drainQueue() }
+    if subscriptionSource != nil { refreshSubscriptions() }
     isHandling = false
     return SendHandle()
   }
@@ -181,6 +203,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     run(fx, in: group)
     perform(table.release(group))
     if !queue.isEmpty { drainQueue() }
+    if subscriptionSource != nil { refreshSubscriptions() }
     isHandling = false
     return handle(for: group)
   }
@@ -266,6 +289,31 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     if !fx.isNone { run(fx, in: group) }
     perform(table.release(group))
     if !queue.isEmpty { drainQueue() }
+    if subscriptionSource != nil { refreshSubscriptions() }
+  }
+
+  // MARK: Subscriptions
+
+  /// Starts the subscriptions whose id is new and cancels those whose id is gone.
+  ///
+  /// - Complexity: O(*s* log *s*) for *s* subscriptions, plus their starts and cancellations.
+  @inline(never)
+  private func refreshSubscriptions() {
+    guard let subscriptionSource else { return }
+    let wanted = subscriptionSource()
+    let wantedIDs = Set(wanted.map(\.id))
+    let running = Set(activeSubscriptions)
+    for id in activeSubscriptions where !wantedIDs.contains(id) {
+      perform(table.cancel(CancelID(SubscriptionKey(id: id))))
+    }
+    activeSubscriptions.removeAll { !wantedIDs.contains($0) }
+    for subscription in wanted where !running.contains(subscription.id) {
+      activeSubscriptions.append(subscription.id)
+      // A group of its own, which no handle refers to: awaiting a send never waits for it.
+      let group = table.openGroup()
+      run(subscription.fx().cancellable(id: SubscriptionKey(id: subscription.id)), in: group)
+      perform(table.release(group))
+    }
   }
 
   // MARK: Effects
@@ -365,6 +413,45 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     for task in output.cancel { task.cancel() }
     for waiter in output.resume { waiter.resume() }
   }
+}
+
+extension Store {
+  /// Sends an action to this store each time a value derived from another store changes:
+  /// how one feature follows another's state without either holding the other.
+  ///
+  /// ```swift
+  /// cart.subscribe(to: session, get: \.userID, tag: Cart.Action.userChanged)
+  /// ```
+  ///
+  /// `tag(value)` is sent at once with the current value, then after every change of what
+  /// `get` read that gives a value different from the previous one, on the main actor. The
+  /// subscription lasts until the returned token is cancelled or this store is released; it
+  /// keeps `other` alive, not this store.
+  ///
+  /// - Parameters:
+  ///   - other: The store to follow.
+  ///   - get: Derives the value from the other store's model; its reads are tracked.
+  ///   - tag: Makes this store's action of a value.
+  /// - Returns: A token that ends the subscription when cancelled; the store keeps it too.
+  @discardableResult
+  public func subscribe<Other: ArborealStore, Value: Equatable>(
+    to other: Other,
+    get: @escaping (Other.Model) -> Value,
+    tag: @escaping (Value) -> Model.Action
+  ) -> TrackingToken {
+    send(tag(get(other.state)))
+    let token = observe({ get(other.state) }) { [weak self] value in
+      self?.send(tag(value))
+    }
+    storeSubscriptions.append(token)
+    return token
+  }
+}
+
+/// The cancellation identifier of a running subscription: a type of its own, so that no
+/// identifier a model uses can equal it.
+private struct SubscriptionKey: Hashable, Sendable {
+  let id: CancelID
 }
 
 extension Store {
