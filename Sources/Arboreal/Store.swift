@@ -66,6 +66,12 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     let group: GroupID
   }
 
+  /// An effect waiting for room in its queue, with a hold on its group.
+  private struct Suspended {
+    let work: Effect<Model.Action>.Work
+    let group: GroupID
+  }
+
   private typealias Table = EffectTable<Task<Void, Never>, CheckedContinuation<Void, Never>>
 
   // Main-actor state whose accesses never overlap (none spans a call that could reach the
@@ -83,6 +89,15 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     (() -> [Subscription<Model.Action>])?
   /// The ids of the subscriptions started, in the order they were started.
   @exclusivity(unchecked) private var activeSubscriptions: [CancelID] = []
+  /// Effects waiting for room in a queue (`.oldest(n, whenFull: .suspend)`), first in first
+  /// out, each holding its group.
+  @exclusivity(unchecked) private var suspended: [Suspended] = []
+  /// `!suspended.isEmpty`, as a plain flag the effect paths can test without generic metadata.
+  @exclusivity(unchecked) private var hasSuspended = false
+  /// Whether `resumeSuspended()` is running (it starts effects, which can call it again).
+  @exclusivity(unchecked) private var isResuming = false
+  /// When each queue with spacing last started (or will start) an effect.
+  @exclusivity(unchecked) private var lastStarts: [CancelID: QueueStart] = [:]
   /// The observations made by ``subscribe(to:get:tag:)``, released with the store.
   @exclusivity(unchecked) private var storeSubscriptions: [TrackingToken] = []
 
@@ -328,11 +343,15 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     for case .run(let work) in fx.effects {
       for id in work.cancelInFlightIDs where !inFlight.contains(id) { inFlight.append(id) }
     }
-    for id in inFlight { perform(table.cancel(id)) }
+    for id in inFlight {
+      perform(table.cancel(id))
+      dropSuspended { $0.work.cancelIDs.contains(id) }
+    }
     for effect in fx.effects {
       switch effect {
       case .cancel(let id):
         perform(table.cancel(id))
+        dropSuspended { $0.work.cancelIDs.contains(id) }
       case .run(let work):
         start(work, in: group)
       }
@@ -341,6 +360,90 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
 
   private func start(_ work: Effect<Model.Action>.Work, in group: GroupID) {
     if let window = work.unlessRunning, table.isRunning(window) { return }
+    var work = work
+    if let queue = work.queue, !admit(&work, to: queue, in: group) { return }
+    launch(work, in: group)
+  }
+
+  /// Applies the queue's policy to an effect about to start: cancels the oldest of a full
+  /// `newest` queue, drops or suspends the effect when an `oldest` queue is full, and delays it
+  /// to respect the queue's spacing.
+  ///
+  /// - Returns: Whether to start the effect now.
+  private func admit(
+    _ work: inout Effect<Model.Action>.Work, to queue: QueueSpec, in group: GroupID
+  ) -> Bool {
+    let running = table.running(queue.id)
+    switch queue.policy {
+    case .newest(let count):
+      for effect in running.prefix(max(0, running.count - count + 1)) {
+        perform(table.cancel(effect: effect))
+      }
+    case .oldest(let count, .drop):
+      if running.count >= count { return false }
+    case .oldest(let count, .suspend):
+      let waiting = hasSuspended && suspended.contains { $0.work.queue?.id == queue.id }
+      if running.count >= count || waiting {
+        table.retain(group)
+        suspended.append(Suspended(work: work, group: group))
+        hasSuspended = true
+        return false
+      }
+    }
+    if let spacing = queue.spacing {
+      let (wait, record) = QueueStart.next(after: lastStarts[queue.id], spacing: spacing)
+      lastStarts[queue.id] = record
+      if wait > .zero {
+        work.delays.insert(DelayStep(duration: wait, clock: spacing.clock), at: 0)
+      }
+    }
+    return true
+  }
+
+  /// Starts the suspended effects whose queue has room, first in first out.
+  private func resumeSuspended() {
+    guard hasSuspended, !isResuming else { return }
+    isResuming = true
+    defer { isResuming = false }
+    var index = 0
+    while index < suspended.count {
+      let next = suspended[index]
+      guard let queue = next.work.queue, case .oldest(let count, _) = queue.policy,
+        table.running(queue.id).count < count
+      else {
+        index += 1
+        continue
+      }
+      suspended.remove(at: index)
+      hasSuspended = !suspended.isEmpty
+      var work = next.work
+      if let spacing = queue.spacing {
+        let (wait, record) = QueueStart.next(after: lastStarts[queue.id], spacing: spacing)
+        lastStarts[queue.id] = record
+        if wait > .zero {
+          work.delays.insert(DelayStep(duration: wait, clock: spacing.clock), at: 0)
+        }
+      }
+      launch(work, in: next.group)
+      perform(table.release(next.group))
+    }
+  }
+
+  /// Takes the suspended effects that match out of their queues, releasing their groups.
+  private func dropSuspended(where matches: (Suspended) -> Bool) {
+    guard hasSuspended else { return }
+    var released: [GroupID] = []
+    suspended.removeAll { item in
+      guard matches(item) else { return false }
+      released.append(item.group)
+      return true
+    }
+    hasSuspended = !suspended.isEmpty
+    for group in released { perform(table.release(group)) }
+  }
+
+  /// Starts an admitted effect's task.
+  private func launch(_ work: Effect<Model.Action>.Work, in group: GroupID) {
     // In-flight effects were cancelled by `run(_:in:)` before any of its effects started.
     let (started, output) = table.start(in: group, cancelIDs: work.cancelIDs, cancelInFlight: [])
     perform(output)
@@ -400,7 +503,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   public func finish() async {
     // Actions are queued only while an update runs, and handled before the main actor is
     // free again: so once no effect runs, nothing is queued either.
-    while !table.effects.isEmpty {
+    while !table.effects.isEmpty || hasSuspended {
       await withCheckedContinuation { idleWaiters.append($0) }
     }
   }
@@ -408,6 +511,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// Cancels tasks and resumes waiters, after the table is consistent again; wakes the callers
   /// of ``finish()`` when no effect runs any more.
   private func perform(_ output: Table.Output) {
+    if hasSuspended { resumeSuspended() }
     if !idleWaiters.isEmpty, table.effects.isEmpty { resumeIdleWaiters() }
     if output.isEmpty { return }
     for task in output.cancel { task.cancel() }
@@ -500,6 +604,7 @@ extension Store: EffectHost {
 
   func cancel(group: GroupID) {
     perform(table.cancel(group: group))
+    dropSuspended { $0.group == group }
   }
 
   func isOpen(_ group: GroupID) -> Bool {

@@ -26,6 +26,8 @@ enum Effect<Action: Sendable>: Sendable {
     /// The waits before the operation starts, first to last; the store books the first when
     /// it starts the effect.
     var delays: [DelayStep] = []
+    /// The queue the effect runs in, if any.
+    var queue: QueueSpec?
   }
 
   /// Delivers one action from an effect to its store.
@@ -48,7 +50,8 @@ enum Effect<Action: Sendable>: Sendable {
           cancelIDs: work.cancelIDs.map { $0.scoped(in: scope) } + [CancelID(member: scope)],
           cancelInFlightIDs: work.cancelInFlightIDs.map { $0.scoped(in: scope) },
           unlessRunning: work.unlessRunning?.scoped(in: scope),
-          delays: work.delays
+          delays: work.delays,
+          queue: work.queue.map { $0.scoped(in: scope) }
         ))
     }
   }
