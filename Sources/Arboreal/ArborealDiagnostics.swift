@@ -13,7 +13,7 @@ import Synchronization
 /// ```swift
 /// ArborealDiagnostics.droppedActionHandler = { message in logger.warning("\(message)") }
 /// ```
-public enum ArborealDiagnostics {
+public enum ArborealDiagnostics: Sendable {
   private static let handler = Mutex<(@Sendable (String) -> Void)?>(nil)
 
   /// Receives the message for an action sent to a keyed ``ViewStore`` whose child is no longer
