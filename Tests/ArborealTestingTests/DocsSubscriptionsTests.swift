@@ -2,9 +2,9 @@ import Arboreal
 import ArborealTesting
 import Testing
 
-// The code of the "Subscriptions" article (Arboreal.docc/Subscriptions.md), verbatim between
-// the `article begins` and `article ends` markers, so that it keeps compiling and doing what
-// the article says.
+// The code of the "Subscriptions" article (Arboreal.docc/StateDrivenSubscriptions.md),
+// verbatim between the `article begins` and `article ends` markers, so that it keeps compiling
+// and doing what the article says.
 
 enum DocsSubscriptions {
   // article begins: stopwatch
