@@ -69,18 +69,18 @@ struct DelayStep: Sendable {
 
   /// The wait an effect is at; replacing it books the next one, then settles the previous one.
   private final class Current: Sendable {
-    private let sleep_: Mutex<Sleep>
+    private let wait: Mutex<Sleep>
 
     init(_ sleep: Sleep) {
-      sleep_ = Mutex(sleep)
+      wait = Mutex(sleep)
     }
 
     func sleep() async throws {
-      try await sleep_.withLock { $0 }()
+      try await wait.withLock { $0 }()
     }
 
     func replace(with next: Sleep) {
-      let previous = sleep_.withLock { current in
+      let previous = wait.withLock { current in
         defer { current = next }
         return current
       }
@@ -88,7 +88,7 @@ struct DelayStep: Sendable {
     }
 
     func settle() {
-      sleep_.withLock { $0 }.settle()
+      wait.withLock { $0 }.settle()
     }
   }
 }
