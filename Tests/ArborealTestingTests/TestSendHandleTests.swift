@@ -33,6 +33,21 @@ import Testing
     await store.finish()
   }
 
+  // The "Awaiting a send" section of TestingWithTestStore.md, verbatim between the markers.
+  @Test func receiveFirstThenAwaitTheHandle() async {
+    let store = TestStore(state: Loader(), environment: LoaderEnvironment())
+    // article begins: awaiting a send
+    let load = await store.send(.load) { #expect($0.isLoading) }
+    await store.receive(.loaded(42)) { model in
+      #expect(model.count == 42)
+      #expect(!model.isLoading)
+    }
+    await load.value
+    // article ends: awaiting a send
+    #expect(load.isFinished)
+    await store.finish()
+  }
+
   @Test func awaitingTheHandleAfterReceivingReturnsWithoutAFailure() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     let load = await store.send(.loadTwice)
