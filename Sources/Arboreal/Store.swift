@@ -554,8 +554,11 @@ extension Store {
 
 /// The cancellation identifier of a running subscription: a type of its own, so that no
 /// identifier a model uses can equal it.
-private struct SubscriptionKey: Hashable, Sendable {
+private struct SubscriptionKey: Hashable, Sendable, CustomDebugStringConvertible {
   let id: CancelID
+
+  /// `subscription "tick"`, for the list of running effects in a test failure.
+  var debugDescription: String { "subscription \(id.debugDescription)" }
 }
 
 extension Store {

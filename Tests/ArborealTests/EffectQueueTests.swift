@@ -95,4 +95,16 @@ import Testing
     await store.finish()
     #expect(store.state.log.sorted() == ["a", "b"])
   }
+
+  @Test func aRunningEffectNamesItsQueue() async {
+    let store = Store(state: Script(), environment: ())
+    let gate = Gate()
+    store.send(job("a", gate, .newest(1)))
+    #expect(store.runningEffectDescriptions.count == 1)
+    #expect(
+      store.runningEffectDescriptions.first?.hasSuffix("(cancellable by queue \"q\")") == true)
+    gate.open()
+    await store.finish()
+    #expect(store.state.log == ["a"])
+  }
 }

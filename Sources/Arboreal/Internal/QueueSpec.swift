@@ -22,8 +22,11 @@ struct QueueSpec: Sendable {
 
 /// The base of a queue's identifier: a type of its own, so that it never equals an identifier
 /// given to `cancellable(id:)`.
-struct QueueKey<ID: Hashable & Sendable>: Hashable, Sendable {
+struct QueueKey<ID: Hashable & Sendable>: Hashable, Sendable, CustomDebugStringConvertible {
   let id: ID
+
+  /// `queue "uploads"`, for the list of running effects in a test failure.
+  var debugDescription: String { "queue \(String(reflecting: id))" }
 }
 
 /// When a queue with spacing may start its next effect: the start instant of the last one, on
