@@ -34,8 +34,6 @@ final class TodoList: ArborealModel {
   @Tracked private(set) var items: [Todo]
   @Tracked private(set) var filter = TodoFilter.all
   @Tracked private(set) var undoHistory: [[TodoRecord]] = []
-  /// Saves started and not yet finished; the command line waits for zero.
-  @Tracked private(set) var savesInFlight = 0
   /// Why the last save failed, or nil if it succeeded (or none ran yet).
   @Tracked private(set) var saveProblem: String?
   private var nextID: Int
@@ -65,11 +63,12 @@ final class TodoList: ArborealModel {
       guard let index = items.firstIndex(where: { $0.id == id }) else { return .none }
       remember(items.map(\.record))
       items.remove(at: index)
-      return save(environment)
+      return Fx.cancel(child: Todo.self, key: id).merge(save(environment))
     case .todo(let id, let action):
       guard let todo = item(id: id) else { return .none }
       let before = items.map(\.record)
-      let fx = todo.update(action: action, environment: ()).tag { Action.todo(id: id, $0) }
+      // Keyed: the to-do's effects are its own, and `remove` cancels them.
+      let fx = todo.update(action: action, environment: ()).tag(key: id) { Action.todo(id: id, $0) }
       guard items.map(\.record) != before else { return fx }
       remember(before)
       return fx.merge(save(environment))
@@ -81,7 +80,6 @@ final class TodoList: ArborealModel {
       items = previous.map(Todo.init)
       return save(environment)
     case .saveFinished(let problem):
-      savesInFlight -= 1
       saveProblem = problem
       return .none
     }
@@ -94,7 +92,6 @@ final class TodoList: ArborealModel {
 
   private func save(_ environment: Environment) -> Fx<Action> {
     revision += 1
-    savesInFlight += 1
     // An effect cannot capture the model: copy what it needs.
     let records = items.map(\.record)
     let revision = revision

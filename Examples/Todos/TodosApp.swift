@@ -65,7 +65,7 @@ final class TodosApp {
   ///
   /// - Returns: The exit status: 0, or 1 if the last changes could not be saved.
   func finish() async -> Int32 {
-    await waitForSaves()
+    await store.finish()
     observers.removeAll()
     guard let problem = model.saveProblem else { return 0 }
     console.error("your last changes were not saved to \(path): \(problem)")
@@ -116,7 +116,7 @@ final class TodosApp {
     case .quit:
       break
     }
-    await waitForSaves()
+    await store.finish()
   }
 
   private func finishEdit(number: Int, text: StoreBinding<String>, with line: String) async {
@@ -128,7 +128,7 @@ final class TodosApp {
     console.say("Edited \(number). \(newText)")
     // The setter sends `Todo.Action.setText`, tagged for the list by the view store.
     text.wrappedValue = newText
-    await waitForSaves()
+    await store.finish()
   }
 
   /// A view store for to-do `number`, or nil (and an error printed) if there is none.
@@ -159,20 +159,6 @@ final class TodosApp {
     }
     for (number, todo) in visible {
       console.say("\(number < 10 ? " " : "")\(number). [\(todo.isDone ? "x" : " ")] \(todo.text)")
-    }
-  }
-
-  /// Suspends until every save effect has reported back (the main actor stays free for them).
-  private func waitForSaves() async {
-    let model = model
-    while model.savesInFlight > 0 {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        withTracking {
-          _ = model.savesInFlight
-        } onChange: {
-          continuation.resume()
-        }
-      }
     }
   }
 

@@ -7,8 +7,9 @@ extension ArborealStore {
   /// ```
   ///
   /// Reading the binding evaluates `get` on the current state (so inside tracking, what `get`
-  /// read is tracked); setting it sends exactly one action, `tag(newValue)`. On a view store,
-  /// that action goes to the parent tagged as usual.
+  /// read is tracked); setting it sends exactly one action, `tag(newValue)`, and
+  /// ``StoreBinding/set(_:)`` returns that send's handle. On a view store, that action goes to
+  /// the parent tagged as usual.
   ///
   /// - Parameters:
   ///   - get: Reads the value from the model.
@@ -20,7 +21,7 @@ extension ArborealStore {
   ) -> StoreBinding<Value> {
     StoreBinding(
       get: { get(self.state) },
-      set: { value in self.send(tag(value)) }
+      send: { value in self.send(tag(value)) }
     )
   }
 }

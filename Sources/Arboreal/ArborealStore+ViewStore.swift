@@ -29,6 +29,19 @@ extension ArborealStore {
     makeViewStore(get: get, forward: { action in self.send(tag(action)) })
   }
 
+  /// A view store over this store's whole model: what a component written against
+  /// `ViewStore<Model>` takes, for the root as for any child.
+  ///
+  /// ```swift
+  /// let root = store.viewStore()
+  /// root.send(.increment)  // store receives .increment
+  /// ```
+  ///
+  /// - Returns: The view store; it keeps this store alive.
+  public func viewStore() -> ViewStore<Model> {
+    viewStore(get: { $0 }, tag: { $0 })
+  }
+
   /// The rest of ``viewStore(get:tag:)``, out of line.
   @usableFromInline
   func makeViewStore<Child: ArborealModel>(
@@ -37,8 +50,11 @@ extension ArborealStore {
   ) -> ViewStore<Child> {
     let parent = ParentScope(self)
     let resolve: () -> Child? = { parent.resolve().map(get) }
+    let child = get(state)
     return ViewStore(
-      child: get(state), mayDisappear: parent.isKeyed, resolve: resolve, forward: forward)
+      child: child, mayDisappear: parent.isKeyed,
+      path: parent.path.isEmpty ? "" : "\(parent.path) › \(Child.self)",
+      resolve: resolve, forward: forward)
   }
 
   /// A view store scoped to a child in a collection, identified by `key`; nil when there is
@@ -58,10 +74,12 @@ extension ArborealStore {
   /// ```
   ///
   /// If the child later disappears, the view store's ``ViewStore/isPresent`` becomes false,
-  /// its `state` keeps returning the last child it saw, and its sends are dropped (see
-  /// ``ViewStore``); if a child with the key appears again, it follows that one. The parent's
-  /// update should still ignore an action for a key it no longer has: one could have been
-  /// queued before the child was removed.
+  /// its `state` keeps returning the last child it saw, and its sends are dropped (and, in
+  /// debug builds, reported to ``ArborealDiagnostics/droppedActionHandler``); if a child with
+  /// the key appears again, it follows that one. The parent's update should still ignore an
+  /// action for a key it no longer has (one could have been queued before the child was
+  /// removed), tag the child's effects with ``Fx/tag(key:_:)`` and cancel them with
+  /// ``Fx/cancel(child:key:)`` when it removes the child.
   ///
   /// - Parameters:
   ///   - key: The child's identity.
@@ -76,9 +94,11 @@ extension ArborealStore {
   ) -> ViewStore<Child>? {
     let parent = ParentScope(self)
     guard let model = parent.resolve(), let child = get(model, key) else { return nil }
+    let name = "\(Child.self)[\(String(reflecting: key))]"
     return ViewStore(
       child: child,
       mayDisappear: true,
+      path: parent.path.isEmpty ? name : "\(parent.path) › \(name)",
       resolve: { parent.resolve().flatMap { get($0, key) } },
       forward: { action in self.send(tag(key, action)) }
     )
@@ -92,14 +112,18 @@ extension ArborealStore {
 private struct ParentScope<Parent: ArborealStore> {
   let resolve: () -> Parent.Model?
   let isKeyed: Bool
+  /// The parent's ``ViewStore/path``; empty for a root store.
+  let path: String
 
   init(_ parent: Parent) {
     if let viewStore = parent as? ViewStore<Parent.Model> {
       resolve = { viewStore.currentChild }
       isKeyed = viewStore.isKeyed
+      path = viewStore.path
     } else {
       resolve = { parent.state }
       isKeyed = false
+      path = ""
     }
   }
 }

@@ -175,6 +175,48 @@ public struct Fx<Action: Sendable>: Sendable {
     Fx(work: Effect.Work(operation: body))
   }
 
+  /// An effect that sends any number of actions, and hands the error its body throws to
+  /// `catch`, which may send more.
+  ///
+  /// ```swift
+  /// return .run { send in
+  ///   for try await line in try await environment.log.lines() {
+  ///     await send(.line(line))
+  ///   }
+  /// } catch: { error, send in
+  ///   await send(.failed("\(error)"))
+  /// }
+  /// ```
+  ///
+  /// When the effect is cancelled, `catch` is not called (whatever the body throws), and any
+  /// action sent is dropped.
+  ///
+  /// - Parameters:
+  ///   - body: The async work, run off the main actor.
+  ///   - catch: Handles the error that ended `body`; runs off the main actor, in the effect's
+  ///     task.
+  /// - Returns: The effect.
+  public static func run(
+    _ body:
+      @escaping @Sendable (_ send: @escaping @Sendable (Action) async -> Void) async throws
+      -> Void,
+    catch:
+      @escaping @Sendable (
+        _ error: any Error, _ send: @escaping @Sendable (Action) async -> Void
+      ) async -> Void
+  ) -> Fx {
+    let handle = `catch`
+    return Fx(
+      work: Effect.Work(operation: { send in
+        do {
+          try await body(send)
+        } catch {
+          guard !Task.isCancelled else { return }
+          await handle(error, send)
+        }
+      }))
+  }
+
   /// An effect that sends every action an asynchronous sequence yields, in order, until it
   /// ends or the effect is cancelled.
   ///
@@ -237,6 +279,26 @@ public struct Fx<Action: Sendable>: Sendable {
     Fx(work: Effect.Work(operation: { _ in try? await work() }))
   }
 
+  /// An `Fx` holding the effects of all of `effects`, in order: how a helper that gathers the
+  /// effects of several updates builds the one it returns.
+  ///
+  /// ```swift
+  /// let effects = rows.map { row in
+  ///   let id = row.id
+  ///   return row.update(action: .refresh, environment: environment)
+  ///     .tag(key: id) { Action.row(id: id, $0) }
+  /// }
+  /// return Fx(merging: effects)
+  /// ```
+  ///
+  /// - Parameter effects: The effects to combine; an empty sequence gives ``none``.
+  /// - Complexity: O(*n*) for *n* effects in all.
+  public init(merging effects: some Sequence<Fx>) {
+    var merged: [Effect<Action>] = []
+    for fx in effects { merged.append(contentsOf: fx.effects) }
+    self.init(effects: merged)
+  }
+
   /// The effects of all of `effects`, in order.
   ///
   /// ```swift
@@ -287,12 +349,17 @@ public struct Fx<Action: Sendable>: Sendable {
   ///   return child.update(action: action, environment: environment.child).tag(Action.child)
   /// ```
   ///
-  /// Cancellation identifiers are kept as they are.
+  /// The child's cancellation identifiers stay the child's: they are scoped to the child's
+  /// action type, so a `.cancel(id:)` the child returns cancels only effects the child started
+  /// with that identifier, and the parent's identifiers never collide with the child's. The
+  /// parent cancels every effect of the child with ``cancel(child:)``. For children in a
+  /// collection (or two children of the same type), tag with the child's key instead:
+  /// ``tag(key:_:)``.
   ///
   /// - Parameter transform: Turns a child action into a parent action; runs off the main
   ///   actor, in the effect's task.
   /// - Returns: The tagged effects.
-  /// - Complexity: O(*n*) for *n* effects.
+  /// - Complexity: O(*n* × *i*) for *n* effects with *i* identifiers each.
   @inlinable
   public func tag<Parent: Sendable>(
     _ transform: @escaping @Sendable (Action) -> Parent
@@ -308,7 +375,76 @@ public struct Fx<Action: Sendable>: Sendable {
   func tagEffects<Parent: Sendable>(
     _ transform: @escaping @Sendable (Action) -> Parent
   ) -> Fx<Parent> {
-    Fx<Parent>(effects: effects.map { $0.tag(transform) })
+    let scope = EffectScope(Action.self)
+    return Fx<Parent>(effects: effects.map { $0.tag(transform, scope: scope) })
+  }
+
+  /// The same effects, with every action they send transformed by `transform`, for the child
+  /// identified by `key`: how a parent runs the effects of one child in a collection.
+  ///
+  /// ```swift
+  /// case .row(let id, let action):
+  ///   guard let row = rows[id: id] else { return .none }
+  ///   return row.update(action: action, environment: environment)
+  ///     .tag(key: id) { .row(id: id, $0) }
+  /// ```
+  ///
+  /// The child's cancellation identifiers are scoped to this child: when each row cancels its
+  /// own `UploadID` (with ``cancel(id:)`` or `cancelInFlight`), it cancels its own upload and
+  /// never a sibling's. The parent cancels every effect of one child with
+  /// ``cancel(child:key:)``, typically when it removes the child, so that a removed row's
+  /// effects stop and deliver nothing.
+  ///
+  /// - Parameters:
+  ///   - key: The child's identity among its siblings (its id).
+  ///   - transform: Turns a child action into a parent action; runs off the main actor, in the
+  ///     effect's task.
+  /// - Returns: The tagged effects.
+  /// - Complexity: O(*n* × *i*) for *n* effects with *i* identifiers each.
+  public func tag<Parent: Sendable>(
+    key: some Hashable & Sendable,
+    _ transform: @escaping @Sendable (Action) -> Parent
+  ) -> Fx<Parent> {
+    guard storage != nil else { return Fx<Parent>(storage: nil) }
+    let scope = EffectScope(Action.self, key: key)
+    return Fx<Parent>(effects: effects.map { $0.tag(transform, scope: scope) })
+  }
+
+  /// An effect that cancels every running effect of the child with `key`: those the parent
+  /// tagged with ``tag(key:_:)`` for a child of type `child`, and those of the child's own
+  /// children.
+  ///
+  /// Return it when the child goes away, so that nothing it started keeps running or delivers
+  /// an action for a key the parent no longer has:
+  ///
+  /// ```swift
+  /// case .removeRow(let id):
+  ///   rows.remove(id: id)
+  ///   return .cancel(child: Row.self, key: id)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - child: The child's model type.
+  ///   - key: The key the parent tagged the child's effects with.
+  /// - Returns: The cancellation, performed in order with the other effects it is merged with.
+  public static func cancel<Child: ArborealModel>(
+    child: Child.Type, key: some Hashable & Sendable
+  ) -> Fx {
+    Fx(effects: [.cancel(CancelID(member: EffectScope(Child.Action.self, key: key)))])
+  }
+
+  /// An effect that cancels every running effect of a child the parent tagged with ``tag(_:)``
+  /// (without a key), and those of the child's own children.
+  ///
+  /// ```swift
+  /// case .closeEditor:
+  ///   return .cancel(child: Editor.self)
+  /// ```
+  ///
+  /// - Parameter child: The child's model type.
+  /// - Returns: The cancellation, performed in order with the other effects it is merged with.
+  public static func cancel<Child: ArborealModel>(child: Child.Type) -> Fx {
+    Fx(effects: [.cancel(CancelID(member: EffectScope(Child.Action.self)))])
   }
 
   /// The same effects, cancellable by `id` with ``cancel(id:)``.
@@ -323,9 +459,10 @@ public struct Fx<Action: Sendable>: Sendable {
   ///     .cancellable(id: "search", cancelInFlight: true)
   /// ```
   ///
-  /// Identifiers are compared by type and value and are shared by the whole store, child
-  /// models included: give each feature its own identifier type when names could collide.
-  /// Applying `cancellable` twice makes the effects cancellable by either identifier.
+  /// Identifiers are compared by type and value within the model that returned the effect:
+  /// a child's identifiers, once its parent tags its effects (``tag(_:)``, ``tag(key:_:)``),
+  /// are the child's own, so sibling rows using the same identifier never cancel each other's
+  /// effects. Applying `cancellable` twice makes the effects cancellable by either identifier.
   ///
   /// - Parameters:
   ///   - id: Any hashable, sendable value.
@@ -343,7 +480,8 @@ public struct Fx<Action: Sendable>: Sendable {
       })
   }
 
-  /// An effect that cancels every running effect cancellable by `id`.
+  /// An effect that cancels every running effect cancellable by `id`, among those started by
+  /// the model that returns it (a child's `.cancel(id:)` stays within that child).
   ///
   /// The cancelled effects deliver nothing more, even an action they had already produced but
   /// that had not reached the store yet; awaiting their ``SendHandle`` returns.

@@ -66,6 +66,12 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     let group: GroupID
   }
 
+  /// An effect waiting for room in its queue, with a hold on its group.
+  private struct Suspended {
+    let work: Effect<Model.Action>.Work
+    let group: GroupID
+  }
+
   private typealias Table = EffectTable<Task<Void, Never>, CheckedContinuation<Void, Never>>
 
   // Main-actor state whose accesses never overlap (none spans a call that could reach the
@@ -76,6 +82,24 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   @exclusivity(unchecked) private var table = Table()
   /// What send handles refer to; made with the first handle that needs it.
   @exclusivity(unchecked) private var reference: HostReference?
+  /// The callers of ``finish()`` waiting for the store to be idle.
+  @exclusivity(unchecked) private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  /// The model's subscriptions, for a ``SubscribingModel``; nil for any other model.
+  @exclusivity(unchecked) @usableFromInline var subscriptionSource:
+    (() -> [Subscription<Model.Action>])?
+  /// The ids of the subscriptions started, in the order they were started.
+  @exclusivity(unchecked) private var activeSubscriptions: [CancelID] = []
+  /// Effects waiting for room in a queue (`.oldest(n, whenFull: .suspend)`), first in first
+  /// out, each holding its group.
+  @exclusivity(unchecked) private var suspended: [Suspended] = []
+  /// `!suspended.isEmpty`, as a plain flag the effect paths can test without generic metadata.
+  @exclusivity(unchecked) private var hasSuspended = false
+  /// Whether `resumeSuspended()` is running (it starts effects, which can call it again).
+  @exclusivity(unchecked) private var isResuming = false
+  /// When each queue with spacing last started (or will start) an effect.
+  @exclusivity(unchecked) private var lastStarts: [CancelID: QueueStart] = [:]
+  /// The observations made by ``subscribe(to:get:tag:)``, released with the store.
+  @exclusivity(unchecked) private var storeSubscriptions: [TrackingToken] = []
 
   /// Package hook for `ArborealTesting`'s `TestStore`, not API: when set, an action delivered
   /// by a running effect is handed to it instead of being handled, together with a ticket
@@ -93,6 +117,20 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   public init(state: Model, environment: Model.Environment) {
     self.state = state
     self.environment = environment
+    if let subscribing = state as? any SubscribingModel {
+      subscriptionSource = Self.subscriptions(of: subscribing, environment: environment)
+      refreshSubscriptions()
+    }
+  }
+
+  /// Reads the subscriptions of a model known to be `Model` through its `SubscribingModel`
+  /// conformance.
+  private static func subscriptions<Subscribing: SubscribingModel>(
+    of model: Subscribing, environment: Model.Environment
+  ) -> () -> [Subscription<Model.Action>] {
+    // `Subscribing` is `Model` (the model was cast from a `Model`), so the casts always hold.
+    let environment = environment as! Subscribing.Environment
+    return { model.subscriptions(environment: environment) as! [Subscription<Model.Action>] }
   }
 
   /// Creates a store for a model and sends it a first action (to load data, start a timer).
@@ -117,6 +155,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     let output = table.removeAll()
     for task in output.cancel { task.cancel() }
     for waiter in output.resume { waiter.resume() }
+    for waiter in idleWaiters { waiter.resume() }
   }
 
   /// Sends an action to the model.
@@ -159,6 +198,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   func finishSend(_ fx: Fx<Model.Action>) -> SendHandle {
     if fx.storage != nil { return startEffectsAndFinish(fx) }
     if !queue.isEmpty { drainQueue() }
+    if subscriptionSource != nil { refreshSubscriptions() }
     isHandling = false
     return SendHandle()
   }
@@ -178,6 +218,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     run(fx, in: group)
     perform(table.release(group))
     if !queue.isEmpty { drainQueue() }
+    if subscriptionSource != nil { refreshSubscriptions() }
     isHandling = false
     return handle(for: group)
   }
@@ -263,6 +304,31 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     if !fx.isNone { run(fx, in: group) }
     perform(table.release(group))
     if !queue.isEmpty { drainQueue() }
+    if subscriptionSource != nil { refreshSubscriptions() }
+  }
+
+  // MARK: Subscriptions
+
+  /// Starts the subscriptions whose id is new and cancels those whose id is gone.
+  ///
+  /// - Complexity: O(*s* log *s*) for *s* subscriptions, plus their starts and cancellations.
+  @inline(never)
+  private func refreshSubscriptions() {
+    guard let subscriptionSource else { return }
+    let wanted = subscriptionSource()
+    let wantedIDs = Set(wanted.map(\.id))
+    let running = Set(activeSubscriptions)
+    for id in activeSubscriptions where !wantedIDs.contains(id) {
+      perform(table.cancel(CancelID(SubscriptionKey(id: id))))
+    }
+    activeSubscriptions.removeAll { !wantedIDs.contains($0) }
+    for subscription in wanted where !running.contains(subscription.id) {
+      activeSubscriptions.append(subscription.id)
+      // A group of its own, which no handle refers to: awaiting a send never waits for it.
+      let group = table.openGroup()
+      run(subscription.fx().cancellable(id: SubscriptionKey(id: subscription.id)), in: group)
+      perform(table.release(group))
+    }
   }
 
   // MARK: Effects
@@ -277,11 +343,15 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     for case .run(let work) in fx.effects {
       for id in work.cancelInFlightIDs where !inFlight.contains(id) { inFlight.append(id) }
     }
-    for id in inFlight { perform(table.cancel(id)) }
+    for id in inFlight {
+      perform(table.cancel(id))
+      dropSuspended { $0.work.cancelIDs.contains(id) }
+    }
     for effect in fx.effects {
       switch effect {
       case .cancel(let id):
         perform(table.cancel(id))
+        dropSuspended { $0.work.cancelIDs.contains(id) }
       case .run(let work):
         start(work, in: group)
       }
@@ -289,6 +359,91 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   }
 
   private func start(_ work: Effect<Model.Action>.Work, in group: GroupID) {
+    if let window = work.unlessRunning, table.isRunning(window) { return }
+    var work = work
+    if let queue = work.queue, !admit(&work, to: queue, in: group) { return }
+    launch(work, in: group)
+  }
+
+  /// Applies the queue's policy to an effect about to start: cancels the oldest of a full
+  /// `newest` queue, drops or suspends the effect when an `oldest` queue is full, and delays it
+  /// to respect the queue's spacing.
+  ///
+  /// - Returns: Whether to start the effect now.
+  private func admit(
+    _ work: inout Effect<Model.Action>.Work, to queue: QueueSpec, in group: GroupID
+  ) -> Bool {
+    let running = table.running(queue.id)
+    switch queue.policy {
+    case .newest(let count):
+      for effect in running.prefix(max(0, running.count - count + 1)) {
+        perform(table.cancel(effect: effect))
+      }
+    case .oldest(let count, .drop):
+      if running.count >= count { return false }
+    case .oldest(let count, .suspend):
+      let waiting = hasSuspended && suspended.contains { $0.work.queue?.id == queue.id }
+      if running.count >= count || waiting {
+        table.retain(group)
+        suspended.append(Suspended(work: work, group: group))
+        hasSuspended = true
+        return false
+      }
+    }
+    if let spacing = queue.spacing {
+      let (wait, record) = QueueStart.next(after: lastStarts[queue.id], spacing: spacing)
+      lastStarts[queue.id] = record
+      if wait > .zero {
+        work.delays.insert(DelayStep(duration: wait, clock: spacing.clock), at: 0)
+      }
+    }
+    return true
+  }
+
+  /// Starts the suspended effects whose queue has room, first in first out.
+  private func resumeSuspended() {
+    guard hasSuspended, !isResuming else { return }
+    isResuming = true
+    defer { isResuming = false }
+    var index = 0
+    while index < suspended.count {
+      let next = suspended[index]
+      guard let queue = next.work.queue, case .oldest(let count, _) = queue.policy,
+        table.running(queue.id).count < count
+      else {
+        index += 1
+        continue
+      }
+      suspended.remove(at: index)
+      hasSuspended = !suspended.isEmpty
+      var work = next.work
+      if let spacing = queue.spacing {
+        let (wait, record) = QueueStart.next(after: lastStarts[queue.id], spacing: spacing)
+        lastStarts[queue.id] = record
+        if wait > .zero {
+          work.delays.insert(DelayStep(duration: wait, clock: spacing.clock), at: 0)
+        }
+      }
+      launch(work, in: next.group)
+      perform(table.release(next.group))
+    }
+  }
+
+  /// Takes the suspended effects that match out of their queues, releasing their groups.
+  private func dropSuspended(where matches: (Suspended) -> Bool) {
+    guard hasSuspended else { return }
+    var released: [GroupID] = []
+    suspended.removeAll { item in
+      guard matches(item) else { return false }
+      released.append(item.group)
+      return true
+    }
+    hasSuspended = !suspended.isEmpty
+    for group in released { perform(table.release(group)) }
+  }
+
+  /// Starts an admitted effect's task.
+  private func launch(_ work: Effect<Model.Action>.Work, in group: GroupID) {
     // In-flight effects were cancelled by `run(_:in:)` before any of its effects started.
     let (started, output) = table.start(in: group, cancelIDs: work.cancelIDs, cancelInFlight: [])
     perform(output)
@@ -301,13 +456,19 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     let finish: @Sendable () async -> Void = { [weak self] in
       await self?.finish(effect)
     }
-    let operation = work.operation
+    var operation = work.operation
+    var settle: (@Sendable () -> Void)?
+    if !work.delays.isEmpty {
+      (operation, settle) = DelayStep.delaying(operation, by: work.delays)
+    }
     // Detached: the effect runs on the global concurrent executor, never on the main actor.
     // Its `finish` cannot run before the handle is attached below: both need the main actor,
-    // which this code holds.
-    let task = Task.detached {
+    // which this code holds. It runs at the priority of the task that sent the action (for an
+    // action an effect delivered, that effect's).
+    let task = Task.detached(priority: Task.currentPriority) { [operation, settle] in
       await operation(send)
       await finish()
+      settle?()
     }
     if let orphan = table.attach(task, to: effect) { orphan.cancel() }
   }
@@ -316,12 +477,88 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     perform(table.finish(effect))
   }
 
-  /// Cancels tasks and resumes waiters, after the table is consistent again.
+  private func resumeIdleWaiters() {
+    let waiters = idleWaiters
+    idleWaiters = []
+    for waiter in waiters { waiter.resume() }
+  }
+
+  // MARK: Idle
+
+  /// Waits until the store is idle: no effect is running and no action is waiting to be
+  /// handled.
+  ///
+  /// ```swift
+  /// store.send(.save)
+  /// store.send(.refresh)
+  /// await store.finish()  // both effects, and the effects of their actions, have ended
+  /// ```
+  ///
+  /// Unlike awaiting one ``SendHandle``, it waits for every effect, whoever started it: a
+  /// command-line tool calls it before exiting, a test before checking the state. It does not
+  /// stop the store: later sends work as before. An effect that never ends (a timer nobody
+  /// cancels) keeps it waiting; a cancelled effect counts as ended at once (it delivers
+  /// nothing more), and releasing the store makes it return. Returns at once when the store is
+  /// idle already.
+  public func finish() async {
+    // Actions are queued only while an update runs, and handled before the main actor is
+    // free again: so once no effect runs, nothing is queued either.
+    while !table.effects.isEmpty || hasSuspended {
+      await withCheckedContinuation { idleWaiters.append($0) }
+    }
+  }
+
+  /// Cancels tasks and resumes waiters, after the table is consistent again; wakes the callers
+  /// of ``finish()`` when no effect runs any more.
   private func perform(_ output: Table.Output) {
+    if hasSuspended { resumeSuspended() }
+    if !idleWaiters.isEmpty, table.effects.isEmpty { resumeIdleWaiters() }
     if output.isEmpty { return }
     for task in output.cancel { task.cancel() }
     for waiter in output.resume { waiter.resume() }
   }
+}
+
+extension Store {
+  /// Sends an action to this store each time a value derived from another store changes:
+  /// how one feature follows another's state without either holding the other.
+  ///
+  /// ```swift
+  /// cart.subscribe(to: session, get: \.userID, tag: Cart.Action.userChanged)
+  /// ```
+  ///
+  /// `tag(value)` is sent at once with the current value, then after every change of what
+  /// `get` read that gives a value different from the previous one, on the main actor. The
+  /// subscription lasts until the returned token is cancelled or this store is released; it
+  /// keeps `other` alive, not this store.
+  ///
+  /// - Parameters:
+  ///   - other: The store to follow.
+  ///   - get: Derives the value from the other store's model; its reads are tracked.
+  ///   - tag: Makes this store's action of a value.
+  /// - Returns: A token that ends the subscription when cancelled; the store keeps it too.
+  @discardableResult
+  public func subscribe<Other: ArborealStore, Value: Equatable>(
+    to other: Other,
+    get: @escaping (Other.Model) -> Value,
+    tag: @escaping (Value) -> Model.Action
+  ) -> TrackingToken {
+    send(tag(get(other.state)))
+    let token = observe({ get(other.state) }) { [weak self] value in
+      self?.send(tag(value))
+    }
+    storeSubscriptions.append(token)
+    return token
+  }
+}
+
+/// The cancellation identifier of a running subscription: a type of its own, so that no
+/// identifier a model uses can equal it.
+private struct SubscriptionKey: Hashable, Sendable, CustomDebugStringConvertible {
+  let id: CancelID
+
+  /// `subscription "tick"`, for the list of running effects in a test failure.
+  var debugDescription: String { "subscription \(id.debugDescription)" }
 }
 
 extension Store {
@@ -356,7 +593,7 @@ extension Store {
   /// One line per running effect, oldest first: its number and its cancellation identifiers.
   package var runningEffectDescriptions: [String] {
     table.effects.sorted { $0.key.rawValue < $1.key.rawValue }.map { id, running in
-      let ids = running.cancelIDs.map { String(reflecting: $0.base.base) }
+      let ids = running.cancelIDs.filter { !$0.isMembership }.map(\.debugDescription)
       return "effect #\(id.rawValue)"
         + (ids.isEmpty ? "" : " (cancellable by \(ids.joined(separator: ", ")))")
     }
@@ -370,6 +607,7 @@ extension Store: EffectHost {
 
   func cancel(group: GroupID) {
     perform(table.cancel(group: group))
+    dropSuspended { $0.group == group }
   }
 
   func isOpen(_ group: GroupID) -> Bool {

@@ -17,22 +17,59 @@
 @MainActor
 public struct StoreBinding<Value>: Sendable {
   private let read: @MainActor () -> Value
-  private let write: @MainActor (Value) -> Void
+  private let write: @MainActor (Value) -> SendHandle
 
   /// Creates a binding from a getter and a setter.
+  ///
+  /// ``set(_:)`` returns a finished handle: the setter starts no effect the binding can see.
   ///
   /// - Parameters:
   ///   - get: Returns the current value.
   ///   - set: Receives a new value.
   public init(get: @escaping @MainActor () -> Value, set: @escaping @MainActor (Value) -> Void) {
     self.read = get
-    self.write = set
+    self.write = { value in
+      set(value)
+      return SendHandle()
+    }
+  }
+
+  /// Creates a binding from a getter and a setter that sends an action and returns its handle.
+  ///
+  /// ```swift
+  /// let name = StoreBinding(get: { store.state.name }, send: { store.send(.setName($0)) })
+  /// await name.set("Ada").value
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - get: Returns the current value.
+  ///   - send: Receives a new value; returns the handle of the send it made.
+  public init(
+    get: @escaping @MainActor () -> Value, send: @escaping @MainActor (Value) -> SendHandle
+  ) {
+    self.read = get
+    self.write = send
   }
 
   /// The value: reading evaluates the getter, setting calls the setter (for a store binding,
-  /// sends the tagged action).
+  /// sends the tagged action) and discards its handle; use ``set(_:)`` to keep it.
   public var wrappedValue: Value {
     get { read() }
-    nonmutating set { write(newValue) }
+    nonmutating set { _ = write(newValue) }
+  }
+
+  /// Sets the value and returns the handle of the action the setter sent, to wait for or
+  /// cancel the effects it started.
+  ///
+  /// ```swift
+  /// let query = store.binding(get: \.query, tag: Action.setQuery)
+  /// await query.set("swift").value  // the search the new query started has finished
+  /// ```
+  ///
+  /// - Parameter value: The new value.
+  /// - Returns: The send's handle; a finished one for a binding made with a `Void` setter.
+  @discardableResult
+  public func set(_ value: Value) -> SendHandle {
+    write(value)
   }
 }

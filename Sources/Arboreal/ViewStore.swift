@@ -44,15 +44,43 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
   private let mayDisappear: Bool
   /// The last child `resolve` returned.
   private var lastChild: Child
+  /// Where the child is, from the nearest keyed ancestor down (`Row[2] › Editor`), for the
+  /// diagnostic of a dropped send; empty when neither it nor an ancestor is keyed.
+  let path: String
 
   init(
-    child: Child, mayDisappear: Bool, resolve: @escaping () -> Child?,
+    child: Child, mayDisappear: Bool, path: String, resolve: @escaping () -> Child?,
     forward: @escaping (Child.Action) -> SendHandle
   ) {
     self.lastChild = child
     self.mayDisappear = mayDisappear
+    self.path = path
     self.resolve = resolve
     self.forward = forward
+  }
+
+  /// A view store over a model it does not change, whose actions go to `send`: for previews,
+  /// tests and component catalogues, where no parent store exists.
+  ///
+  /// ```swift
+  /// let preview = ViewStore(state: Counter(count: 3)) { action in print(action) }
+  /// preview.send(.increment)  // prints "increment"; preview.state.count stays 3
+  /// ```
+  ///
+  /// ``state`` is always `state`, ``isPresent`` always true, and ``send(_:)`` calls `send` and
+  /// returns a finished handle. Scoping it (``ArborealStore/viewStore(get:tag:)``,
+  /// ``ArborealStore/binding(get:tag:)``) works as on any store.
+  ///
+  /// - Parameters:
+  ///   - state: The model to show.
+  ///   - send: Receives every action sent to the view store.
+  public convenience init(state: Child, send: @escaping @MainActor (Child.Action) -> Void) {
+    self.init(
+      child: state, mayDisappear: false, path: "", resolve: { state },
+      forward: { action in
+        send(action)
+        return SendHandle()
+      })
   }
 
   /// The child model, read from the parent now.
@@ -83,13 +111,22 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
   /// Sends a child action to the parent store, tagged as a parent action.
   ///
   /// The root store handles it as it handles any action: synchronously, or queued when it is
-  /// busy. When the child has disappeared (keyed view stores), the action is dropped.
+  /// busy. When the child has disappeared (keyed view stores), the action is dropped; in debug
+  /// builds the drop is reported to ``ArborealDiagnostics/droppedActionHandler``, naming the
+  /// action and the child's key.
   ///
   /// - Parameter action: The child action.
   /// - Returns: The handle of the parent action, or a finished handle when it was dropped.
   @discardableResult
   public func send(_ action: Child.Action) -> SendHandle {
-    if mayDisappear, resolve() == nil { return SendHandle() }
+    if mayDisappear, resolve() == nil {
+      #if DEBUG
+        ArborealDiagnostics.reportDroppedAction(
+          "Arboreal: dropped \(action) sent to \(path): the child is no longer in its parent. "
+            + "Stop sending to a removed child's view store (check `isPresent`).")
+      #endif
+      return SendHandle()
+    }
     return forward(action)
   }
 }

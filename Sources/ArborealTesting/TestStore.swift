@@ -95,6 +95,16 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     let ticket: InterceptedActionTicket?
   }
 
+  /// How long ``TestSendHandle/value`` waits for a send's effects, and the longest
+  /// ``receive(_:timeout:assert:fileID:filePath:line:column:)`` and
+  /// ``finish(timeout:fileID:filePath:line:column:)`` wait when not given a timeout of their
+  /// own; 1 second by default. An upper bound, not a delay.
+  ///
+  /// ```swift
+  /// store.timeout = .seconds(3)
+  /// ```
+  public var timeout: Duration = .seconds(1)
+
   private let store: Store<Model>
   private let createdAt: CallerLocation
   private var received: [Received] = []
@@ -195,7 +205,8 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///   - filePath: Where failures are reported; the caller's by default.
   ///   - line: Where failures are reported; the caller's by default.
   ///   - column: Where failures are reported; the caller's by default.
-  /// - Returns: The handle on the effects the action started.
+  /// - Returns: The handle on the effects the action started; awaiting its
+  ///   ``TestSendHandle/value`` before receiving their actions fails after ``timeout``.
   @discardableResult
   public func send(
     _ action: Model.Action,
@@ -204,7 +215,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) async -> SendHandle {
+  ) async -> TestSendHandle {
     let location = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let label = "send(\(action))"
     if exhaustivity == .on, !received.isEmpty {
@@ -217,7 +228,33 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     let (handle, changes) = withChangeRecording { store.send(action) }
     handles.append(handle)
     check(label, changes: changes, assert: assert, at: location)
-    return handle
+    return TestSendHandle(handle: handle) { [weak self] handle in
+      await self?.wait(for: handle, label: label, at: location)
+    }
+  }
+
+  /// Waits for the effects of a send, up to ``timeout``; fails when they are not done, listing
+  /// the actions that wait to be received.
+  private func wait(for handle: SendHandle, label: String, at location: CallerLocation) async {
+    if handle.isFinished { return }
+    let deadline = ContinuousClock.now + timeout
+    let finished = Task { await handle.value }
+    while !handle.isFinished {
+      guard await waitForEvent(until: deadline, orEndOf: [finished]) else {
+        let waiting =
+          received.isEmpty
+          ? Self.runningSuffix(store.runningEffectDescriptions)
+          : " \(Self.count(received.count, "action")) delivered by effects "
+            + "\(received.count == 1 ? "waits" : "wait") to be received: "
+            + Self.list(received.map(\.action)) + "."
+        reportFailure(
+          "\(label).value: the effects did not finish within \(timeout).\(waiting)\n"
+            + "Receive the actions they deliver with `await store.receive(…)` before awaiting "
+            + "the handle, or end the test with `await store.finish()`.",
+          at: location)
+        return
+      }
+    }
   }
 
   // MARK: Receiving
@@ -240,7 +277,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///
   /// - Parameters:
   ///   - action: The action expected.
-  ///   - timeout: The longest wait for it; an upper bound, not a delay.
+  ///   - timeout: The longest wait for it (``TestStore/timeout`` when nil); an upper bound, not a delay.
   ///   - assert: Checks the model after the update; an error it throws fails the test.
   ///   - fileID: Where failures are reported; the caller's by default.
   ///   - filePath: Where failures are reported; the caller's by default.
@@ -248,7 +285,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///   - column: Where failures are reported; the caller's by default.
   public func receive(
     _ action: Model.Action,
-    timeout: Duration = .seconds(1),
+    timeout: Duration? = nil,
     assert: ((Model) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -256,7 +293,8 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     column: UInt = #column
   ) async where Model.Action: Equatable {
     await receive(
-      expected: "\(action)", timeout: timeout, matching: { $0 == action }, assert: assert,
+      expected: "\(action)", timeout: timeout ?? self.timeout, matching: { $0 == action },
+      assert: assert,
       at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
@@ -274,7 +312,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///
   /// - Parameters:
   ///   - predicate: Whether an action is the one expected.
-  ///   - timeout: The longest wait for it; an upper bound, not a delay.
+  ///   - timeout: The longest wait for it (``TestStore/timeout`` when nil); an upper bound, not a delay.
   ///   - assert: Checks the model after the update; an error it throws fails the test.
   ///   - fileID: Where failures are reported; the caller's by default.
   ///   - filePath: Where failures are reported; the caller's by default.
@@ -282,7 +320,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///   - column: Where failures are reported; the caller's by default.
   public func receive(
     where predicate: (Model.Action) -> Bool,
-    timeout: Duration = .seconds(1),
+    timeout: Duration? = nil,
     assert: ((Model) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -290,7 +328,8 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     column: UInt = #column
   ) async {
     await receive(
-      expected: "an action matching the predicate", timeout: timeout, matching: predicate,
+      expected: "an action matching the predicate", timeout: timeout ?? self.timeout,
+      matching: predicate,
       assert: assert,
       at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
@@ -354,20 +393,22 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   /// end of every test that starts effects: it is the only check of running effects.
   ///
   /// - Parameters:
-  ///   - timeout: The longest wait for the effects; an upper bound, not a delay.
+  ///   - timeout: The longest wait for the effects (``TestStore/timeout`` when nil); an upper bound, not a
+  ///     delay.
   ///   - fileID: Where failures are reported; the caller's by default.
   ///   - filePath: Where failures are reported; the caller's by default.
   ///   - line: Where failures are reported; the caller's by default.
   ///   - column: Where failures are reported; the caller's by default.
   /// - Complexity: O(*e*) per effect that ends, for *e* running effects.
   public func finish(
-    timeout: Duration = .seconds(1),
+    timeout: Duration? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
     let location = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let timeout = timeout ?? self.timeout
     let deadline = ContinuousClock.now + timeout
     while true {
       let tasks = store.runningEffectTasks

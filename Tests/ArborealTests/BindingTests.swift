@@ -68,4 +68,16 @@ import Testing
     }.value
     #expect(store.state.count == 5)
   }
+
+  @Test func settingThroughSetReturnsTheSendsHandle() async {
+    let store = Store(state: Script(), environment: ())
+    let size = store.binding(
+      get: { $0.log.count },
+      tag: { size in .then("set \(size)", Fx { .record("effect of \(size)") }) })
+    let handle = size.set(1)
+    #expect(!handle.isFinished)
+    await handle.value
+    #expect(store.state.log == ["set 1", "effect of 1"])
+    #expect(StoreBinding(get: { 0 }, set: { _ in }).set(1).isFinished)
+  }
 }

@@ -150,4 +150,38 @@ import Testing
     }
     #expect(table.groups.isEmpty)
   }
+
+  @Test func runningListsTheEffectsOfAnIdentifierOldestFirstAndCancelEffectRemovesOne() {
+    var table = Table()
+    let queue = CancelID("queue")
+    let group = table.openGroup()
+    let (first, _) = table.start(in: group, cancelIDs: [queue], cancelInFlight: [])
+    let (second, _) = table.start(in: group, cancelIDs: [queue], cancelInFlight: [])
+    _ = table.attach("t1", to: first!)
+    _ = table.attach("t2", to: second!)
+    #expect(table.running(queue) == [first!, second!])
+    #expect(table.isRunning(queue))
+    #expect(table.cancel(effect: first!).cancel == ["t1"])
+    #expect(table.running(queue) == [second!])
+    #expect(table.finish(second!).isEmpty)  // the caller still holds the group
+    #expect(!table.isRunning(queue))
+    #expect(table.running(queue).isEmpty)
+    #expect(table.release(group).isEmpty)
+    #expect(table.groups.isEmpty)
+  }
+
+  @Test func scopedIdentifiersAreDistinctEntries() {
+    var table = Table()
+    let group = table.openGroup()
+    let rowOne = CancelID("upload").scoped(in: EffectScope(Int.self, key: 1))
+    let rowTwo = CancelID("upload").scoped(in: EffectScope(Int.self, key: 2))
+    let (first, _) = table.start(in: group, cancelIDs: [rowOne], cancelInFlight: [])
+    let (second, _) = table.start(in: group, cancelIDs: [rowTwo], cancelInFlight: [])
+    _ = table.attach("t1", to: first!)
+    _ = table.attach("t2", to: second!)
+    #expect(table.cancel(rowOne).cancel == ["t1"])
+    #expect(table.running(rowTwo) == [second!])
+    #expect(table.cancel(CancelID("upload")).isEmpty)  // the unscoped identifier names neither
+    _ = table.removeAll()
+  }
 }

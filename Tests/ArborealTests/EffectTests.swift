@@ -194,4 +194,18 @@ final class Search: ArborealModel {
       return .none
     }
   }
+
+  @Test @MainActor func anEffectRunsAtThePriorityOfTheTaskThatSentItsAction() async {
+    let store = Store(state: Script(), environment: ())
+    let recordPriority = Script.Action.run(Fx { .record("\(Task.currentPriority)") })
+    let sent = Gate()
+    // Not awaited: awaiting the task from this one would raise its priority.
+    Task(priority: .low) { @MainActor in
+      store.send(recordPriority)
+      sent.open()
+    }
+    await sent.wait()
+    await store.finish()
+    #expect(store.state.log == ["\(TaskPriority.low)"])
+  }
 }

@@ -33,12 +33,65 @@ import Testing
     #expect(await actions(of: Fx.merge([Fx { 4 }, .none, Fx { 5 }])) == [4, 5])
   }
 
-  @Test func tagTransformsEveryActionAndKeepsCancellation() async {
+  @Test func tagTransformsEveryActionAndScopesCancellationToTheChild() async {
     let fx = Fx<Int>.merge(Fx { 1 }, .run { send in await send(2) }, .cancel(id: "x"))
       .cancellable(id: "child")
       .tag { "tagged \($0)" }
     #expect(await actions(of: fx) == ["tagged 1", "tagged 2"])
-    #expect(cancelIDs(of: fx) == [[CancelID("child")], [CancelID("child")], nil])
+    let child = EffectScope(Int.self)
+    let scoped = [CancelID("child").scoped(in: child), CancelID(member: child)]
+    #expect(cancelIDs(of: fx) == [scoped, scoped, nil])
+    #expect(cancelledIDs(of: fx) == [nil, nil, CancelID("x").scoped(in: child)])
+    #expect(CancelID("child").scoped(in: child) != CancelID("child"))
+  }
+
+  @Test func tagWithAKeyScopesToThatKeyAndNestsOutermostFirst() {
+    let row = EffectScope(Int.self, key: 7)
+    let list = EffectScope(String.self, key: "list")
+    let fx = Fx<Int> { 1 }.cancellable(id: "upload").tag(key: 7) { "\($0)" }
+      .tag(key: "list") { $0 }
+    #expect(
+      cancelIDs(of: fx) == [
+        [
+          CancelID("upload").scoped(in: row).scoped(in: list),
+          CancelID(member: row).scoped(in: list),
+          CancelID(member: list),
+        ]
+      ])
+    #expect(
+      CancelID("upload").scoped(in: row)
+        != CancelID("upload").scoped(in: EffectScope(Int.self, key: 8)))
+  }
+
+  @Test func mergingASequenceKeepsTheOrderAndAnEmptyOneIsNone() async {
+    let fx = Fx(merging: [Fx<Int> { 1 }, .none, Fx { 2 }])
+    #expect(await actions(of: fx) == [1, 2])
+    #expect(Fx<Int>(merging: []).isNone)
+  }
+
+  @Test func aThrowingRunHandsItsErrorToCatchWhichMaySend() async {
+    struct Offline: Error {}
+    let fx = Fx<String>.run { send in
+      await send("before")
+      throw Offline()
+    } catch: { error, send in
+      await send("caught \(error)")
+    }
+    #expect(await actions(of: fx) == ["before", "caught Offline()"])
+    let quiet = Fx<String>.run { send in
+      await send("fine")
+    } catch: { _, send in
+      await send("unexpected")
+    }
+    #expect(await actions(of: quiet) == ["fine"])
+  }
+
+  /// The identifier of each `cancel` entry: `nil` for a `run` entry.
+  private func cancelledIDs<Action>(of fx: Fx<Action>) -> [CancelID?] {
+    fx.effects.map { effect in
+      if case .cancel(let id) = effect { return id }
+      return nil
+    }
   }
 
   @Test func cancellableTagsEveryEffectAndRemembersWhichIDsCancelInFlight() {

@@ -159,4 +159,27 @@ import Testing
     #expect(store.state.seen.isEmpty)  // `Parent.update` ignored the action for a missing key
     token.cancel()
   }
+
+  @Test func aViewStoreFromAValueShowsItAndSendsToTheClosure() {
+    var sent: [Child.Action] = []
+    let child = Child(id: 3, count: 5)
+    let preview = ViewStore(state: child) { sent.append($0) }
+    let handle = preview.send(.increment)
+    #expect(sent == [.increment])
+    #expect(handle.isFinished)
+    #expect(preview.state === child)
+    #expect(preview.state.count == 5)  // nothing applies the action
+    #expect(preview.isPresent)
+  }
+
+  @Test func theWholeStoresViewStoreReadsTheModelAndSendsItsActions() {
+    let store = Store(state: Parent(), environment: ())
+    let root = store.viewStore()
+    #expect(root.state === store.state)
+    root.send(.setName("Ada"))
+    #expect(store.state.name == "Ada")
+    let child = root.viewStore(get: \.child, tag: Parent.Action.child)
+    child.send(.increment)
+    #expect(store.state.child.count == 1)
+  }
 }

@@ -1,16 +1,94 @@
-/// The identity an effect is cancelled by: any `Hashable & Sendable` value, type-erased.
+/// The identity an effect is cancelled by: any `Hashable & Sendable` value, type-erased, within
+/// the scope of the child model that started the effect.
 ///
 /// Two identifiers are equal when their values have the same type and are equal
-/// (`AnyHashable` semantics), so `"search"` and `SearchID()` never collide, while two uses of
-/// `"search"` anywhere in one store do.
+/// (`AnyHashable` semantics) and they were made in the same scope, so `"search"` and
+/// `SearchID()` never collide, two uses of `"search"` by the same model do, and two sibling
+/// rows that both use `UploadID()` do not (their parent tagged their effects with different
+/// keys, see ``EffectScope``).
 ///
 /// Invariant (why `@unchecked Sendable` holds): `base` is only ever made from a value that is
-/// itself `Sendable` (the only initialiser takes `some Hashable & Sendable`), and
-/// `AnyHashable` adds no shared mutable state of its own.
+/// itself `Sendable` (the initialisers take `some Hashable & Sendable` or an ``EffectScope``,
+/// which is `Sendable`), and `AnyHashable` adds no shared mutable state of its own.
 struct CancelID: Hashable, @unchecked Sendable {
   let base: AnyHashable
+  /// The children, outermost first, between the store's model and the model that made the
+  /// identifier: empty for the root model's own identifiers.
+  private(set) var scope: [EffectScope] = []
 
   init(_ value: some Hashable & Sendable) {
     base = AnyHashable(value)
+  }
+
+  /// The identifier every effect a parent tags for `child` carries, in the parent's scope:
+  /// cancelling it cancels all of that child's effects (and its descendants').
+  init(member child: EffectScope) {
+    base = AnyHashable(Membership(child: child))
+  }
+
+  /// The same identifier, seen from the parent that tagged it for `child`.
+  func scoped(in child: EffectScope) -> CancelID {
+    var copy = self
+    copy.scope.insert(child, at: 0)
+    return copy
+  }
+
+  /// Whether this is the membership identifier of a child.
+  var isMembership: Bool { base.base is Membership }
+
+  /// What describes the identifier in a failure message: its value, and the children it is
+  /// scoped to.
+  var debugDescription: String {
+    let value = String(reflecting: base.base)
+    if scope.isEmpty { return value }
+    return "\(value) in \(scope.map(\.description).joined(separator: " › "))"
+  }
+
+  /// The base of a membership identifier; a type of its own, so no user value can equal it.
+  private struct Membership: Hashable, Sendable {
+    let child: EffectScope
+  }
+}
+
+/// One level of effect scoping: the child a parent tagged effects for with `Fx.tag(_:)` (the
+/// child's action type) or `Fx.tag(key:_:)` (the action type and the child's key).
+///
+/// Invariant (why `@unchecked Sendable` holds): `key` is only ever made from a `Sendable`
+/// value (`Fx.tag(key:_:)` and `Fx.cancel(child:key:)` take `some Hashable & Sendable`), and
+/// `ObjectIdentifier` is a plain value.
+struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
+  /// The child's action type.
+  let action: ObjectIdentifier
+  /// Its name, for messages; not part of the identity.
+  let actionName: String
+  /// The child's key among its siblings, or nil for a child tagged without one.
+  let key: AnyHashable?
+
+  /// The scope of a child tagged without a key.
+  init<Action>(_ action: Action.Type) {
+    self.action = ObjectIdentifier(action)
+    self.actionName = String(reflecting: action)
+    self.key = nil
+  }
+
+  /// The scope of the child with `key`.
+  init<Action>(_ action: Action.Type, key: some Hashable & Sendable) {
+    self.action = ObjectIdentifier(action)
+    self.actionName = String(reflecting: action)
+    self.key = AnyHashable(key)
+  }
+
+  static func == (lhs: EffectScope, rhs: EffectScope) -> Bool {
+    lhs.action == rhs.action && lhs.key == rhs.key
+  }
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(action)
+    hasher.combine(key)
+  }
+
+  var description: String {
+    guard let key else { return actionName }
+    return "\(actionName)[\(String(reflecting: key.base))]"
   }
 }

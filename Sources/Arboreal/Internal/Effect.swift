@@ -20,24 +20,38 @@ enum Effect<Action: Sendable>: Sendable {
     /// The identifiers (a subset of `cancelIDs`) whose running effects are cancelled before
     /// this one starts.
     var cancelInFlightIDs: [CancelID] = []
+    /// When set, the effect is dropped instead of started while an effect cancellable by this
+    /// identifier runs (a throttle's window).
+    var unlessRunning: CancelID?
+    /// The waits before the operation starts, first to last; the store books the first when
+    /// it starts the effect.
+    var delays: [DelayStep] = []
+    /// The queue the effect runs in, if any.
+    var queue: QueueSpec?
   }
 
   /// Delivers one action from an effect to its store.
   typealias Send = @Sendable (Action) async -> Void
 
-  /// The same entry, its actions transformed by `transform`.
-  func tag<Parent: Sendable>(_ transform: @escaping @Sendable (Action) -> Parent) -> Effect<Parent>
-  {
+  /// The same entry as the parent of the child `scope` sees it: its actions transformed by
+  /// `transform`, its identifiers scoped to the child, and (for work) cancellable with every
+  /// other effect of the child by the child's membership identifier.
+  func tag<Parent: Sendable>(
+    _ transform: @escaping @Sendable (Action) -> Parent, scope: EffectScope
+  ) -> Effect<Parent> {
     switch self {
     case .cancel(let id):
-      return .cancel(id)
+      return .cancel(id.scoped(in: scope))
     case .run(let work):
       let operation = work.operation
       return .run(
         Effect<Parent>.Work(
           operation: { send in await operation { action in await send(transform(action)) } },
-          cancelIDs: work.cancelIDs,
-          cancelInFlightIDs: work.cancelInFlightIDs
+          cancelIDs: work.cancelIDs.map { $0.scoped(in: scope) } + [CancelID(member: scope)],
+          cancelInFlightIDs: work.cancelInFlightIDs.map { $0.scoped(in: scope) },
+          unlessRunning: work.unlessRunning?.scoped(in: scope),
+          delays: work.delays,
+          queue: work.queue.map { $0.scoped(in: scope) }
         ))
     }
   }

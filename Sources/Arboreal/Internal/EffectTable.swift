@@ -141,6 +141,19 @@ struct EffectTable<Handle, Waiter> {
     return nil
   }
 
+  /// The running effects tagged with `id`, oldest first.
+  func running(_ id: CancelID) -> [EffectID] { byCancelID[id] ?? [] }
+
+  /// Cancels one running effect.
+  mutating func cancel(effect: EffectID) -> Output {
+    var output = Output()
+    remove(effect, cancelling: true, into: &output)
+    return output
+  }
+
+  /// Whether an effect tagged with `id` is running.
+  func isRunning(_ id: CancelID) -> Bool { byCancelID[id] != nil }
+
   /// The group of a running effect, or nil when it finished or was cancelled (drop what it
   /// delivers).
   func group(ofRunning effect: EffectID) -> GroupID? { effects[effect]?.group }

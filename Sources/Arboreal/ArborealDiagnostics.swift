@@ -1,0 +1,42 @@
+import Synchronization
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Mistakes the store reports instead of failing: in debug builds, a message for each.
+///
+/// ```swift
+/// ArborealDiagnostics.droppedActionHandler = { message in logger.warning("\(message)") }
+/// ```
+public enum ArborealDiagnostics: Sendable {
+  private static let handler = Mutex<(@Sendable (String) -> Void)?>(nil)
+
+  /// Receives the message for an action sent to a keyed ``ViewStore`` whose child is no longer
+  /// in its parent (a removed row): the action and the child's key. When nil (the default),
+  /// the message is written to standard error.
+  ///
+  /// Reported in debug builds only; release builds drop such actions silently, as documented
+  /// in ``ViewStore``.
+  public static var droppedActionHandler: (@Sendable (String) -> Void)? {
+    get { handler.withLock { $0 } }
+    set { handler.withLock { $0 = newValue } }
+  }
+
+  static func reportDroppedAction(_ message: String) {
+    if let handler = droppedActionHandler {
+      handler(message)
+      return
+    }
+    var line = message
+    line.append("\n")
+    line.withUTF8 { bytes in
+      guard let base = bytes.baseAddress else { return }
+      _ = write(2, base, bytes.count)
+    }
+  }
+}

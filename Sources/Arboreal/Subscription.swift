@@ -1,0 +1,113 @@
+/// A long-lived source of actions that a model asks for as a function of its state: a timer, an
+/// `AsyncSequence` of events. See ``SubscribingModel``.
+///
+/// ```swift
+/// func subscriptions(environment: Environment) -> [Subscription<Action>] {
+///   isRunning ? [.every(.seconds(1), clock: environment.clock, id: "tick") { .tick }] : []
+/// }
+/// ```
+///
+/// The store starts the subscription's effects when its `id` first appears in the list and
+/// cancels them when it disappears; while the `id` stays, they run on, undisturbed by the new
+/// values a later list holds.
+public struct Subscription<Action: Sendable>: Sendable {
+  /// What the store compares from one list to the next.
+  let id: CancelID
+  /// Makes the effects to run while the subscription is asked for; called once, when the
+  /// store starts the subscription.
+  let fx: @MainActor () -> Fx<Action>
+
+  /// A subscription that runs `fx` while a model asks for `id`.
+  ///
+  /// ```swift
+  /// Subscription(id: "messages", .sequence(environment.messages()))
+  /// ```
+  ///
+  /// `fx` is evaluated only when the store starts the subscription, not each time the model
+  /// lists it: a list that names a running subscription again builds nothing.
+  ///
+  /// - Parameters:
+  ///   - id: The subscription's identity among the model's subscriptions.
+  ///   - fx: The effects to start; usually one long-running effect.
+  public init(
+    id: some Hashable & Sendable, _ fx: @autoclosure @escaping @MainActor () -> Fx<Action>
+  ) {
+    self.id = CancelID(id)
+    self.fx = fx
+  }
+
+  /// A timer: sends `action()` every `interval` on `clock`, the first time `interval` after the
+  /// subscription starts.
+  ///
+  /// Each tick is scheduled from the previous tick's deadline, so the ticks do not drift. On
+  /// `ArborealTesting`'s `TestClock`, advancing by three intervals delivers three ticks, in
+  /// order.
+  ///
+  /// - Parameters:
+  ///   - interval: The time between ticks; more than zero.
+  ///   - clock: The clock to tick on; take it from the environment.
+  ///   - id: The subscription's identity among the model's subscriptions.
+  ///   - action: Makes the action of each tick.
+  /// - Returns: The subscription.
+  public static func every(
+    _ interval: Duration,
+    clock: any Clock<Duration>,
+    id: some Hashable & Sendable,
+    action: @escaping @Sendable () -> Action
+  ) -> Subscription {
+    precondition(interval > .zero, "Subscription.every needs an interval of more than zero.")
+    // The first wait is the work's delay, booked when the store starts it; each later one is
+    // booked before the tick before it is sent, so a manual clock sees it before it moves on.
+    let work = Effect<Action>.Work(
+      operation: { send in
+        var previous: Sleep?
+        while !Task.isCancelled {
+          let next = Sleep(for: interval, on: clock)
+          await send(action())
+          previous?.settle()
+          do {
+            try await next()
+          } catch {
+            next.settle()
+            return
+          }
+          previous = next
+        }
+      },
+      delays: [DelayStep(duration: interval, clock: clock)])
+    let fx = Fx(work: work)
+    return Subscription(id: id, fx)
+  }
+
+  /// The same subscription as a parent sees it, for a child's subscriptions: its actions
+  /// transformed by `transform`, its identity scoped to the child with `key`.
+  ///
+  /// ```swift
+  /// func subscriptions(environment: Environment) -> [Subscription<Action>] {
+  ///   rows.flatMap { row in
+  ///     let id = row.id
+  ///     return row.subscriptions(environment: environment).map {
+  ///       $0.tag(key: id) { Action.row(id: id, $0) }
+  ///     }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - key: The child's identity among its siblings.
+  ///   - transform: Turns a child action into a parent action.
+  /// - Returns: The parent's subscription.
+  public func tag<Parent: Sendable>(
+    key: some Hashable & Sendable, _ transform: @escaping @Sendable (Action) -> Parent
+  ) -> Subscription<Parent> {
+    let fx = self.fx
+    return Subscription<Parent>(
+      id: id.scoped(in: EffectScope(Action.self, key: key)),
+      fx: { fx().tag(key: key, transform) })
+  }
+
+  private init(id: CancelID, fx: @escaping @MainActor () -> Fx<Action>) {
+    self.id = id
+    self.fx = fx
+  }
+}

@@ -1,0 +1,294 @@
+import Arboreal
+import Synchronization
+
+/// A clock whose time moves only when a test advances it: effects that wait on it run when the
+/// test says so, in the order of their deadlines, without the test sleeping.
+///
+/// Give it to the model's environment in place of `ContinuousClock`, then advance it:
+///
+/// ```swift
+/// let clock = TestClock()
+/// let store = TestStore(state: Search(), environment: .init(clock: clock, search: { [$0] }))
+/// await store.send(.queryChanged("sw")) { #expect($0.query == "sw") }
+/// await store.send(.queryChanged("swift")) { #expect($0.query == "swift") }
+/// await clock.advance(by: .milliseconds(300))
+/// await store.receive(.resultsLoaded(["swift"])) { #expect($0.results == ["swift"]) }
+/// ```
+///
+/// ## What advancing runs
+/// ``advance(by:)`` moves the time forward to each deadline that falls due, in order (ties in
+/// the order the waits began), wakes what waits for it, and goes on to the next deadline only
+/// once the woken work has *settled*:
+/// - a wait booked by `Fx`'s time operators (`delay`, `debounce`, `throttle`) settles when its
+///   effect has delivered its first action (to a `TestStore`: the action waits to be received),
+///   has ended, or was cancelled. Those operators book their wait when the update returns them,
+///   so advancing right after a `send` never misses it.
+/// - a plain ``sleep(until:tolerance:)`` (an effect calling `clock.sleep(for:)` itself) settles
+///   as soon as it is woken, and is booked only when the effect's task reaches it: advancing
+///   runs it only if it was already waiting. Prefer the operators in effects under test.
+///
+/// Work that falls due while advancing (an action's new delay) runs in the same advance if its
+/// deadline is not past the target. Time never moves backward.
+///
+/// - Note: Only a test's code should advance the clock; advancing it from two tasks at once
+///   is allowed but interleaves their wake-ups.
+public final class TestClock: Clock, Sendable {
+  /// A point in a test clock's time: a duration since the clock's start.
+  public struct Instant: InstantProtocol, Sendable, Hashable, Comparable {
+    /// The time since the clock's start.
+    public var offset: Duration
+
+    /// Creates an instant `offset` after the clock's start.
+    ///
+    /// - Parameter offset: The time since the start.
+    public init(offset: Duration = .zero) {
+      self.offset = offset
+    }
+
+    /// The instant `duration` later.
+    ///
+    /// - Parameter duration: The time to add (negative for earlier).
+    /// - Returns: The later instant.
+    public func advanced(by duration: Duration) -> Instant {
+      Instant(offset: offset + duration)
+    }
+
+    /// The time from this instant to `other`.
+    ///
+    /// - Parameter other: The other instant.
+    /// - Returns: `other` minus this instant.
+    public func duration(to other: Instant) -> Duration {
+      other.offset - offset
+    }
+
+    /// Whether `lhs` comes before `rhs`.
+    ///
+    /// - Parameters:
+    ///   - lhs: An instant.
+    ///   - rhs: Another instant.
+    /// - Returns: True when `lhs` is earlier.
+    public static func < (lhs: Instant, rhs: Instant) -> Bool {
+      lhs.offset < rhs.offset
+    }
+  }
+
+  private let state: Mutex<ClockState>
+
+  /// Creates a clock at `now`.
+  ///
+  /// - Parameter now: The starting time; the clock's start by default.
+  public init(now: Instant = Instant()) {
+    state = Mutex(ClockState(now: now))
+  }
+
+  /// The current time; it changes only through ``advance(by:)`` and ``advance(to:)``.
+  public var now: Instant { state.withLock { $0.now } }
+
+  /// The smallest step the clock tells apart: any, it is exact.
+  public var minimumResolution: Duration { .zero }
+
+  /// How many waits are booked and not yet due: what the next advances can run.
+  public var pendingCount: Int { state.withLock { $0.wakes.count { !$0.value.isFired } } }
+
+  /// Suspends until the clock has been advanced to `deadline`; returns at once when it is
+  /// there already.
+  ///
+  /// - Parameters:
+  ///   - deadline: The instant to wait for.
+  ///   - tolerance: Ignored: the clock is exact.
+  /// - Throws: `CancellationError` when the task is cancelled first.
+  public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    try Task.checkCancellation()
+    let id = state.withLock { $0.book(at: deadline, settlesWhenFired: true) }
+    try await wait(for: id)
+  }
+
+  /// Moves the time forward by `duration`, running in order everything that falls due.
+  ///
+  /// See "What advancing runs". Returns once every wait due by the new time has been woken and
+  /// has settled.
+  ///
+  /// - Parameter duration: How far to move; not negative.
+  /// - Complexity: O(*w* log *w*) per wait woken, for *w* waits booked.
+  public func advance(by duration: Duration) async {
+    precondition(duration >= .zero, "TestClock.advance(by:) cannot move time backward.")
+    await advance(to: now.advanced(by: duration))
+  }
+
+  /// Moves the time forward to `deadline`, running in order everything that falls due; does
+  /// nothing to the time when `deadline` is not later than ``now``.
+  ///
+  /// - Parameter deadline: The new time.
+  /// - Complexity: O(*w* log *w*) per wait woken, for *w* waits booked.
+  public func advance(to deadline: Instant) async {
+    while let (id, waiter) = state.withLock({ $0.fireNext(dueBy: deadline) }) {
+      waiter?.resume()
+      await settled(id)
+    }
+    state.withLock { $0.now = max($0.now, deadline) }
+  }
+
+  /// Runs every booked wait, advancing the time to the last deadline.
+  public func run() async {
+    while let last = state.withLock({ $0.wakes.values.filter { !$0.isFired }.map(\.deadline).max() }
+    ) {
+      await advance(to: last)
+    }
+  }
+
+  // MARK: Waits
+
+  /// Suspends until wait `id` is fired, or throws when the task is cancelled first.
+  fileprivate func wait(for id: UInt64) async throws {
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
+        let outcome = state.withLock { $0.suspend(id, continuation) }
+        switch outcome {
+        case .suspended: break
+        case .fired: continuation.resume()
+        case .cancelled: continuation.resume(throwing: CancellationError())
+        }
+      }
+    } onCancel: {
+      let waiter = state.withLock { $0.cancel(id) }
+      waiter?.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Marks wait `id` settled, resuming the advance waiting for it.
+  fileprivate func settle(_ id: UInt64) {
+    state.withLock { $0.settle(id) }?.resume()
+  }
+
+  /// Suspends until wait `id` has settled.
+  private func settled(_ id: UInt64) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      if state.withLock({ $0.awaitSettling(id, continuation) }) { continuation.resume() }
+    }
+  }
+}
+
+extension TestClock: ManualClock {
+  package func book(after duration: Duration) -> any ManualWake {
+    let id = state.withLock { $0.book(at: $0.now.advanced(by: duration), settlesWhenFired: false) }
+    return TestClockWake(clock: self, id: id)
+  }
+}
+
+/// A wait booked by `Fx`'s time operators; releasing it settles it (its effect was dropped or
+/// ended).
+private final class TestClockWake: ManualWake {
+  let clock: TestClock
+  let id: UInt64
+
+  init(clock: TestClock, id: UInt64) {
+    self.clock = clock
+    self.id = id
+  }
+
+  deinit {
+    clock.settle(id)
+  }
+
+  func wait() async throws {
+    try Task.checkCancellation()
+    try await clock.wait(for: id)
+  }
+
+  func settle() {
+    clock.settle(id)
+  }
+}
+
+/// The state of a ``TestClock``, behind its lock: a pure state machine whose methods return the
+/// continuations to resume after the lock is released.
+///
+/// ## Invariants
+/// - `wakes` holds every booked wait not yet settled (a settled wait is removed).
+/// - A fired wait's `waiter` is nil (it was resumed or never suspended); a wait that is not
+///   fired has no `settling` continuation (nobody awaits its settling before it fires).
+/// - Identifiers come from one counter and are never reused: a stale one names nothing.
+private struct ClockState {
+  struct Wake {
+    let deadline: TestClock.Instant
+    /// Settles as soon as it fires (a plain `sleep`, not an operator's wait).
+    let settlesWhenFired: Bool
+    var isFired = false
+    var waiter: CheckedContinuation<Void, any Error>?
+    var settling: CheckedContinuation<Void, Never>?
+  }
+
+  enum SuspendOutcome {
+    case suspended, fired, cancelled
+  }
+
+  var now: TestClock.Instant
+  var wakes: [UInt64: Wake] = [:]
+  private var nextID: UInt64 = 1
+
+  init(now: TestClock.Instant) {
+    self.now = now
+  }
+
+  mutating func book(at deadline: TestClock.Instant, settlesWhenFired: Bool) -> UInt64 {
+    let id = nextID
+    nextID += 1
+    wakes[id] = Wake(
+      deadline: deadline, settlesWhenFired: settlesWhenFired, isFired: deadline <= now)
+    return id
+  }
+
+  /// Fires the earliest wait due by `deadline` (the first booked among equals), moving the time
+  /// to its deadline; returns it and the task to resume, or nil when none is due.
+  mutating func fireNext(
+    dueBy deadline: TestClock.Instant
+  ) -> (UInt64, CheckedContinuation<Void, any Error>?)? {
+    let due = wakes.filter { !$0.value.isFired && $0.value.deadline <= deadline }
+    guard
+      let (id, wake) = due.min(by: { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) })
+    else { return nil }
+    now = max(now, wake.deadline)
+    wakes[id]!.isFired = true
+    wakes[id]!.waiter = nil
+    if wake.settlesWhenFired { wakes[id] = nil }
+    return (id, wake.waiter)
+  }
+
+  mutating func suspend(
+    _ id: UInt64, _ continuation: CheckedContinuation<Void, any Error>
+  ) -> SuspendOutcome {
+    guard let wake = wakes[id] else {
+      // Settled (its owner was released) or fired-and-settled before the task got here: a
+      // plain sleep fired already; an operator's wait cannot be waited on after settling.
+      return .fired
+    }
+    if wake.isFired {
+      if wake.settlesWhenFired { wakes[id] = nil }
+      return .fired
+    }
+    wakes[id]!.waiter = continuation
+    return .suspended
+  }
+
+  /// Drops a wait whose task was cancelled; returns its suspended task, if any.
+  mutating func cancel(_ id: UInt64) -> CheckedContinuation<Void, any Error>? {
+    guard let wake = wakes[id], !wake.isFired else { return nil }
+    wakes[id] = nil
+    return wake.waiter
+  }
+
+  /// Removes a wait; returns the advance waiting for it to settle, if any.
+  mutating func settle(_ id: UInt64) -> CheckedContinuation<Void, Never>? {
+    wakes.removeValue(forKey: id)?.settling
+  }
+
+  /// Registers the advance waiting for `id` to settle; true when it has settled already.
+  mutating func awaitSettling(_ id: UInt64, _ continuation: CheckedContinuation<Void, Never>)
+    -> Bool
+  {
+    guard wakes[id] != nil else { return true }
+    wakes[id]!.settling = continuation
+    return false
+  }
+}
