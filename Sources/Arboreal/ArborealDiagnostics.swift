@@ -1,4 +1,4 @@
-import Synchronization
+import ArborealTracking
 
 #if canImport(Darwin)
   import Darwin
@@ -14,7 +14,7 @@ import Synchronization
 /// ArborealDiagnostics.droppedActionHandler = { message in logger.warning("\(message)") }
 /// ```
 public enum ArborealDiagnostics: Sendable {
-  private static let handler = Mutex<(@Sendable (String) -> Void)?>(nil)
+  private static let handler = Locked<(@Sendable (String) -> Void)?>.make(nil)
 
   /// Receives the message for an action sent to a keyed ``ViewStore`` whose child is no longer
   /// in its parent (a removed row): the action and the child's key. When nil (the default),

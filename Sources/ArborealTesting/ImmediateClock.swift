@@ -1,4 +1,4 @@
-import Synchronization
+import ArborealTracking
 
 /// A clock on which every wait ends at once: effects that wait on it run without delay, so a
 /// test that does not care about timing needs no advancing.
@@ -15,13 +15,13 @@ public final class ImmediateClock: Clock, Sendable {
   /// A point in an immediate clock's time: a duration since the clock's start.
   public typealias Instant = TestClock.Instant
 
-  private let current: Mutex<Instant>
+  private let current: Locked<Instant>
 
   /// Creates a clock at `now`.
   ///
   /// - Parameter now: The starting time; the clock's start by default.
   public init(now: Instant = Instant()) {
-    current = Mutex(now)
+    current = Locked.make(now)
   }
 
   /// The current time: the latest deadline slept until, or the starting time.

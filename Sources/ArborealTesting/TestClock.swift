@@ -1,5 +1,5 @@
 import Arboreal
-import Synchronization
+import ArborealTracking
 
 /// A clock whose time moves only when a test advances it: effects that wait on it run when the
 /// test says so, in the order of their deadlines, without the test sleeping.
@@ -72,13 +72,13 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
-  private let state: Mutex<ClockState>
+  private let state: Locked<ClockState>
 
   /// Creates a clock at `now`.
   ///
   /// - Parameter now: The starting time; the clock's start by default.
   public init(now: Instant = Instant()) {
-    state = Mutex(ClockState(now: now))
+    state = Locked.make(ClockState(now: now))
   }
 
   /// The current time; it changes only through ``advance(by:)`` and ``advance(to:)``.

@@ -48,7 +48,7 @@ enum DocsQueues {
 @Suite struct DocsQueuesTests {
   typealias Uploader = DocsQueues.Uploader
 
-  // article begins: uploader test
+  // article begins: uploader-test
   @Test func startsUploadsASecondApart() async {
     let clock = TestClock()
     let store = TestStore(state: Uploader(), environment: .init(clock: clock, upload: { _ in }))
@@ -64,5 +64,5 @@ enum DocsQueues {
     await store.receive(.uploaded("c")) { #expect($0.uploaded == ["a", "b", "c"]) }
     await store.finish()
   }
-  // article ends: uploader test
+  // article ends: uploader-test
 }

@@ -47,7 +47,7 @@ enum DocsSubscriptions {
 @Suite struct DocsSubscriptionsTests {
   typealias Stopwatch = DocsSubscriptions.Stopwatch
 
-  // article begins: stopwatch test
+  // article begins: stopwatch-test
   @Test func ticksWhileRunning() async {
     let clock = TestClock()
     let store = TestStore(state: Stopwatch(), environment: .init(clock: clock))
@@ -60,7 +60,7 @@ enum DocsSubscriptions {
     await clock.advance(by: .seconds(5))  // stopped: no more ticks
     await store.finish()
   }
-  // article ends: stopwatch test
+  // article ends: stopwatch-test
 
   @Test func restartingTheTimerStartsAFreshInterval() async {
     let clock = TestClock()

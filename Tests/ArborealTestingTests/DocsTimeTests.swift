@@ -62,7 +62,7 @@ enum DocsTime {
 @Suite struct DocsTimeTests {
   typealias Search = DocsTime.Search
 
-  // article begins: debounce test
+  // article begins: debounce-test
   @Test func searchesOnceTypingPauses() async {
     let clock = TestClock()
     let store = TestStore(
@@ -77,9 +77,9 @@ enum DocsTime {
     }
     await store.finish()
   }
-  // article ends: debounce test
+  // article ends: debounce-test
 
-  // article begins: throttle test
+  // article begins: throttle-test
   @Test func refreshesAtMostOnceASecond() async {
     let clock = TestClock()
     let store = TestStore(state: Search(), environment: .init(clock: clock, search: { _ in [] }))
@@ -92,9 +92,9 @@ enum DocsTime {
     await clock.advance(by: .seconds(1))
     await store.finish()  // fails if the dropped refresh had run
   }
-  // article ends: throttle test
+  // article ends: throttle-test
 
-  // article begins: delay test
+  // article begins: delay-test
   @Test func hidesTheToastAfterThreeSeconds() async {
     let clock = TestClock()
     let store = TestStore(state: Search(), environment: .init(clock: clock, search: { _ in [] }))
@@ -113,5 +113,5 @@ enum DocsTime {
     await store.receive(.hideToast) { #expect($0.toast == nil) }
     await store.finish()
   }
-  // article ends: delay test
+  // article ends: delay-test
 }

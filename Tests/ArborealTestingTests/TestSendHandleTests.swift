@@ -36,14 +36,14 @@ import Testing
   // The "Awaiting a send" section of TestingWithTestStore.md, verbatim between the markers.
   @Test func receiveFirstThenAwaitTheHandle() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
-    // article begins: awaiting a send
+    // article begins: awaiting-a-send
     let load = await store.send(.load) { #expect($0.isLoading) }
     await store.receive(.loaded(42)) { model in
       #expect(model.count == 42)
       #expect(!model.isLoading)
     }
     await load.value
-    // article ends: awaiting a send
+    // article ends: awaiting-a-send
     #expect(load.isFinished)
     await store.finish()
   }

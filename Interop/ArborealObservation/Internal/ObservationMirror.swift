@@ -1,6 +1,5 @@
 import ArborealTracking
 import Observation
-import Synchronization
 
 /// Forwards a mirrored `TrackingRegistrar`'s reads and changes to an `ObservationRegistrar`.
 ///
@@ -14,7 +13,7 @@ import Synchronization
 /// cached.
 final class ObservationMirror: TrackingMirror, Observable {
   private let registrar = ObservationRegistrar()
-  private let keyPaths = Mutex<[TrackingKey: KeyPath<ObservationMirror, Void>]>([:])
+  private let keyPaths = Locked<[TrackingKey: KeyPath<ObservationMirror, Void>]>.make([:])
 
   /// The subscript the key paths name; reading it does nothing.
   subscript(property key: TrackingKey) -> Void { () }

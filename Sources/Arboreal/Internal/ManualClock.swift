@@ -1,4 +1,4 @@
-import Synchronization
+import ArborealTracking
 
 /// Package hook for `ArborealTesting`'s `TestClock`, not API: a clock whose time moves only when
 /// a test advances it, and which runs what falls due one wake-up at a time.
@@ -69,10 +69,10 @@ struct DelayStep: Sendable {
 
   /// The wait an effect is at; replacing it books the next one, then settles the previous one.
   private final class Current: Sendable {
-    private let wait: Mutex<Sleep>
+    private let wait: Locked<Sleep>
 
     init(_ sleep: Sleep) {
-      wait = Mutex(sleep)
+      wait = Locked.make(sleep)
     }
 
     func sleep() async throws {

@@ -80,7 +80,7 @@ final class ObserverCore: @unchecked Sendable {
   /// Where a continuous observer was registered, for diagnostics.
   let origin: ObserverOrigin?
   private let callback: UncheckedCallback
-  private let lock = TrackingLock()
+  private let lock = Lock()
   @exclusivity(unchecked) private var state: ObserverState
 
   init(kind: Kind, delivery: Delivery, callback: UncheckedCallback, origin: ObserverOrigin?) {
@@ -94,7 +94,9 @@ final class ObserverCore: @unchecked Sendable {
   /// Runs `body` with exclusive access to the state.
   @inline(__always)
   private func withState<R>(_ body: (inout ObserverState) -> R) -> R {
-    lock.withLock { body(&state) }
+    lock.withLock(owner: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())) {
+      body(&state)
+    }
   }
 
   // MARK: Notification

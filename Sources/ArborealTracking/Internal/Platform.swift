@@ -54,9 +54,21 @@ enum Platform {
     @convention(c) (UnsafeRawPointer?, UInt, UInt64) -> Bool
 
   private let currentExecutorCheck: CurrentExecutorCheck? = {
-    guard let symbol = dlsym(nil, "swift_task_isCurrentExecutorWithFlags") else { return nil }
+    guard let symbol = dlsym(nil, "swift_task_isCurrentExecutorWithFlags") else {
+      // Not silent: without it, main-actor observers of main-actor changes are enqueued
+      // instead of running synchronously, which changes when they run.
+      Platform.printError(
+        "ArborealTracking: the concurrency runtime has no swift_task_isCurrentExecutorWithFlags; "
+          + "main-actor observers will run asynchronously, after the change's task yields.")
+      return nil
+    }
     return unsafeBitCast(symbol, to: CurrentExecutorCheck.self)
   }()
+
+  extension Platform {
+    /// Whether the runtime offers the check ``Platform/isOnMainActor`` relies on.
+    static var canCheckTheCurrentExecutor: Bool { currentExecutorCheck != nil }
+  }
 
   /// Whether `executor` is the current executor, without crashing when it is not. False when
   /// the runtime lacks the check.

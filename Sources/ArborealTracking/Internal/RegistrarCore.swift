@@ -72,7 +72,7 @@ final class RegistrarCore: @unchecked Sendable {
   @usableFromInline let observedMask = Atomic<UInt64>(0)
   let epoch = Atomic<UInt64>(0)
   let pendingScopes = Atomic<Int>(0)
-  private let lock = TrackingLock()
+  private let lock = Lock()
   @exclusivity(unchecked) private var state = RegistrarState()
 
   @usableFromInline init() {
@@ -107,7 +107,9 @@ final class RegistrarCore: @unchecked Sendable {
   /// Runs `body` with exclusive access to the state.
   @inline(__always)
   func withState<R>(_ body: (inout RegistrarState) -> R) -> R {
-    lock.withLock { body(&state) }
+    lock.withLock(owner: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())) {
+      body(&state)
+    }
   }
 
   /// Whether a write of the property must take the slow path: it may be observed, or a
