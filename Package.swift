@@ -21,8 +21,10 @@ let package = Package(
     .target(name: "ArborealTesting", dependencies: ["Arboreal"]),
     // Interop: the only target that imports the toolchain's Observation module, kept out of
     // Sources so that the registrar's independence from it is visible in the tree.
+    // It needs nothing of the store, so it depends on the registrar alone.
     .target(
-      name: "ArborealObservation", dependencies: ["Arboreal"], path: "Interop/ArborealObservation"),
+      name: "ArborealObservation", dependencies: ["ArborealTracking"],
+      path: "Interop/ArborealObservation"),
 
     // Examples
     // What the example programs share (console output, input lines, hidden input); `package`
@@ -37,7 +39,8 @@ let package = Package(
     .testTarget(name: "ArborealTrackingTests", dependencies: ["ArborealTracking"]),
     .testTarget(name: "ArborealTests", dependencies: ["Arboreal"]),
     .testTarget(name: "ArborealTestingTests", dependencies: ["ArborealTesting"]),
-    .testTarget(name: "ArborealObservationTests", dependencies: ["ArborealObservation"]),
+    .testTarget(
+      name: "ArborealObservationTests", dependencies: ["ArborealObservation", "Arboreal"]),
     // Runs the example executables as processes; depends on nothing of the library.
     .testTarget(name: "ExamplesTests"),
   ],

@@ -224,7 +224,7 @@ private func observeValue<Value>(
 /// - Parameter body: The closure to run.
 /// - Returns: What `body` returns.
 public func withoutTracking<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-  guard TrackingActivity.shared.scopes.load(ordering: .relaxed) != 0,
+  guard TrackingActivity.shared.hasScopes,
     let context = ThreadContext.currentIfPresent, let scope = context.scope
   else { return try body() }
   context.scope = nil

@@ -52,8 +52,8 @@ package func withChangeRecording<T, E: Error>(
   let context = ThreadContext.current
   let outer = context.changeLog
   context.changeLog = []
-  TrackingActivity.shared.recorders.wrappingAdd(1, ordering: .relaxed)
-  defer { TrackingActivity.shared.recorders.wrappingSubtract(1, ordering: .relaxed) }
+  TrackingActivity.shared.countRecording(true)
+  defer { TrackingActivity.shared.countRecording(false) }
   let result: Result<T, E>
   do {
     result = .success(try body())
@@ -186,6 +186,6 @@ extension TrackingRegistrar {
 /// ``observe(isolation:fileID:line:_:)-54f61``) is recording reads on the calling
 /// thread.
 package var isTrackingAccesses: Bool {
-  TrackingActivity.shared.scopes.load(ordering: .relaxed) != 0
+  TrackingActivity.shared.hasScopes
     && ThreadContext.currentIfPresent?.scope != nil
 }

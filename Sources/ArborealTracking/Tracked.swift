@@ -110,7 +110,7 @@ public struct Tracked<Value> {
     // the model around every read and write, slow path taken or not.
     get {
       let value = model[keyPath: storageKeyPath].value
-      if model.registrar.core.activity.scopes.load(ordering: .relaxed) != 0 {
+      if model.registrar.core.activity.readsTakeSlowPath {
         recordTrackedAccess(
           Unmanaged.passUnretained(model.registrar.core), id: model[keyPath: storageKeyPath].id)
       }
@@ -152,7 +152,7 @@ public struct Tracked<Value> {
     _modify {
       let id = model[keyPath: storageKeyPath].id
       // A compound assignment (`count += 1`) reads the value: record it like a get.
-      if model.registrar.core.activity.scopes.load(ordering: .relaxed) != 0 {
+      if model.registrar.core.activity.readsTakeSlowPath {
         recordTrackedAccess(Unmanaged.passUnretained(model.registrar.core), id: id)
       }
       let slow = mustReport(model, id: id)
@@ -183,7 +183,7 @@ public struct Tracked<Value> {
   @inlinable @inline(__always)
   static func mustReport<Model: Trackable>(_ model: Model, id: UInt64) -> Bool {
     isObserved(model, id: id)
-      || model.registrar.core.activity.recorders.load(ordering: .relaxed) != 0
+      || model.registrar.core.activity.writesTakeSlowPath
   }
 
   /// Whether property `id`'s bit is set in the registrar's observed mask.

@@ -40,7 +40,7 @@ public struct TrackingRegistrar: Sendable {
   /// Costs a couple of loads when nothing is tracking.
   @inlinable
   public func access(_ key: TrackingKey) {
-    if core.activity.scopes.load(ordering: .relaxed) != 0 {
+    if core.activity.readsTakeSlowPath {
       recordTrackedAccess(Unmanaged.passUnretained(core), id: key.id)
     }
   }

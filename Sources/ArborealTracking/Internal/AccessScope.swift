@@ -161,10 +161,10 @@ final class AccessScope {
     let installed = context.scope
     scope.parent = installed?.takeUnretainedValue()
     context.scope = Unmanaged.passUnretained(scope)
-    TrackingActivity.shared.scopes.wrappingAdd(1, ordering: .relaxed)
+    TrackingActivity.shared.countScope(true)
     // No `Result` here: with `T` unknown it costs a generic metadata lookup per run.
     defer {
-      TrackingActivity.shared.scopes.wrappingSubtract(1, ordering: .relaxed)
+      TrackingActivity.shared.countScope(false)
       // `installed` is kept alive by the code that installed it.
       context.scope = installed
       if mergingIntoParent, let parent = installed?.takeUnretainedValue() {

@@ -1,30 +1,80 @@
 import Synchronization
 
-/// The process-wide count of running tracking scopes, reachable from every registrar.
+/// What makes reads and writes take their slow paths, in one word that every registrar can
+/// reach: the process-wide counts of running tracking scopes and change recordings, and, for
+/// registrars mirrored to another system, bits that pin both paths slow.
 ///
-/// A read checks it with one relaxed load. It lives in an object that each registrar points
-/// to, rather than in a global, so that the inlined read path reaches it through plain loads:
-/// a global from another module is reached through an accessor call, and an opaque call makes
-/// the caller retain the model around every read.
+/// A read or a write checks it with one relaxed load and a mask (``ActivityWord``). It lives in
+/// an object that each registrar points to, rather than in a global, so that the inlined read
+/// path reaches it through plain loads: a global from another module is reached through an
+/// accessor call, and an opaque call makes the caller retain the model around every read.
+/// Almost every registrar points to ``shared``; mirrored ones (see ``TrackingMirror``) to
+/// ``mirrored``, whose word has the pinning bits set, so other registrars' fast paths do not
+/// test for a mirror at all.
 @usableFromInline
 final class TrackingActivity: Sendable {
-  @usableFromInline static let shared = TrackingActivity()
-  /// How many tracking scopes are running on all threads.
-  @usableFromInline let scopes = Atomic<Int>(0)
-  /// How many change recordings (``withChangeRecording(_:)``) are running on all threads.
-  /// While it is non-zero, every write takes the slow path so that it can be recorded.
-  @usableFromInline let recorders = Atomic<Int>(0)
+  @usableFromInline static let shared = TrackingActivity(0)
+  /// The activity of mirrored registrars: every read and write takes the slow path, where the
+  /// mirror is called.
+  static let mirrored = TrackingActivity(ActivityWord.mirroredReads | ActivityWord.mirroredWrites)
 
-  /// The activity of mirrored registrars (see ``TrackingMirror``): both counts stay at least
-  /// one forever, so that every read and write of their properties takes the slow path, where
-  /// the mirror is called. Other registrars' fast paths are unchanged: they load the same
-  /// field of their own core, which points to ``shared``.
-  static let mirrored: TrackingActivity = {
-    let activity = TrackingActivity()
-    activity.scopes.wrappingAdd(1, ordering: .relaxed)
-    activity.recorders.wrappingAdd(1, ordering: .relaxed)
-    return activity
-  }()
+  /// The bits described by ``ActivityWord``.
+  @usableFromInline let word: Atomic<UInt64>
+
+  private init(_ initial: UInt64) {
+    word = Atomic(initial)
+  }
+
+  /// Whether reads must be recorded: a tracking scope runs somewhere, or the registrar is
+  /// mirrored.
+  @inlinable @inline(__always)
+  var readsTakeSlowPath: Bool { word.load(ordering: .relaxed) & ActivityWord.readMask != 0 }
+
+  /// Whether every write must be reported, observed or not: a change recording runs
+  /// somewhere, or the registrar is mirrored.
+  @inlinable @inline(__always)
+  var writesTakeSlowPath: Bool { word.load(ordering: .relaxed) & ActivityWord.writeMask != 0 }
+
+  /// Whether a tracking scope runs on some thread (ignores the mirror bits).
+  var hasScopes: Bool { word.load(ordering: .relaxed) & ActivityWord.scopeCount != 0 }
+
+  /// Counts a tracking scope in (`true`) or out (`false`).
+  func countScope(_ entering: Bool) {
+    if entering {
+      word.wrappingAdd(ActivityWord.scopeUnit, ordering: .relaxed)
+    } else {
+      word.wrappingSubtract(ActivityWord.scopeUnit, ordering: .relaxed)
+    }
+  }
+
+  /// Counts a change recording in (`true`) or out (`false`).
+  func countRecording(_ entering: Bool) {
+    if entering {
+      word.wrappingAdd(ActivityWord.recorderUnit, ordering: .relaxed)
+    } else {
+      word.wrappingSubtract(ActivityWord.recorderUnit, ordering: .relaxed)
+    }
+  }
+}
+
+/// The named bits of ``TrackingActivity/word``.
+///
+/// - bits 0–30: how many tracking scopes run, on all threads;
+/// - bit 31: every read is slow (a mirrored registrar);
+/// - bits 32–62: how many change recordings (``withChangeRecording(_:)``) run;
+/// - bit 63: every write is slow (a mirrored registrar).
+///
+/// Computed constants, so that the inlined paths fold them into their masks.
+@usableFromInline
+enum ActivityWord {
+  @inlinable static var scopeUnit: UInt64 { 1 }
+  @inlinable static var scopeCount: UInt64 { 0x7FFF_FFFF }
+  @inlinable static var mirroredReads: UInt64 { 1 &<< 31 }
+  @inlinable static var recorderUnit: UInt64 { 1 &<< 32 }
+  @inlinable static var recorderCount: UInt64 { 0x7FFF_FFFF &<< 32 }
+  @inlinable static var mirroredWrites: UInt64 { 1 &<< 63 }
+  @inlinable static var readMask: UInt64 { scopeCount | mirroredReads }
+  @inlinable static var writeMask: UInt64 { recorderCount | mirroredWrites }
 }
 
 /// Records a read of property `id` of `core` in the calling thread's innermost tracking
@@ -117,7 +167,7 @@ final class RegistrarCore: @unchecked Sendable {
   @inlinable @inline(__always)
   func mayBeObserved(_ key: TrackingKey) -> Bool {
     observedMask.load(ordering: .relaxed) & key.maskBit != 0
-      || activity.recorders.load(ordering: .relaxed) != 0
+      || activity.writesTakeSlowPath
   }
 
   // MARK: Reads
@@ -227,7 +277,7 @@ final class RegistrarCore: @unchecked Sendable {
       return state.recordWrite(of: key, epoch: next)
     }
     let context = ThreadContext.currentIfPresent
-    if activity.recorders.load(ordering: .relaxed) != 0 {
+    if activity.writesTakeSlowPath {
       context?.changeLog?.append(
         RecordedChange(registrar: ObjectIdentifier(self), key: key, model: model, start: start))
     }
