@@ -131,20 +131,18 @@ public struct Tracked<Value> {
         }
         return
       }
+      var start: StartValue?
       if let isDuplicate = model[keyPath: storageKeyPath].isDuplicate {
         if isDuplicate(model[keyPath: storageKeyPath].value, newValue) { return }
         if RegistrarCore.needsStartValue(Unmanaged.passUnretained(model.registrar.core), id: id) {
-          // Moved out, not copied: the property lets go of it on the next line.
-          let previous = model[keyPath: storageKeyPath].value
-          model[keyPath: storageKeyPath].value = newValue
-          let start = TrackedStartValue(
-            model: model, storage: storageKeyPath, value: previous, isDuplicate: isDuplicate)
-          reportChange(model, id: id, name: model[keyPath: storageKeyPath].name, start: start)
-          return
+          // Shared, not copied: the property lets go of the old value on the next line.
+          start = TrackedStartValue(
+            model: model, storage: storageKeyPath, value: model[keyPath: storageKeyPath].value,
+            isDuplicate: isDuplicate)
         }
       }
       model[keyPath: storageKeyPath].value = newValue
-      reportChange(model, id: id, name: model[keyPath: storageKeyPath].name, start: nil)
+      reportChange(model, id: id, name: model[keyPath: storageKeyPath].name, start: start)
     }
     // In-place mutation (`items.append(x)`): a get-then-set would copy a collection on every
     // append. One yield on every path keeps the coroutine inlinable.
