@@ -11,15 +11,15 @@ package struct RecordedChange {
   package let key: TrackingKey
   /// The model that owns the property, when it is a `@Tracked` property.
   package weak var model: AnyObject?
-  /// The property's value before this write, while the recording that made it runs (the
-  /// recording compares it with the value at its end, then drops it).
-  var start: StartValue?
+  /// The write's values, while the recording that made it runs (the recording compares the
+  /// first write's old value with the last write's new one, then drops them).
+  var write: StartValue?
 
-  init(registrar: ObjectIdentifier, key: TrackingKey, model: AnyObject?, start: StartValue?) {
+  init(registrar: ObjectIdentifier, key: TrackingKey, model: AnyObject?, write: StartValue?) {
     self.registrar = registrar
     self.key = key
     self.model = model
-    self.start = start
+    self.write = write
   }
 }
 
@@ -65,22 +65,33 @@ package func withChangeRecording<T, E: Error>(
   return (try result.get(), changes.map { $0.withoutStart() })
 }
 
-/// The changes of the properties whose value differs from their value before their first
-/// recorded write (or that kept no value to compare).
+/// The changes of the properties whose value after their last recorded write differs from
+/// their value before their first (or one of whose writes kept no values to compare).
 ///
 /// - Complexity: O(*c*) expected for *c* changes, plus one comparison per property.
 private func netChanges(_ changes: [RecordedChange]) -> [RecordedChange] {
-  guard changes.contains(where: { $0.start != nil }) else { return changes }
+  guard changes.contains(where: { $0.write != nil }) else { return changes }
   struct Property: Hashable {
     let registrar: ObjectIdentifier
     let id: UInt64
   }
-  var unchanged = Set<Property>()
-  var seen = Set<Property>()
+  // For each property, its first and last write's values, or nil once a write kept none.
+  var ends: [Property: (first: StartValue, last: StartValue)?] = [:]
   for change in changes {
     let property = Property(registrar: change.registrar, id: change.key.id)
-    guard seen.insert(property).inserted else { continue }
-    if let start = change.start, start.isUnchanged() { unchanged.insert(property) }
+    guard let write = change.write else {
+      ends[property] = .some(nil)
+      continue
+    }
+    switch ends[property] {
+    case .none: ends[property] = (write, write)
+    case .some(.none): break
+    case .some(.some(let known)): ends[property] = (known.first, write)
+    }
+  }
+  var unchanged = Set<Property>()
+  for (property, pair) in ends {
+    if let pair, pair.first.isUnchanged(endingWith: pair.last) { unchanged.insert(property) }
   }
   guard !unchanged.isEmpty else { return changes }
   return changes.filter {
@@ -89,10 +100,10 @@ private func netChanges(_ changes: [RecordedChange]) -> [RecordedChange] {
 }
 
 extension RecordedChange {
-  /// The change without its start value, which keeps the model alive.
+  /// The change without its write's values, which may keep large values alive.
   fileprivate func withoutStart() -> RecordedChange {
     var copy = self
-    copy.start = nil
+    copy.write = nil
     return copy
   }
 }

@@ -127,22 +127,22 @@ public struct Tracked<Value> {
         model[keyPath: storageKeyPath].value = newValue
         // A tracking scope may have started reading it meanwhile.
         if _slowPath(isObserved(model, id: id)) {
-          reportChange(model, id: id, name: model[keyPath: storageKeyPath].name, start: nil)
+          reportChange(model, id: id, name: model[keyPath: storageKeyPath].name, write: nil)
         }
         return
       }
-      var start: StartValue?
+      var write: StartValue?
       if let isDuplicate = model[keyPath: storageKeyPath].isDuplicate {
         if isDuplicate(model[keyPath: storageKeyPath].value, newValue) { return }
-        if RegistrarCore.needsStartValue(Unmanaged.passUnretained(model.registrar.core), id: id) {
+        if RegistrarCore.keepsWrites(Unmanaged.passUnretained(model.registrar.core)) {
           // Shared, not copied: the property lets go of the old value on the next line.
-          start = TrackedStartValue(
-            model: model, storage: storageKeyPath, value: model[keyPath: storageKeyPath].value,
+          write = TrackedWrite(
+            before: model[keyPath: storageKeyPath].value, after: newValue,
             isDuplicate: isDuplicate)
         }
       }
       model[keyPath: storageKeyPath].value = newValue
-      reportChange(model, id: id, name: model[keyPath: storageKeyPath].name, start: start)
+      reportChange(model, id: id, name: model[keyPath: storageKeyPath].name, write: write)
     }
     // In-place mutation (`items.append(x)`): a get-then-set would copy a collection on every
     // append. One yield on every path keeps the coroutine inlinable.
@@ -163,15 +163,15 @@ public struct Tracked<Value> {
       }
       yield &model[keyPath: storageKeyPath].value
       if _slowPath(slow || isObserved(model, id: id)) {
-        var start: StartValue?
+        var write: StartValue?
         if let old, let isDuplicate = model[keyPath: storageKeyPath].isDuplicate {
           if isDuplicate(old, model[keyPath: storageKeyPath].value) { return }
-          if RegistrarCore.needsStartValue(Unmanaged.passUnretained(model.registrar.core), id: id) {
-            start = TrackedStartValue(
-              model: model, storage: storageKeyPath, value: old, isDuplicate: isDuplicate)
+          if RegistrarCore.keepsWrites(Unmanaged.passUnretained(model.registrar.core)) {
+            write = TrackedWrite(
+              before: old, after: model[keyPath: storageKeyPath].value, isDuplicate: isDuplicate)
           }
         }
-        reportChange(model, id: id, name: model[keyPath: storageKeyPath].name, start: start)
+        reportChange(model, id: id, name: model[keyPath: storageKeyPath].name, write: write)
       }
     }
   }
@@ -197,11 +197,11 @@ public struct Tracked<Value> {
   /// directly in the accessor folds into a field access.
   @inlinable @inline(__always)
   static func reportChange<Model: Trackable>(
-    _ model: Model, id: UInt64, name: String, start: StartValue?
+    _ model: Model, id: UInt64, name: String, write: StartValue?
   ) {
     RegistrarCore.didChange(
       Unmanaged.passUnretained(model.registrar.core), id: id, name: name,
-      model: Unmanaged.passUnretained(model as AnyObject), start: start)
+      model: Unmanaged.passUnretained(model as AnyObject), write: write)
   }
 }
 

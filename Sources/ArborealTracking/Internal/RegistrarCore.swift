@@ -220,32 +220,28 @@ final class RegistrarCore: @unchecked Sendable {
   /// naming the property `name`, or after the model's stored wrapper when `name` is empty.
   /// The caller keeps `core` and `model` alive.
   ///
-  /// - Parameter start: The property's value before the write, when the caller kept it (see
-  ///   ``needsStartValue(_:id:)``).
+  /// - Parameter write: The values before and after the write, when the caller kept them
+  ///   (see ``keepsWrites(_:)``).
   @usableFromInline
   static func didChange(
     _ core: Unmanaged<RegistrarCore>, id: UInt64, name: String, model: Unmanaged<AnyObject>,
-    start: StartValue? = nil
+    write: StartValue? = nil
   ) {
     core._withUnsafeGuaranteedRef { core in
       model._withUnsafeGuaranteedRef { model in
         core.didChange(
-          core.named(TrackingKey(id: id, name: name), of: model), model: model, start: start)
+          core.named(TrackingKey(id: id, name: name), of: model), model: model, write: write)
       }
     }
   }
 
-  /// Whether a write of property `id` of `core` on this thread should keep the property's
-  /// old value: it is the property's first write in the open transaction, or a change
-  /// recording is running. Not inlined: only the slow path of a write calls it.
+  /// Whether a write on this thread should keep its values (``StartValue``): a transaction is
+  /// open, or a change recording is running. Not inlined: only the slow path of a write calls
+  /// it.
   @usableFromInline
-  static func needsStartValue(_ core: Unmanaged<RegistrarCore>, id: UInt64) -> Bool {
+  static func keepsWrites(_ core: Unmanaged<RegistrarCore>) -> Bool {
     guard let context = ThreadContext.unmanagedCurrent else { return false }
-    return context._withUnsafeGuaranteedRef { context in
-      if context.changeLog != nil { return true }
-      guard context.isInTransaction else { return false }
-      return core._withUnsafeGuaranteedRef { !context.transaction.hasWrite(of: $0, id: id) }
-    }
+    return context._withUnsafeGuaranteedRef { $0.changeLog != nil || $0.isInTransaction }
   }
 
   /// The key with its name and owner, looked up in `model` the first time.
@@ -270,7 +266,7 @@ final class RegistrarCore: @unchecked Sendable {
   /// Records a change of `key` and notifies its observers (or hands them to the thread's
   /// transaction). Called after the new value is stored.
   @usableFromInline
-  func didChange(_ key: TrackingKey, model: AnyObject? = nil, start: StartValue? = nil) {
+  func didChange(_ key: TrackingKey, model: AnyObject? = nil, write: StartValue? = nil) {
     let observers = withState { state -> [ObserverCore] in
       let next = epoch.load(ordering: .relaxed) &+ 1
       epoch.store(next, ordering: .sequentiallyConsistent)
@@ -279,12 +275,12 @@ final class RegistrarCore: @unchecked Sendable {
     let context = ThreadContext.currentIfPresent
     if activity.writesTakeSlowPath {
       context?.changeLog?.append(
-        RecordedChange(registrar: ObjectIdentifier(self), key: key, model: model, start: start))
+        RecordedChange(registrar: ObjectIdentifier(self), key: key, model: model, write: write))
     }
     if let mirror { mirror.trackingMirrorDidChange(key) }
     if let context, context.isInTransaction {
-      // Recorded even without observers: the first write keeps the start value.
-      context.transaction.add(observers, key: key, core: self, start: start)
+      // Recorded even without observers: the writes' values decide the net change.
+      context.transaction.add(observers, key: key, core: self, write: write)
     } else if !observers.isEmpty {
       let changes = TrackingChanges(key: key)
       for observer in observers { observer.notify(changes) }

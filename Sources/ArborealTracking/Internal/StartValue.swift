@@ -1,44 +1,45 @@
-/// The value a property had before the first write of a transaction (or of a change
-/// recording), kept to tell at the end whether the property changed at all.
+/// One write of a property in a transaction (or a change recording): the value before it and
+/// the value it stored, kept to tell, when the transaction ends, whether the property changed
+/// at all.
 ///
 /// A transaction reports a property only if its value at the end differs from its value at
-/// the start (net change): `isBusy = true; isBusy = false` is no change. The start value costs
-/// nothing to keep for a setter: the old value is moved out of the property, not copied. An
-/// in-place edit (`items.append(x)`) keeps no start value unless the value is trivial (an
-/// `Int`, a `Bool`): copying an array to compare it later would make every edit O(*n*), so an
-/// edited collection is reported as changed. The comparison runs once per property per
-/// transaction, when it closes.
+/// the start (net change): `isBusy = true; isBusy = false` is no change. The transaction
+/// compares the start value of its first write of the property with the stored value of its
+/// last. Keeping them costs no copy for a setter (the old value is shared with the box as the
+/// property lets go of it, the new one is shared with the property) and needs no access to
+/// the model afterwards, so the write path never materialises the property's key path. An
+/// in-place edit (`items.append(x)`) keeps no values unless they are trivial (an `Int`, a
+/// `Bool`): copying an array to compare it later would make every edit O(*n*), so an edited
+/// collection is reported as changed. The comparison runs once per property per transaction,
+/// when it closes.
 ///
 /// Invariant: used only by the thread that made the write (the transaction's or the
-/// recording's thread), which is also the thread allowed to read the model's storage.
+/// recording's thread); its values are never mutated.
 @usableFromInline
 class StartValue {
   @usableFromInline init() {}
 
-  /// Whether the property now holds a value equal to the start value.
-  func isUnchanged() -> Bool { false }
+  /// Whether the value before this write equals the value `last` stored (`last` being a later
+  /// write of the same property, or this one).
+  func isUnchanged(endingWith last: StartValue) -> Bool { false }
 }
 
-/// The start value of a `@Tracked` property of `Model`.
+/// A write of a `@Tracked` property whose value is `Value`.
 @usableFromInline
-final class TrackedStartValue<Model: AnyObject, Value>: StartValue {
-  let model: Model
-  let storage: ReferenceWritableKeyPath<Model, Tracked<Value>>
-  let value: Value
+final class TrackedWrite<Value>: StartValue {
+  let before: Value
+  let after: Value
   let isDuplicate: (Value, Value) -> Bool
 
   @usableFromInline
-  init(
-    model: Model, storage: ReferenceWritableKeyPath<Model, Tracked<Value>>, value: Value,
-    isDuplicate: @escaping (Value, Value) -> Bool
-  ) {
-    self.model = model
-    self.storage = storage
-    self.value = value
+  init(before: Value, after: Value, isDuplicate: @escaping (Value, Value) -> Bool) {
+    self.before = before
+    self.after = after
     self.isDuplicate = isDuplicate
   }
 
-  override func isUnchanged() -> Bool {
-    isDuplicate(value, model[keyPath: storage].value)
+  override func isUnchanged(endingWith last: StartValue) -> Bool {
+    guard let last = last as? TrackedWrite<Value> else { return false }
+    return isDuplicate(before, last.after)
   }
 }

@@ -4,14 +4,14 @@
 /// - `observers` / `keys`: each observer appears once, in the order it was first affected,
 ///   with every key that changed for it.
 /// - `writes`: one entry per property (registrar and key) written while the transaction was
-///   open, in first-write order, with the property's start value when one was kept (see
-///   ``StartValue``) and the one-shot observers that its registrar handed over (registrars
-///   drop one-shot observers from an entry when it is written).
+///   open, in first-write order, with the values of its first and last writes when every
+///   write kept them (see ``StartValue``) and the one-shot observers that its registrar
+///   handed over (registrars drop one-shot observers from an entry when it is written).
 /// - `writeIndex`: the position of each write, built once `writes` outgrows a linear scan.
 ///
 /// ## Net change
-/// When the transaction closes, every write with a start value equal to the property's
-/// current value is no change: its key is removed from every observer's set, an observer
+/// When the transaction closes, a property whose value before its first write equals the value
+/// its last write stored is no change: its key is removed from every observer's set, an observer
 /// left with no key is not notified, and the one-shot observers it took from the registrar
 /// are put back. Registrars have already recorded the write (its epoch), which only makes a
 /// concurrent registration on another thread cautious: it may fire for a value that came
@@ -24,7 +24,10 @@ final class Transaction {
   struct Write {
     let core: RegistrarCore
     let id: UInt64
-    let start: StartValue?
+    /// The first and the last write's values; nil once a write kept none (it then counts as
+    /// a change).
+    var first: StartValue?
+    var last: StartValue?
     var removedOneShots: [ObserverCore] = []
   }
 
@@ -61,25 +64,26 @@ final class Transaction {
     return writeIndex[WriteID(core: ObjectIdentifier(core), id: id)]
   }
 
-  /// Whether property `id` of `core` was already written in this transaction (its start
-  /// value, if any, is already kept).
-  func hasWrite(of core: RegistrarCore, id: UInt64) -> Bool {
-    position(of: core, id: id) != nil
-  }
-
   /// Adds a write of `key` of `core` and a change of `key` for each of `observers`.
   ///
-  /// - Parameter start: The property's value before this write, kept only for the first write
-  ///   of the property in the transaction.
+  /// - Parameter write: The write's values, or nil when it kept none.
   func add(
-    _ observers: [ObserverCore], key: TrackingKey, core: RegistrarCore, start: StartValue?
+    _ observers: [ObserverCore], key: TrackingKey, core: RegistrarCore, write: StartValue?
   ) {
     let position: Int
     if let existing = self.position(of: core, id: key.id) {
       position = existing
+      if writes[position].first != nil {
+        if let write {
+          writes[position].last = write
+        } else {
+          writes[position].first = nil
+          writes[position].last = nil
+        }
+      }
     } else {
       position = writes.count
-      writes.append(Write(core: core, id: key.id, start: start))
+      writes.append(Write(core: core, id: key.id, first: write, last: write))
     }
     for observer in observers {
       if observer.kind == .oneShot { writes[position].removedOneShots.append(observer) }
@@ -112,7 +116,8 @@ final class Transaction {
 
     var unchanged = Set<UInt64>()
     for write in writes {
-      guard let start = write.start, start.isUnchanged() else { continue }
+      guard let first = write.first, let last = write.last, first.isUnchanged(endingWith: last)
+      else { continue }
       unchanged.insert(write.id)
       for observer in write.removedOneShots { observer.restore(in: write.core, id: write.id) }
     }
