@@ -128,13 +128,19 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
   public func send(_ action: Child.Action) -> SendHandle {
     // A keyed view store below a missing ancestor forwards: that ancestor drops the action.
     if let keyName, resolve() == nil, isParentPresent() {
-      #if DEBUG
-        ArborealDiagnostics.reportDroppedAction(
-          "Arboreal: dropped \(action) sent to \(keyName): the child is no longer in its "
-            + "parent. Stop sending to a removed child's view store (check `isPresent`).")
-      #endif
+      reportDrop(of: action, sentTo: keyName)
       return SendHandle()
     }
     return forward(action)
+  }
+
+  /// Reports an action dropped by a keyed view store whose child is missing; debug builds
+  /// only.
+  private func reportDrop(of action: Child.Action, sentTo keyName: String) {
+    #if DEBUG
+      ArborealDiagnostics.reportDroppedAction(
+        "Arboreal: dropped \(action) sent to \(keyName): the child is no longer in its "
+          + "parent. Stop sending to a removed child's view store (check `isPresent`).")
+    #endif
   }
 }
