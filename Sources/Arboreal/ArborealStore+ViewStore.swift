@@ -48,13 +48,9 @@ extension ArborealStore {
     get: @escaping (Model) -> Child,
     forward: @escaping (Child.Action) -> SendHandle
   ) -> ViewStore<Child> {
-    let parent = ParentScope(self)
-    let resolve: () -> Child? = { parent.resolve().map(get) }
-    let child = get(state)
-    return ViewStore(
-      child: child, mayDisappear: parent.isKeyed,
-      path: parent.path.isEmpty ? "" : "\(parent.path) › \(Child.self)",
-      resolve: resolve, forward: forward)
+    ViewStore(
+      child: get(state), resolve: { self.presentState.map(get) },
+      isParentPresent: { self.isPresent }, keyName: nil, forward: forward)
   }
 
   /// A view store scoped to a child in a collection, identified by `key`; nil when there is
@@ -92,38 +88,13 @@ extension ArborealStore {
     get: @escaping (Model, Key) -> Child?,
     tag: @escaping (Key, Child.Action) -> Model.Action
   ) -> ViewStore<Child>? {
-    let parent = ParentScope(self)
-    guard let model = parent.resolve(), let child = get(model, key) else { return nil }
-    let name = "\(Child.self)[\(String(reflecting: key))]"
+    guard let model = presentState, let child = get(model, key) else { return nil }
     return ViewStore(
       child: child,
-      mayDisappear: true,
-      path: parent.path.isEmpty ? name : "\(parent.path) › \(name)",
-      resolve: { parent.resolve().flatMap { get($0, key) } },
+      resolve: { self.presentState.flatMap { get($0, key) } },
+      isParentPresent: { self.isPresent },
+      keyName: "\(Child.self)[\(String(reflecting: key))]",
       forward: { action in self.send(tag(key, action)) }
     )
-  }
-}
-
-/// How a view store reads its parent's model: through the parent view store's own
-/// resolution, so that a missing keyed ancestor is seen at every depth, or from any other
-/// store's `state`.
-@MainActor
-private struct ParentScope<Parent: ArborealStore> {
-  let resolve: () -> Parent.Model?
-  let isKeyed: Bool
-  /// The parent's ``ViewStore/path``; empty for a root store.
-  let path: String
-
-  init(_ parent: Parent) {
-    if let viewStore = parent as? ViewStore<Parent.Model> {
-      resolve = { viewStore.currentChild }
-      isKeyed = viewStore.isKeyed
-      path = viewStore.path
-    } else {
-      resolve = { parent.state }
-      isKeyed = false
-      path = ""
-    }
   }
 }

@@ -27,18 +27,6 @@
 /// A send whose update returns ``Fx/none`` starts no task and allocates nothing in the store
 /// (the tracking transaction around the update is the only cost besides `update` itself), and
 /// formats no string unless a ``logHandler`` is installed.
-///
-/// ## Data (for maintainers)
-/// - `isHandling`: true while an action is being handled; a `send` that finds it true
-///   queues its action instead of re-entering `update`.
-/// - `queue`: the actions received while busy, each with the effect group it belongs to and a
-///   hold on that group (see `EffectTable`), so that its ``SendHandle`` can wait for effects
-///   that have not started yet. Drained by the outermost handler before it returns, so the
-///   queue is empty whenever the main actor is free.
-/// - `table`: the running effects, their groups and the waiting handles. Only the main actor
-///   touches it, except `deinit`, which runs when nothing else can reach the store.
-/// - `reference`: the store's weak reference to itself that send handles hold, so that a
-///   handle never keeps the store alive.
 @MainActor
 public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// The model. The reference never changes; its tracked properties change through actions.
@@ -72,15 +60,26 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     let group: GroupID
   }
 
-  private typealias Table = EffectTable<Task<Void, Never>, CheckedContinuation<Void, Never>>
+  typealias Table = EffectTable<Task<Void, Never>, CheckedContinuation<Void, Never>>
 
   // Main-actor state whose accesses never overlap (none spans a call that could reach the
   // same property), so the dynamic exclusivity checks, a sizeable share of a plain send, are
   // switched off.
+
+  // True while an action is being handled; a `send` that finds it true queues its action
+  // instead of re-entering `update`.
   @exclusivity(unchecked) @usableFromInline var isHandling = false
+  // The actions received while busy, each with the effect group it belongs to and a hold on
+  // that group (see `EffectTable`), so that its `SendHandle` can wait for effects that have not
+  // started yet. Drained by the outermost handler before it returns, so the queue is empty
+  // whenever the main actor is free.
   @exclusivity(unchecked) private var queue = ActionQueue<Queued>()
-  @exclusivity(unchecked) private var table = Table()
-  /// What send handles refer to; made with the first handle that needs it.
+  // The running effects, their groups and the waiting handles. Only the main actor touches it,
+  // except `deinit`, which runs when nothing else can reach the store. Read (never written) by
+  // the hooks in `Store+Testing.swift`, hence not private.
+  @exclusivity(unchecked) private(set) var table = Table()
+  // The store's weak reference to itself that send handles hold, so that a handle never keeps
+  // the store alive; made with the first handle that needs it.
   @exclusivity(unchecked) private var reference: HostReference?
   /// The callers of ``finish()`` waiting for the store to be idle.
   @exclusivity(unchecked) private var idleWaiters: [CheckedContinuation<Void, Never>] = []
@@ -106,6 +105,9 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// that keeps the effect's group open; the interceptor later handles it with
   /// ``handleIntercepted(_:ticket:)`` (or never, and the group stays open until the store is
   /// released). Only the effect-delivery path reads it: a plain `send` never does.
+  ///
+  /// The one hook declared here, as a stored property cannot live in an extension; the others
+  /// are in `Store+Testing.swift`.
   @exclusivity(unchecked) package var effectActionInterceptor:
     ((Model.Action, InterceptedActionTicket) -> Void)?
 
@@ -293,7 +295,9 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   }
 
   /// Handles an action that holds `group` (an effect's action), then releases the hold.
-  private func handle(_ action: Model.Action, heldIn group: GroupID) {
+  ///
+  /// Internal rather than private for ``handleIntercepted(_:ticket:)``.
+  func handle(_ action: Model.Action, heldIn group: GroupID) {
     if isHandling {
       queue.append(Queued(action: action, group: group))
       return
@@ -445,9 +449,9 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// Starts an admitted effect's task.
   private func launch(_ work: Effect<Model.Action>.Work, in group: GroupID) {
     // In-flight effects were cancelled by `run(_:in:)` before any of its effects started.
-    let (started, output) = table.start(in: group, cancelIDs: work.cancelIDs, cancelInFlight: [])
-    perform(output)
-    guard let effect = started else { return }
+    // Starting an effect cancels and resumes nothing; the caller performs the next table
+    // output (the release of its hold on the group).
+    guard let effect = table.start(in: group, cancelIDs: work.cancelIDs) else { return }
     // Both closures hold the store weakly: a running effect never keeps it alive, and once it
     // is gone they do nothing.
     let send: Effect<Model.Action>.Send = { [weak self] action in
@@ -559,45 +563,6 @@ private struct SubscriptionKey: Hashable, Sendable, CustomDebugStringConvertible
 
   /// `subscription "tick"`, for the list of running effects in a test failure.
   var debugDescription: String { "subscription \(id.debugDescription)" }
-}
-
-extension Store {
-  /// How many effects are running; for tests.
-  var runningEffectCount: Int { table.effects.count }
-
-  /// The tasks of the running effects; for tests.
-  var runningTasks: [Task<Void, Never>] { table.effects.values.compactMap(\.handle) }
-
-  /// How many groups are open; for tests.
-  var openGroupCount: Int { table.groups.count }
-}
-
-// Package hooks for `ArborealTesting`; not API.
-extension Store {
-  /// Handles an effect action that ``effectActionInterceptor`` received, exactly as the store
-  /// would have handled it on arrival: in the effect's group (so its own effects belong to the
-  /// same send handle), queued if the store is busy. Handle each ticket once.
-  ///
-  /// - Parameters:
-  ///   - action: The intercepted action.
-  ///   - ticket: The ticket that came with it.
-  package func handleIntercepted(_ action: Model.Action, ticket: InterceptedActionTicket) {
-    handle(action, heldIn: ticket.group)
-  }
-
-  /// The tasks of the running effects, oldest first: awaiting them waits for those effects.
-  package var runningEffectTasks: [Task<Void, Never>] {
-    table.effects.sorted { $0.key.rawValue < $1.key.rawValue }.compactMap(\.value.handle)
-  }
-
-  /// One line per running effect, oldest first: its number and its cancellation identifiers.
-  package var runningEffectDescriptions: [String] {
-    table.effects.sorted { $0.key.rawValue < $1.key.rawValue }.map { id, running in
-      let ids = running.cancelIDs.filter { !$0.isMembership }.map(\.debugDescription)
-      return "effect #\(id.rawValue)"
-        + (ids.isEmpty ? "" : " (cancellable by \(ids.joined(separator: ", ")))")
-    }
-  }
 }
 
 extension Store: EffectHost {

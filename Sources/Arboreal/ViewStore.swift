@@ -24,11 +24,13 @@
 /// - ``isPresent`` is false;
 /// - ``state`` returns the last child it saw, a detached model that no action changes any
 ///   more (so a view being torn down can still render);
-/// - ``send(_:)`` drops the action, without reaching the parent, and returns a finished
-///   handle.
+/// - ``send(_:)`` drops the action, without reaching the parent's update, and returns a
+///   finished handle.
 ///
 /// The same holds for a view store scoped, at any depth, below one whose child is missing.
-/// When a child with the key appears again, the view store follows it.
+/// When a child with the key appears again, the view store follows it. Scoping reads the
+/// parent's presence through ``ArborealStore/isPresent`` and ``ArborealStore/presentState``,
+/// so it works the same below any ``ArborealStore`` whose model can disappear.
 ///
 /// A view store keeps its parent store alive (and the last child it saw).
 @MainActor
@@ -36,26 +38,27 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
   /// The model type of this store: the child model.
   public typealias Model = Child
 
-  /// Returns the current child, or nil when it (or a keyed ancestor) is missing.
+  /// Returns the current child, or nil when it (or a keyed ancestor) is missing: the child
+  /// read from the parent's ``ArborealStore/presentState``.
   private let resolve: () -> Child?
+  /// The parent's ``ArborealStore/isPresent``.
+  private let isParentPresent: () -> Bool
+  /// For a view store made with ``ArborealStore/viewStore(key:get:tag:)``, its child's type and
+  /// key (`Row[2]`), which name it in the diagnostic of a dropped send; nil for any other.
+  private let keyName: String?
   /// Sends a child action to the parent, tagged.
   private let forward: (Child.Action) -> SendHandle
-  /// Whether `resolve` can return nil: this store or an ancestor is keyed.
-  private let mayDisappear: Bool
   /// The last child `resolve` returned.
   private var lastChild: Child
-  /// Where the child is, from the nearest keyed ancestor down (`Row[2] › Editor`), for the
-  /// diagnostic of a dropped send; empty when neither it nor an ancestor is keyed.
-  let path: String
 
   init(
-    child: Child, mayDisappear: Bool, path: String, resolve: @escaping () -> Child?,
-    forward: @escaping (Child.Action) -> SendHandle
+    child: Child, resolve: @escaping () -> Child?, isParentPresent: @escaping () -> Bool,
+    keyName: String?, forward: @escaping (Child.Action) -> SendHandle
   ) {
     self.lastChild = child
-    self.mayDisappear = mayDisappear
-    self.path = path
     self.resolve = resolve
+    self.isParentPresent = isParentPresent
+    self.keyName = keyName
     self.forward = forward
   }
 
@@ -76,7 +79,7 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
   ///   - send: Receives every action sent to the view store.
   public convenience init(state: Child, send: @escaping @MainActor (Child.Action) -> Void) {
     self.init(
-      child: state, mayDisappear: false, path: "", resolve: { state },
+      child: state, resolve: { state }, isParentPresent: { true }, keyName: nil,
       forward: { action in
         send(action)
         return SendHandle()
@@ -97,36 +100,47 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
 
   /// Whether the child is in its parent: always true for a view store scoped with
   /// ``ArborealStore/viewStore(get:tag:)`` below no keyed view store.
+  ///
+  /// A keyed view store is present while its parent is and has a child with its key; any
+  /// other view store is present while its parent is.
   public var isPresent: Bool {
-    !mayDisappear || resolve() != nil
+    keyName == nil ? isParentPresent() : resolve() != nil
   }
 
-  /// The current child, or nil when it (or a keyed ancestor's) is missing; for view stores
-  /// scoped below this one.
-  var currentChild: Child? { resolve() }
-
-  /// Whether this store or one above it is keyed; for view stores scoped below this one.
-  var isKeyed: Bool { mayDisappear }
+  /// The child model while it is present, nil when it (or a keyed ancestor) is missing.
+  ///
+  /// Unlike ``state``, it does not fall back on the last child seen: view stores scoped below
+  /// this one read their parent through it.
+  public var presentState: Child? { resolve() }
 
   /// Sends a child action to the parent store, tagged as a parent action.
   ///
   /// The root store handles it as it handles any action: synchronously, or queued when it is
-  /// busy. When the child has disappeared (keyed view stores), the action is dropped; in debug
-  /// builds the drop is reported to ``ArborealDiagnostics/droppedActionHandler``, naming the
-  /// action and the child's key.
+  /// busy. When the child has disappeared, the action is dropped: by the keyed view store whose
+  /// child is missing (this one, or the nearest above it whose parent is present), which the
+  /// others forward it to. In debug builds the drop is reported to
+  /// ``ArborealDiagnostics/droppedActionHandler``, naming the action, as that keyed view store
+  /// received it, and the child's key.
   ///
   /// - Parameter action: The child action.
   /// - Returns: The handle of the parent action, or a finished handle when it was dropped.
   @discardableResult
   public func send(_ action: Child.Action) -> SendHandle {
-    if mayDisappear, resolve() == nil {
-      #if DEBUG
-        ArborealDiagnostics.reportDroppedAction(
-          "Arboreal: dropped \(action) sent to \(path): the child is no longer in its parent. "
-            + "Stop sending to a removed child's view store (check `isPresent`).")
-      #endif
+    // A keyed view store below a missing ancestor forwards: that ancestor drops the action.
+    if let keyName, resolve() == nil, isParentPresent() {
+      reportDrop(of: action, sentTo: keyName)
       return SendHandle()
     }
     return forward(action)
+  }
+
+  /// Reports an action dropped by a keyed view store whose child is missing; debug builds
+  /// only.
+  private func reportDrop(of action: Child.Action, sentTo keyName: String) {
+    #if DEBUG
+      ArborealDiagnostics.reportDroppedAction(
+        "Arboreal: dropped \(action) sent to \(keyName): the child is no longer in its "
+          + "parent. Stop sending to a removed child's view store (check `isPresent`).")
+    #endif
   }
 }

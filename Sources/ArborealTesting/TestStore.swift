@@ -42,17 +42,6 @@ import ArborealTracking
 /// ## Failures
 /// Failures are reported where the test called the method, as Swift Testing issues when a
 /// Swift Testing test is running, as XCTest failures otherwise.
-///
-/// ## Data (for maintainers)
-/// - `store`: a plain `Store` whose package hook `effectActionInterceptor` hands every effect
-///   action to ``TestStore`` with a ticket that keeps the effect's group open.
-/// - `received`: with `.on`, the effect actions that arrived and were not handled yet, each
-///   with its ticket, oldest first; with `.off`, the actions that arrived (already handled,
-///   ticket nil) and that no `receive` has skipped past yet.
-/// - `waiter`: the one suspended `receive` or `finish` (the store is main-actor bound and its
-///   methods are awaited one at a time), with a number that a stale timer or watcher cannot
-///   match. Resumed by an arrival, its timer or its watcher, whichever comes first.
-/// - `handles`: the handles of every send, to cancel leftover effects at `finish`.
 @MainActor
 public final class TestStore<Model: ArborealModel>: Sendable {
   /// The model under test. Read it in `assert` closures rather than here, so that the reads
@@ -80,8 +69,10 @@ public final class TestStore<Model: ArborealModel>: Sendable {
         let waiting = received
         received = []
         for item in waiting {
-          if let ticket = item.ticket { store.handleIntercepted(item.action, ticket: ticket) }
-          received.append(Received(action: item.action, ticket: nil))
+          if case .waiting(let action, let ticket) = item {
+            store.handleIntercepted(action, ticket: ticket)
+          }
+          received.append(.handled(item.action))
         }
       case .on:
         received = []
@@ -89,10 +80,23 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     }
   }
 
-  /// An action an effect delivered; `ticket` is nil once it has been handled.
-  private struct Received {
-    let action: Model.Action
-    let ticket: InterceptedActionTicket?
+  /// An action an effect delivered, as `received` keeps it.
+  private enum Received {
+    /// Exhaustive mode: held back until a `receive` handles it with its ticket.
+    case waiting(Model.Action, InterceptedActionTicket)
+    /// Non-exhaustive mode: handled when it arrived; kept until a `receive` skips past it.
+    case handled(Model.Action)
+
+    var action: Model.Action {
+      switch self {
+      case .waiting(let action, _), .handled(let action): action
+      }
+    }
+
+    /// Whether it still waits to be handled.
+    var isWaiting: Bool {
+      if case .waiting = self { true } else { false }
+    }
   }
 
   /// How long ``TestSendHandle/value`` waits for a send's effects, and the longest
@@ -105,11 +109,22 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   /// ```
   public var timeout: Duration = .seconds(1)
 
+  // A plain `Store` whose package hook `effectActionInterceptor` hands every effect action to
+  // `effectDidDeliver(_:ticket:)` with a ticket that keeps the effect's group open.
   private let store: Store<Model>
+  // Where failures found by `deinit` are reported.
   private let createdAt: CallerLocation
+  // The effect actions, oldest first, that arrived and that no `receive` has taken yet: with
+  // `.on`, all `.waiting` (not handled); with `.off`, all `.handled` (applied on arrival).
+  // Switching exhaustivity converts or clears them.
   private var received: [Received] = []
+  // The handles of every send, to cancel leftover effects at `finish`.
   private var handles: [SendHandle] = []
+  // The one suspended `receive` or `finish` (the store is main-actor bound and its methods are
+  // awaited one at a time), with a number that a stale timer or watcher cannot match. Resumed
+  // by an arrival, its timer or its watcher, whichever comes first.
   private var waiter: (id: UInt64, continuation: CheckedContinuation<Void, Never>)?
+  // The number of the last waiter; each wait takes the next.
   private var lastWaiterID: UInt64 = 0
 
   /// Creates a test store for a model.
@@ -173,7 +188,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     // Nonisolated, like every deinit, but nothing else can reach the test store any more, so
     // reading `received` cannot race. The running effects live in the store's main-actor
     // table, which a deinit cannot query: `finish()` checks those.
-    let unhandled = received.filter { $0.ticket != nil }
+    let unhandled = received.filter(\.isWaiting)
     guard !unhandled.isEmpty else { return }
     reportFailure(
       "The test store was released with \(Self.count(unhandled.count, "unreceived action")): "
@@ -343,19 +358,29 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ) async {
     let deadline = ContinuousClock.now + timeout
     let label = "receive(\(expected))"
-    if exhaustivity == .off {
-      while true {
-        if let index = received.firstIndex(where: { predicate($0.action) }) {
-          received.removeFirst(index + 1)
-          check(label, changes: [], assert: assert, at: location)
-          return
-        }
-        received.removeAll()
-        guard await waitForEvent(until: deadline) else { break }
-      }
-      reportFailure("\(label): no such action arrived within \(timeout).", at: location)
-      return
+    switch exhaustivity {
+    case .on:
+      await receiveNext(
+        label: label, timeout: timeout, deadline: deadline, matching: predicate, assert: assert,
+        at: location)
+    case .off:
+      await skipToMatch(
+        label: label, timeout: timeout, deadline: deadline, matching: predicate, assert: assert,
+        at: location)
     }
+  }
+
+  /// Exhaustive `receive`: waits for the next action held back, handles it, and fails when it
+  /// does not match (after handling it, so that the store goes on as the app would) or when
+  /// its changes are not asserted.
+  private func receiveNext(
+    label: String,
+    timeout: Duration,
+    deadline: ContinuousClock.Instant,
+    matching predicate: (Model.Action) -> Bool,
+    assert: ((Model) throws -> Void)?,
+    at location: CallerLocation
+  ) async {
     while received.isEmpty {
       guard await waitForEvent(until: deadline) else {
         reportFailure(
@@ -365,16 +390,38 @@ public final class TestStore<Model: ArborealModel>: Sendable {
         return
       }
     }
-    let next = received.removeFirst()
-    guard let ticket = next.ticket else { return }
+    // Exhaustively, every entry waits (switching to `.on` clears the handled ones).
+    guard case .waiting(let action, let ticket) = received.removeFirst() else { return }
     let (_, changes) = withChangeRecording {
-      store.handleIntercepted(next.action, ticket: ticket)
+      store.handleIntercepted(action, ticket: ticket)
     }
-    guard predicate(next.action) else {
-      reportFailure("\(label): received \(next.action) instead.", at: location)
+    guard predicate(action) else {
+      reportFailure("\(label): received \(action) instead.", at: location)
       return
     }
-    check("receive(\(next.action))", changes: changes, assert: assert, at: location)
+    check("receive(\(action))", changes: changes, assert: assert, at: location)
+  }
+
+  /// Non-exhaustive `receive`: skips the actions that arrived (handled already) up to the
+  /// first that matches, waiting for more while none does; fails when none arrives in time.
+  private func skipToMatch(
+    label: String,
+    timeout: Duration,
+    deadline: ContinuousClock.Instant,
+    matching predicate: (Model.Action) -> Bool,
+    assert: ((Model) throws -> Void)?,
+    at location: CallerLocation
+  ) async {
+    while true {
+      if let index = received.firstIndex(where: { predicate($0.action) }) {
+        received.removeFirst(index + 1)
+        check(label, changes: [], assert: assert, at: location)
+        return
+      }
+      received.removeAll()
+      guard await waitForEvent(until: deadline) else { break }
+    }
+    reportFailure("\(label): no such action arrived within \(timeout).", at: location)
   }
 
   // MARK: Finishing
@@ -475,10 +522,10 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   private func effectDidDeliver(_ action: Model.Action, ticket: InterceptedActionTicket) {
     switch exhaustivity {
     case .on:
-      received.append(Received(action: action, ticket: ticket))
+      received.append(.waiting(action, ticket))
     case .off:
       store.handleIntercepted(action, ticket: ticket)
-      received.append(Received(action: action, ticket: nil))
+      received.append(.handled(action))
     }
     wake(waiter?.id)
   }

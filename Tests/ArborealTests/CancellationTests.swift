@@ -190,7 +190,7 @@ import Testing
             _ = payload
           }))
       await started.wait()
-      tasks = store.runningTasks
+      tasks = store.runningEffectTasks
       #expect(tasks.count == 1)
     }
     // Effects hold the store weakly: it goes as soon as its last owner lets it go.

@@ -139,6 +139,52 @@ import Testing
     #expect(same.state.count == 0)
   }
 
+  @Test func aViewStoreBelowACustomStoreWhoseModelDisappearsIsMissingToo() throws {
+    let store = Store(state: Parent(), environment: ())
+    store.send(.addRow(id: 1))
+    let custom = Hideable(store)
+    let child = custom.viewStore(get: \.child, tag: Parent.Action.child)
+    let row = try #require(
+      custom.viewStore(key: 1, get: { parent, id in parent.row(id: id) }, tag: Parent.Action.row))
+    child.send(.increment)
+    let last = child.state
+    #expect(child.isPresent && row.isPresent)
+    #expect(child.presentState === last)
+
+    custom.isShown = false
+    #expect(!child.isPresent && !row.isPresent)
+    #expect(child.presentState == nil)
+    #expect(child.state === last)  // the last child seen
+    child.send(.increment)
+    row.send(.increment)
+    #expect(store.state.seen == ["child increment"])  // the custom store dropped both
+    #expect(custom.dropped == 2)
+
+    custom.isShown = true
+    #expect(child.isPresent && row.isPresent)
+    row.send(.increment)
+    #expect(store.state.seen == ["child increment", "row 1 increment"])
+  }
+
+  #if DEBUG
+    @Test func aSendBelowARemovedRowIsReportedByTheRowWithItsKey() throws {
+      let messages = Log<String>()
+      ArborealDiagnostics.droppedActionHandler = { messages.append($0) }
+      defer { ArborealDiagnostics.droppedActionHandler = nil }
+      let store = Store(state: Parent(), environment: ())
+      store.send(.addRow(id: 1))
+      let row = try #require(
+        store.viewStore(key: 1, get: { parent, id in parent.row(id: id) }, tag: Parent.Action.row))
+      let same = row.viewStore(get: { $0 }, tag: { $0 })
+      store.send(.removeRow(id: 1))
+      same.send(.increment)
+      #expect(store.state.seen.isEmpty)
+      let reported = messages.all.filter { $0.contains("Child[1]") }
+      #expect(reported.count == 1)
+      #expect(reported.first?.contains("dropped increment") == true)
+    }
+  #endif
+
   @Test func anActionQueuedBehindItsRowsRemovalReachesTheParentWhichIgnoresIt() throws {
     let store = Store(state: Parent(), environment: ())
     store.send(.addRow(id: 1))
@@ -181,5 +227,26 @@ import Testing
     let child = root.viewStore(get: \.child, tag: Parent.Action.child)
     child.send(.increment)
     #expect(store.state.child.count == 1)
+  }
+}
+
+/// A store of its own whose model can disappear: it forwards to a `Store` while `isShown` and
+/// drops its sends otherwise, as the `ArborealStore/isPresent` requirement asks.
+@MainActor private final class Hideable: ArborealStore {
+  let store: Store<Parent>
+  var isShown = true
+  private(set) var dropped = 0
+
+  init(_ store: Store<Parent>) { self.store = store }
+
+  var state: Parent { store.state }
+  var isPresent: Bool { isShown }
+
+  func send(_ action: Parent.Action) -> SendHandle {
+    guard isShown else {
+      dropped += 1
+      return SendHandle()
+    }
+    return store.send(action)
   }
 }

@@ -110,26 +110,22 @@ struct EffectTable<Handle, Waiter> {
 
   // MARK: Effects
 
-  /// Starts an effect in `group`, after cancelling the running effects tagged with one of
-  /// `cancelInFlight`.
+  /// Starts an effect in `group`, tagged with `cancelIDs`.
   ///
-  /// The caller must hold `group` (see ``retain(_:)``), so that cancelling in-flight effects
-  /// cannot close it.
+  /// The caller must hold `group` (see ``retain(_:)``). Effects to cancel in flight are
+  /// cancelled before, with ``cancel(_:)``: the store does it once per `Fx`, so that effects
+  /// merged into one `Fx` under the same identifier do not cancel each other.
   ///
   /// - Returns: The new effect's identifier, or nil when the group was cancelled (start
-  ///   nothing); and what to do.
-  /// - Complexity: O(*k*) for *k* effects cancelled.
-  mutating func start(
-    in group: GroupID, cancelIDs: [CancelID], cancelInFlight: [CancelID]
-  ) -> (EffectID?, Output) {
-    var output = Output()
-    guard let state = groups[group], !state.isCancelled else { return (nil, output) }
-    for id in cancelInFlight { cancel(id, into: &output) }
+  ///   nothing).
+  /// - Complexity: O(*i*) for *i* identifiers.
+  mutating func start(in group: GroupID, cancelIDs: [CancelID]) -> EffectID? {
+    guard let state = groups[group], !state.isCancelled else { return nil }
     let effect = EffectID(rawValue: makeID())
     effects[effect] = Running(group: group, cancelIDs: cancelIDs, handle: nil)
     groups[group]!.pending += 1
     for id in cancelIDs { byCancelID[id, default: []].append(effect) }
-    return (effect, output)
+    return effect
   }
 
   /// Stores the task handle of a started effect.

@@ -1,0 +1,36 @@
+// The test hooks of `Store`: `package` ones for `ArborealTesting`'s `TestStore` and internal
+// ones for this package's tests. None is API. The one stored hook, `effectActionInterceptor`,
+// is declared in `Store.swift`, since an extension cannot hold a stored property.
+
+extension Store {
+  /// Handles an effect action that ``effectActionInterceptor`` received, exactly as the store
+  /// would have handled it on arrival: in the effect's group (so its own effects belong to the
+  /// same send handle), queued if the store is busy. Handle each ticket once.
+  ///
+  /// - Parameters:
+  ///   - action: The intercepted action.
+  ///   - ticket: The ticket that came with it.
+  package func handleIntercepted(_ action: Model.Action, ticket: InterceptedActionTicket) {
+    handle(action, heldIn: ticket.group)
+  }
+
+  /// The tasks of the running effects, oldest first: awaiting them waits for those effects.
+  package var runningEffectTasks: [Task<Void, Never>] {
+    table.effects.sorted { $0.key.rawValue < $1.key.rawValue }.compactMap(\.value.handle)
+  }
+
+  /// One line per running effect, oldest first: its number and its cancellation identifiers.
+  package var runningEffectDescriptions: [String] {
+    table.effects.sorted { $0.key.rawValue < $1.key.rawValue }.map { id, running in
+      let ids = running.cancelIDs.filter { !$0.isMembership }.map(\.debugDescription)
+      return "effect #\(id.rawValue)"
+        + (ids.isEmpty ? "" : " (cancellable by \(ids.joined(separator: ", ")))")
+    }
+  }
+
+  /// How many effects are running; for this package's tests.
+  var runningEffectCount: Int { table.effects.count }
+
+  /// How many groups are open; for this package's tests.
+  var openGroupCount: Int { table.groups.count }
+}
