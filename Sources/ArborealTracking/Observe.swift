@@ -110,7 +110,7 @@ public func observe<Value>(
   @_inheritActorContext onChange: @escaping @isolated(any) @Sendable (Value, Value) -> Void
 ) -> TrackingToken {
   observeValue(
-    Delivery(value.isolation ?? onChange.isolation ?? isolation),
+    sharedDelivery(value.isolation, onChange.isolation, isolation),
     ObserverOrigin(fileID: fileID, line: line), synchronous(value), isDuplicate: nil,
     onChange: synchronous(onChange))
 }
@@ -134,7 +134,7 @@ public func observe<Value: Equatable>(
   @_inheritActorContext onChange: @escaping @isolated(any) @Sendable (Value, Value) -> Void
 ) -> TrackingToken {
   observeValue(
-    Delivery(value.isolation ?? onChange.isolation ?? isolation),
+    sharedDelivery(value.isolation, onChange.isolation, isolation),
     ObserverOrigin(fileID: fileID, line: line), synchronous(value), isDuplicate: { $0 == $1 },
     onChange: synchronous(onChange))
 }
@@ -168,7 +168,7 @@ public func observe<Value>(
 ) -> TrackingToken {
   let newValue = synchronous(onChange)
   return observeValue(
-    Delivery(value.isolation ?? onChange.isolation ?? isolation),
+    sharedDelivery(value.isolation, onChange.isolation, isolation),
     ObserverOrigin(fileID: fileID, line: line), synchronous(value), isDuplicate: nil,
     onChange: { _, new in newValue(new) })
 }
@@ -193,14 +193,26 @@ public func observe<Value: Equatable>(
 ) -> TrackingToken {
   let newValue = synchronous(onChange)
   return observeValue(
-    Delivery(value.isolation ?? onChange.isolation ?? isolation),
+    sharedDelivery(value.isolation, onChange.isolation, isolation),
     ObserverOrigin(fileID: fileID, line: line), synchronous(value), isDuplicate: { $0 == $1 },
     onChange: { _, new in newValue(new) })
 }
 
+/// Where both closures of an `observe(_:onChange:)` run: their isolation, or the caller's
+/// when neither has one. Two different actors would make one closure run off its actor: that
+/// is a programming error, stopped here.
+private func sharedDelivery(
+  _ value: (any Actor)?, _ onChange: (any Actor)?, _ caller: (any Actor)?
+) -> Delivery {
+  if let value, let onChange, value !== onChange {
+    preconditionFailure("observe(_:onChange:): the two closures are isolated to different actors")
+  }
+  return Delivery(value ?? onChange ?? caller)
+}
+
 /// The observer behind the `observe(_:onChange:)` forms. `compute` and `onChange` are the
-/// caller's closures made synchronous; they run only in `delivery`'s isolation (the caller's:
-/// if the two closures had different isolations, both run in the first one's).
+/// caller's closures made synchronous; they run only in `delivery`'s isolation, which is
+/// theirs (see `sharedDelivery`).
 private func observeValue<Value>(
   _ delivery: Delivery,
   _ origin: ObserverOrigin,
