@@ -34,6 +34,17 @@ let package = Package(
       ]
     ),
 
+    // Memory: bytes per model and per registration, ours against Observation, measured with
+    // the C library's allocator statistics (no interposer, so that nothing else allocates).
+    .executableTarget(
+      name: "MemoryProfile",
+      dependencies: [
+        .product(name: "ArborealTracking", package: "Arboreal"),
+        "AllocatorStatistics",
+      ]
+    ),
+    .target(name: "AllocatorStatistics"),
+
     // Profiling: the main scenarios without package-benchmark, for valgrind's callgrind.
     .executableTarget(
       name: "TrackingProfile",
@@ -45,7 +56,7 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-for target in package.targets {
+for target in package.targets where target.type != .regular || target.name != "AllocatorStatistics" {
   var settings = target.swiftSettings ?? []
   for feature in ["ExistentialAny", "MemberImportVisibility"] {
     settings.append(.enableUpcomingFeature(feature))

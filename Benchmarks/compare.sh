@@ -5,7 +5,8 @@
 # operations per iteration), and likewise for allocations. ratio = ours / anchor.
 #
 # Usage: ./compare.sh [extra `swift package benchmark` options, e.g. --filter 'notify.*']
-# The last line of the output is `ratios: key=value ...`.
+# The last line of the output is `ratios: key=value ...`; the line before it is
+# `memory: key=value ...` (bytes, from Sources/MemoryProfile).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -21,6 +22,13 @@ swift package --allow-writing-to-package-directory benchmark run \
 if [ "$status" -ne 0 ]; then
   echo "benchmark run exited with status $status; the tail of its log:" >&2
   tail -n 30 "$results/run.log" >&2
+fi
+
+# Memory: bytes per model and per registration, in a separate process with no interposer.
+echo "Measuring memory ..." >&2
+if ! swift run -c release MemoryProfile >"$results/memory.txt" 2>"$results/memory.log"; then
+  echo "MemoryProfile failed; the tail of its log:" >&2
+  tail -n 20 "$results/memory.log" >&2
 fi
 
 python_status=0
@@ -51,6 +59,8 @@ OPERATIONS = {
     "bridged-write": 1_000_000,
     "bridged-tracked-read": 1_000_000,
     "inplace-edit-observed": 1_000,
+    "untracked-read-local": 1_000_000,
+    "write-unobserved-local": 1_000_000,
     "append-observed": 1_000,
 }
 
@@ -79,13 +89,18 @@ ROWS = [
     ("bridged-write [anchor: ours, not bridged]", "bridged-write/bridged", "write-unobserved/ours", None, None),
     ("bridged-write, vs Observation", "bridged-write/bridged", "write-unobserved/observation", None, None),
     ("bridged-tracked-read (in withObservationTracking), vs Observation", "bridged-tracked-read/bridged", "tracked-read-1/observation", None, None),
+    ("untracked-read-local (one model in a local)", "untracked-read-local/ours", "untracked-read-local/observation", "untracked-read-local", 0.1),
+    ("untracked-read-local-vs-floor [anchor: plain class]", "untracked-read-local/ours", "untracked-read-local/plain", "untracked-read-local-vs-floor", 1.5),
+    ("write-unobserved-local (one model in a local)", "write-unobserved-local/ours", "write-unobserved-local/observation", "write-unobserved-local", 0.05),
+    ("write-unobserved-local-vs-floor [anchor: plain class]", "write-unobserved-local/ours", "write-unobserved-local/plain", None, None),
     ("inplace-edit-observed (100,000 items)", "inplace-edit-observed/ours", "inplace-edit-observed/observation", "inplace-edit-observed", 0.5),
     ("append-observed (100,000 items)", "append-observed/ours", "append-observed/observation", "append-observed", 0.5),
 ]
 KEYS = ["untracked-read", "tracked-read", "write-unobserved", "write-sibling-observed",
         "oneshot-register-fire", "notify-1", "notify-100", "fanout-100k",
         "untracked-read-vs-floor", "send-vs-update", "viewstore-vs-store",
-        "inplace-edit-observed", "append-observed"]
+        "inplace-edit-observed", "append-observed", "untracked-read-local",
+        "untracked-read-local-vs-floor", "write-unobserved-local"]
 
 # histogramSamples writes <baseline>.<target>.<name>.<metric>.histogram.samples.tsv, with
 # `/` and spaces in the name replaced by `_`; the first line is a header, then one raw value
@@ -155,6 +170,14 @@ for row in table[1:]:
     print(line(row))
 print()
 print("Times are medians per operation; 'Observation' is the anchor, which the rows in [brackets] replace.")
+memory_path = os.path.join(results, "memory.txt")
+memory = open(memory_path).read().strip() if os.path.exists(memory_path) else ""
+if memory:
+    print()
+    print(memory)  # its table, then its `memory: key=value ...` line, right before `ratios:`
+else:
+    print("memory: missing")
+    missing = True
 print("ratios: " + " ".join(f"{key}={fmt_ratio(ratios.get(key))}" for key in KEYS))
 sys.exit(1 if missing else 0)
 PY

@@ -140,3 +140,71 @@ func registerReadBenchmarks() {
     expect(sink.runs - runs == closuresPerIteration, benchmark, "\(sink.runs - runs) fired")
   }
 }
+
+/// Reads and writes of one model held in a local, beside the array-held scenarios: a model
+/// taken from an array is retained and released around any access that may call out, which
+/// these variants leave out, so that they show the registrar's own cost. The opaque
+/// `blackHole(model)` after each operation keeps every load and store in the loop.
+func registerLocalBenchmarks() {
+  // MARK: untracked-read-local: `count` of one model, 1M reads.
+
+  _ = Benchmark("untracked-read-local/plain", configuration: .perOperation(.mega)) { benchmark in
+    let model = identity(PlainModel())
+    var sum = 0
+    for _ in 0..<benchmark.operations {
+      sum &+= model.count
+      blackHole(model)
+    }
+    blackHole(sum)
+  }
+
+  _ = Benchmark("untracked-read-local/ours", configuration: .perOperation(.mega)) { benchmark in
+    let model = identity(TrackedModel())
+    var sum = 0
+    for _ in 0..<benchmark.operations {
+      sum &+= model.count
+      blackHole(model)
+    }
+    blackHole(sum)
+  }
+
+  _ = Benchmark("untracked-read-local/observation", configuration: .perOperation(.mega)) {
+    benchmark in
+    let model = identity(ObservedModel())
+    var sum = 0
+    for _ in 0..<benchmark.operations {
+      sum &+= model.count
+      blackHole(model)
+    }
+    blackHole(sum)
+  }
+
+  // MARK: write-unobserved-local: `count` of one model, 1M writes of new values.
+
+  _ = Benchmark("write-unobserved-local/plain", configuration: .perOperation(.mega)) {
+    benchmark in
+    let model = identity(PlainModel())
+    for index in 0..<benchmark.operations {
+      model.count = index
+      blackHole(model)
+    }
+  }
+
+  _ = Benchmark("write-unobserved-local/ours", configuration: .perOperation(.mega)) {
+    benchmark in
+    let model = identity(TrackedModel())
+    for index in 0..<benchmark.operations {
+      model.count = index
+      blackHole(model)
+    }
+  }
+
+  _ = Benchmark("write-unobserved-local/observation", configuration: .perOperation(.mega)) {
+    benchmark in
+    let model = identity(ObservedModel())
+    for index in 0..<benchmark.operations {
+      model.count = index
+      blackHole(model)
+    }
+  }
+}

@@ -23,4 +23,5 @@ let benchmarks: @Sendable () -> Void = {
   registerStoreBenchmarks()
   registerBridgeBenchmarks()
   registerInPlaceBenchmarks()
+  registerLocalBenchmarks()
 }
