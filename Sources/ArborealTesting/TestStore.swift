@@ -356,37 +356,38 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     assert: ((Model) throws -> Void)?,
     at location: CallerLocation
   ) async {
-    let deadline = ContinuousClock.now + timeout
-    let label = "receive(\(expected))"
+    let wait = ReceiveWait(
+      label: "receive(\(expected))", timeout: timeout, deadline: .now + timeout,
+      location: location)
     switch exhaustivity {
-    case .on:
-      await receiveNext(
-        label: label, timeout: timeout, deadline: deadline, matching: predicate, assert: assert,
-        at: location)
-    case .off:
-      await skipToMatch(
-        label: label, timeout: timeout, deadline: deadline, matching: predicate, assert: assert,
-        at: location)
+    case .on: await receiveNext(wait, matching: predicate, assert: assert)
+    case .off: await skipToMatch(wait, matching: predicate, assert: assert)
     }
+  }
+
+  /// What both modes of `receive` need to wait and report: the call's label, its timeout and
+  /// deadline, and where to report failures.
+  private struct ReceiveWait {
+    let label: String
+    let timeout: Duration
+    let deadline: ContinuousClock.Instant
+    let location: CallerLocation
   }
 
   /// Exhaustive `receive`: waits for the next action held back, handles it, and fails when it
   /// does not match (after handling it, so that the store goes on as the app would) or when
   /// its changes are not asserted.
   private func receiveNext(
-    label: String,
-    timeout: Duration,
-    deadline: ContinuousClock.Instant,
+    _ wait: ReceiveWait,
     matching predicate: (Model.Action) -> Bool,
-    assert: ((Model) throws -> Void)?,
-    at location: CallerLocation
+    assert: ((Model) throws -> Void)?
   ) async {
     while received.isEmpty {
-      guard await waitForEvent(until: deadline) else {
+      guard await waitForEvent(until: wait.deadline) else {
         reportFailure(
-          "\(label): no action arrived within \(timeout)."
+          "\(wait.label): no action arrived within \(wait.timeout)."
             + Self.runningSuffix(store.runningEffectDescriptions),
-          at: location)
+          at: wait.location)
         return
       }
     }
@@ -396,32 +397,30 @@ public final class TestStore<Model: ArborealModel>: Sendable {
       store.handleIntercepted(action, ticket: ticket)
     }
     guard predicate(action) else {
-      reportFailure("\(label): received \(action) instead.", at: location)
+      reportFailure("\(wait.label): received \(action) instead.", at: wait.location)
       return
     }
-    check("receive(\(action))", changes: changes, assert: assert, at: location)
+    check("receive(\(action))", changes: changes, assert: assert, at: wait.location)
   }
 
   /// Non-exhaustive `receive`: skips the actions that arrived (handled already) up to the
   /// first that matches, waiting for more while none does; fails when none arrives in time.
   private func skipToMatch(
-    label: String,
-    timeout: Duration,
-    deadline: ContinuousClock.Instant,
+    _ wait: ReceiveWait,
     matching predicate: (Model.Action) -> Bool,
-    assert: ((Model) throws -> Void)?,
-    at location: CallerLocation
+    assert: ((Model) throws -> Void)?
   ) async {
     while true {
       if let index = received.firstIndex(where: { predicate($0.action) }) {
         received.removeFirst(index + 1)
-        check(label, changes: [], assert: assert, at: location)
+        check(wait.label, changes: [], assert: assert, at: wait.location)
         return
       }
       received.removeAll()
-      guard await waitForEvent(until: deadline) else { break }
+      guard await waitForEvent(until: wait.deadline) else { break }
     }
-    reportFailure("\(label): no such action arrived within \(timeout).", at: location)
+    reportFailure(
+      "\(wait.label): no such action arrived within \(wait.timeout).", at: wait.location)
   }
 
   // MARK: Finishing

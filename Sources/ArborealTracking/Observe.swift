@@ -110,9 +110,8 @@ public func observe<Value>(
   @_inheritActorContext onChange: @escaping @isolated(any) @Sendable (Value, Value) -> Void
 ) -> TrackingToken {
   observeValue(
-    sharedDelivery(value.isolation, onChange.isolation, isolation),
-    ObserverOrigin(fileID: fileID, line: line), synchronous(value), isDuplicate: nil,
-    onChange: synchronous(onChange))
+    value, onChange.isolation, synchronous(onChange), isDuplicate: nil,
+    ValueObserverCaller(isolation: isolation, fileID: fileID, line: line))
 }
 
 /// Computes `value` now and again after every change of a tracked property it read, and passes
@@ -134,9 +133,8 @@ public func observe<Value: Equatable>(
   @_inheritActorContext onChange: @escaping @isolated(any) @Sendable (Value, Value) -> Void
 ) -> TrackingToken {
   observeValue(
-    sharedDelivery(value.isolation, onChange.isolation, isolation),
-    ObserverOrigin(fileID: fileID, line: line), synchronous(value), isDuplicate: { $0 == $1 },
-    onChange: synchronous(onChange))
+    value, onChange.isolation, synchronous(onChange), isDuplicate: { $0 == $1 },
+    ValueObserverCaller(isolation: isolation, fileID: fileID, line: line))
 }
 
 /// Computes `value` now and again after every change of a tracked property it read, and passes
@@ -166,11 +164,9 @@ public func observe<Value>(
   @_inheritActorContext _ value: @escaping @isolated(any) @Sendable () -> Value,
   @_inheritActorContext onChange: @escaping @isolated(any) @Sendable (Value) -> Void
 ) -> TrackingToken {
-  let newValue = synchronous(onChange)
-  return observeValue(
-    sharedDelivery(value.isolation, onChange.isolation, isolation),
-    ObserverOrigin(fileID: fileID, line: line), synchronous(value), isDuplicate: nil,
-    onChange: { _, new in newValue(new) })
+  observeValue(
+    value, onChange.isolation, ignoringOld(synchronous(onChange)), isDuplicate: nil,
+    ValueObserverCaller(isolation: isolation, fileID: fileID, line: line))
 }
 
 /// Computes `value` now and again after every change of a tracked property it read, and passes
@@ -191,35 +187,42 @@ public func observe<Value: Equatable>(
   @_inheritActorContext _ value: @escaping @isolated(any) @Sendable () -> Value,
   @_inheritActorContext onChange: @escaping @isolated(any) @Sendable (Value) -> Void
 ) -> TrackingToken {
-  let newValue = synchronous(onChange)
-  return observeValue(
-    sharedDelivery(value.isolation, onChange.isolation, isolation),
-    ObserverOrigin(fileID: fileID, line: line), synchronous(value), isDuplicate: { $0 == $1 },
-    onChange: { _, new in newValue(new) })
+  observeValue(
+    value, onChange.isolation, ignoringOld(synchronous(onChange)), isDuplicate: { $0 == $1 },
+    ValueObserverCaller(isolation: isolation, fileID: fileID, line: line))
 }
 
-/// Where both closures of an `observe(_:onChange:)` run: their isolation, or the caller's
-/// when neither has one. Two different actors would make one closure run off its actor: that
-/// is a programming error, stopped here.
-private func sharedDelivery(
-  _ value: (any Actor)?, _ onChange: (any Actor)?, _ caller: (any Actor)?
-) -> Delivery {
-  if let value, let onChange, value !== onChange {
+/// Where an `observe(_:onChange:)` was called from: its isolation and location.
+private struct ValueObserverCaller {
+  let isolation: (any Actor)?
+  let fileID: StaticString
+  let line: UInt
+}
+
+/// An `onChange` that wants only the new value, as one that receives both.
+private func ignoringOld<Value>(_ onChange: @escaping (Value) -> Void) -> (Value, Value) -> Void {
+  { _, new in onChange(new) }
+}
+
+/// The observer behind the `observe(_:onChange:)` forms.
+///
+/// Both closures run in their shared isolation, or the caller's when neither has one;
+/// `onChange` comes already made synchronous (its isolation passed apart). Two different
+/// actors would make one closure run off its actor: that is a programming error, stopped here.
+private func observeValue<Value>(
+  _ value: @escaping @isolated(any) @Sendable () -> Value,
+  _ onChangeIsolation: (any Actor)?,
+  _ onChange: @escaping (Value, Value) -> Void,
+  isDuplicate: ((Value, Value) -> Bool)?,
+  _ caller: ValueObserverCaller
+) -> TrackingToken {
+  if let valueIsolation = value.isolation, let onChangeIsolation,
+    valueIsolation !== onChangeIsolation
+  {
     preconditionFailure("observe(_:onChange:): the two closures are isolated to different actors")
   }
-  return Delivery(value ?? onChange ?? caller)
-}
-
-/// The observer behind the `observe(_:onChange:)` forms. `compute` and `onChange` are the
-/// caller's closures made synchronous; they run only in `delivery`'s isolation, which is
-/// theirs (see `sharedDelivery`).
-private func observeValue<Value>(
-  _ delivery: Delivery,
-  _ origin: ObserverOrigin,
-  _ compute: @escaping () -> Value,
-  isDuplicate: ((Value, Value) -> Bool)?,
-  onChange: @escaping (Value, Value) -> Void
-) -> TrackingToken {
+  let delivery = Delivery(value.isolation ?? onChangeIsolation ?? caller.isolation)
+  let compute = synchronous(value)
   var previous: Value?
   let callback = UncheckedCallback(unchecked: { changes in
     let current = compute()
@@ -228,7 +231,8 @@ private func observeValue<Value>(
     if let isDuplicate, isDuplicate(old, current) { return }
     withoutTracking { onChange(old, current) }
   })
-  return startObserving(delivery, callback, origin: origin)
+  return startObserving(
+    delivery, callback, origin: ObserverOrigin(fileID: caller.fileID, line: caller.line))
 }
 
 /// Runs `body` without recording its reads in the enclosing tracking scope.

@@ -8,6 +8,10 @@ import AllocatorStatistics
 import ArborealTracking
 import Observation
 
+// The models repeat Benchmarks/TrackingBenchmarks/Models.swift on purpose, as
+// TrackingProfile's do: each executable keeps its own, so that no shared module changes how
+// their accesses compile, and this one carries no package-benchmark dependency.
+
 /// The floor: the same stored properties, no tracking.
 final class PlainModel {
   var count = 0
