@@ -98,6 +98,48 @@ import Testing
   }
 }
 
+/// Net change for an observer isolated to another actor, whose runs are queued there.
+@Suite struct NetChangeOnAnActorTests {
+  actor Worker {
+    let counter = SendableCounter()
+    var seen: [String] = []
+    var token: TrackingToken?
+
+    func start() {
+      token = observe { changes in
+        _ = self.counter.count
+        self.seen.append(changes.description)
+      }
+    }
+
+    func setAndSetBack() {
+      withTransaction {
+        counter.count = 5
+        counter.count = 0
+      }
+    }
+
+    func change() { counter.count = 7 }
+  }
+
+  @Test func setAndSetBackOnTheObserversActorQueuesNoRun() async {
+    let worker = Worker()
+    await worker.start()
+    await worker.setAndSetBack()
+    // Time for a wrongly queued run to happen (it could only make the test pass wrongly late,
+    // never fail it wrongly).
+    for _ in 0..<50 { await Task.yield() }
+    #expect(await worker.seen == [""])
+    await worker.change()
+    var rounds = 0
+    while await worker.seen.count < 2, rounds < 10_000 {
+      await Task.yield()
+      rounds += 1
+    }
+    #expect(await worker.seen == ["", "count"])
+  }
+}
+
 /// A counter that tests share with detached tasks.
 ///
 /// Invariant (why `@unchecked Sendable` holds): each test writes it from one task at a time
