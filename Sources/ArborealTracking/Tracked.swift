@@ -85,9 +85,7 @@ public struct Tracked<Value> {
   @available(
     *, unavailable, message: "@Tracked is only available on properties of Trackable classes"
   )
-  public var projectedValue: TrackingKey { key }
-
-  @usableFromInline var key: TrackingKey { TrackingKey(id: id, name: name) }
+  public var projectedValue: TrackingKey { TrackingKey(unnamed: id) }
 
   /// The property's key (`model.$count`), named after the property.
   public static subscript<Model: Trackable>(
@@ -95,7 +93,8 @@ public struct Tracked<Value> {
     projected projectedKeyPath: KeyPath<Model, TrackingKey>,
     storage storageKeyPath: ReferenceWritableKeyPath<Model, Tracked<Value>>
   ) -> TrackingKey {
-    model.registrar.core.named(model[keyPath: storageKeyPath].key, of: model)
+    model.registrar.core.named(
+      model[keyPath: storageKeyPath].id, name: model[keyPath: storageKeyPath].name, of: model)
   }
 
   /// Reads and writes the property through the model's registrar.

@@ -29,6 +29,9 @@ public struct TrackingChanges: Sendable, Hashable, CustomStringConvertible, Rand
 
   init(key: TrackingKey) { self.storage = SmallList(key) }
 
+  /// The keys, without copying them into an array.
+  var keyList: SmallList<TrackingKey> { storage }
+
   /// No changes: the first run of a continuous observer.
   static let none = TrackingChanges(uniqueKeys: SmallList())
 

@@ -34,20 +34,25 @@ public struct TrackingKey: Sendable, Hashable, CustomStringConvertible {
   /// The unique identity used by registrars; its low six bits select the registrar's
   /// "observed" bit.
   @usableFromInline let id: UInt64
-  /// Empty for a `@Tracked` key whose name has not been looked up yet.
-  @usableFromInline let storedName: String
-  /// The model the property belongs to, when the registrar knows it (set on the keys that
-  /// changes report; not part of the key's identity).
-  public let owner: TrackingOwner?
+  /// The name and owner, shared by every copy of the key; nil for a `@Tracked` key whose name
+  /// has not been looked up yet. One reference, so that copying a key (changes pass through
+  /// several lists on the way to an observer) retains one object, not a string and an owner.
+  let info: TrackingKeyInfo?
 
   /// Creates a new, unique key.
   ///
   /// - Parameter name: The property's name, reported in ``TrackingChanges``.
   public init(_ name: String) {
     self.id = nextPropertyID.wrappingAdd(1, ordering: .relaxed).oldValue
-    self.storedName = name
-    self.owner = nil
+    self.info = name.isEmpty ? nil : TrackingKeyInfo(name: name, owner: nil)
   }
+
+  /// The model the property belongs to, when the registrar knows it (set on the keys that
+  /// changes report; not part of the key's identity).
+  public var owner: TrackingOwner? { info?.owner }
+
+  /// The name, empty when not looked up yet.
+  var storedName: String { info?.name ?? "" }
 
   /// The property's name (`firstName`).
   ///
@@ -70,12 +75,29 @@ public struct TrackingKey: Sendable, Hashable, CustomStringConvertible {
   public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
-extension TrackingKey {
-  /// Rebuilds a key from a registrar's record of it.
-  init(id: UInt64, name: String, owner: TrackingOwner? = nil) {
-    self.id = id
-    self.storedName = name
+/// A property's name and owner, made once per property (per registrar, for `@Tracked` ones)
+/// and shared by every copy of its key.
+final class TrackingKeyInfo: Sendable {
+  let name: String
+  let owner: TrackingOwner?
+
+  init(name: String, owner: TrackingOwner?) {
+    self.name = name
     self.owner = owner
+  }
+}
+
+extension TrackingKey {
+  /// A key with the given identity and shared name.
+  init(id: UInt64, info: TrackingKeyInfo?) {
+    self.id = id
+    self.info = info
+  }
+
+  /// A key without a name yet, for the first change of a `@Tracked` property.
+  init(unnamed id: UInt64) {
+    self.id = id
+    self.info = nil
   }
 
   /// The key's bit in a registrar's observed mask.

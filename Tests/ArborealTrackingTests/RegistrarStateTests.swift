@@ -65,3 +65,13 @@ import Testing
     #expect(core.observedMask.load(ordering: .relaxed) & key.maskBit == 0)
   }
 }
+
+extension RegistrarState {
+  /// The observers a write notifies, as an array, ignoring whether it emptied the entry.
+  fileprivate mutating func recordWrite(of key: TrackingKey, epoch: UInt64) -> [ObserverCore] {
+    var emptied = false
+    var notified: [ObserverCore] = []
+    recordWrite(of: key, epoch: epoch, emptied: &emptied).forEach { notified.append($0) }
+    return notified
+  }
+}

@@ -25,7 +25,10 @@ final class AccessScope {
   }
 
   @exclusivity(unchecked) private(set) var runs: [Run] = []
-  @exclusivity(unchecked) private(set) var records: [AccessRecord] = []
+  /// The records, in `records[0..<recordCount]`; the elements after are stale, kept so that a
+  /// recycled scope overwrites them instead of emptying and regrowing the array.
+  @exclusivity(unchecked) private var records: [AccessRecord] = []
+  @exclusivity(unchecked) private var recordCount = 0
   /// The registrar of the last run, compared by identity without retaining it.
   @exclusivity(unchecked) private var lastCore: ObjectIdentifier?
   /// The scope this one is nested in, restored when this one ends.
@@ -36,26 +39,33 @@ final class AccessScope {
   /// Records a read of property `id` of `core`, stamping it with `epoch` or, when nil, the
   /// epoch the registrar has now.
   func record(_ core: RegistrarCore, id: UInt64, epoch: UInt64?) {
+    let count = recordCount
     if lastCore == ObjectIdentifier(core) {
       // A property read again in the same run adds nothing: its first read already depends
       // on it, with the earlier (more cautious) epoch. Only the run's last few reads are
       // compared, which covers loops over a model's properties at a bounded cost.
       if epoch == nil {
-        let lower = max(runs[runs.count - 1].range.lowerBound, records.count - 8)
-        var index = records.count - 1
+        let lower = max(runs[runs.count &- 1].range.lowerBound, count &- 8)
+        var index = count &- 1
         while index >= lower {
           if records[index].id == id { return }
-          index -= 1
+          index &-= 1
         }
       }
-      runs[runs.count - 1].range = runs[runs.count - 1].range.lowerBound..<(records.count + 1)
+      runs[runs.count &- 1].range = runs[runs.count &- 1].range.lowerBound..<(count &+ 1)
     } else {
       core.beginPending()
       lastCore = ObjectIdentifier(core)
-      runs.append(Run(core: core, range: records.count..<(records.count + 1)))
+      runs.append(Run(core: core, range: count..<(count &+ 1)))
     }
     let stamp = core.stampRead(of: id)
-    records.append(AccessRecord(id: id, epoch: epoch.map { min($0, stamp) } ?? stamp))
+    let record = AccessRecord(id: id, epoch: epoch.map { min($0, stamp) } ?? stamp)
+    if count < records.count {
+      records[count] = record
+    } else {
+      records.append(record)
+    }
+    recordCount = count &+ 1
   }
 
   /// The records of a run.
@@ -136,11 +146,8 @@ final class AccessScope {
     // `removeLast` one at a time: runs are few, and `removeAll(keepingCapacity:)` goes
     // through a generic range replacement that costs more than a short scope's whole work.
     while !runs.isEmpty { runs.removeLast() }
-    if records.capacity <= 1_024 {
-      records.removeLast(records.count)
-    } else {
-      records = []
-    }
+    if records.count > 1_024 { records = [] }
+    recordCount = 0
     lastCore = nil
     parent = nil
     let context = self.context ?? ThreadContext.current

@@ -7,8 +7,18 @@
 /// observer's lock, and a registrar's `deinit` removes it from there (under that lock) before
 /// its memory goes.
 struct Registration {
-  unowned(unsafe) let core: RegistrarCore
+  /// Unmanaged rather than `unowned(unsafe)`: the same reference, but a trivial field, so
+  /// that copying a registration is a plain copy instead of a call into the runtime's
+  /// generic value witnesses.
+  private let unmanagedCore: Unmanaged<RegistrarCore>
   let ids: SmallList<UInt64>
+
+  init(core: RegistrarCore, ids: SmallList<UInt64>) {
+    unmanagedCore = Unmanaged.passUnretained(core)
+    self.ids = ids
+  }
+
+  var core: RegistrarCore { unmanagedCore.takeUnretainedValue() }
 }
 
 /// The lock-protected state of an observer.
@@ -33,8 +43,17 @@ struct ObserverState {
   /// Owned by the runner while `running` or `registering`, by the state otherwise.
   var registrations = SmallList<Registration>()
 
-  mutating func collect<Keys: Sequence<TrackingKey>>(_ keys: Keys) {
+  mutating func collect(_ keys: SmallList<TrackingKey>) {
+    if keys.isEmpty { return }
+    if pendingKeys.isEmpty {
+      pendingKeys = keys
+      return
+    }
     for key in keys where !pendingKeys.contains(key) { pendingKeys.append(key) }
+  }
+
+  mutating func collect(_ changes: TrackingChanges) {
+    collect(changes.keyList)
   }
 
   /// Takes the collected keys as a set of changes.
@@ -44,8 +63,22 @@ struct ObserverState {
   }
 
   /// Removes every registration from its registrar. Called under the observer's lock.
-  mutating func unregisterAll(_ observer: ObserverCore) {
+  ///
+  /// - Parameters:
+  ///   - core: The registrar whose write fired a one-shot observer, if any. That write
+  ///     already took the observer out of the entry of property `id` (see
+  ///     `RegistrarState.recordWrite(of:epoch:)`), so a registration for that property alone
+  ///     needs no trip through that registrar's lock.
+  ///   - id: The property that write changed.
+  mutating func unregisterAll(
+    _ observer: ObserverCore, firedBy core: RegistrarCore? = nil, id: UInt64 = 0
+  ) {
     for registration in registrations {
+      if let core, registration.core === core, registration.ids.count == 1,
+        registration.ids[0] == id
+      {
+        continue
+      }
       registration.core.unregister(observer, ids: registration.ids)
     }
     registrations.removeAll()
@@ -102,14 +135,19 @@ final class ObserverCore: @unchecked Sendable {
   // MARK: Notification
 
   /// Called by a registrar (or a transaction) after properties this observer read changed.
-  func notify(_ changes: TrackingChanges) {
+  ///
+  /// - Parameters:
+  ///   - core: The registrar whose write notifies directly, outside a transaction; nil from a
+  ///     transaction.
+  ///   - id: The property that write changed.
+  func notify(_ changes: TrackingChanges, firedBy core: RegistrarCore? = nil, id: UInt64 = 0) {
     switch kind {
-    case .oneShot: notifyOneShot(changes)
+    case .oneShot: notifyOneShot(changes, firedBy: core, id: id)
     case .continuous: notifyContinuous(changes)
     }
   }
 
-  private func notifyOneShot(_ changes: TrackingChanges) {
+  private func notifyOneShot(_ changes: TrackingChanges, firedBy core: RegistrarCore?, id: UInt64) {
     let fire = withState { state -> Bool in
       switch state.phase {
       case .registering, .running, .queued:
@@ -118,7 +156,7 @@ final class ObserverCore: @unchecked Sendable {
         return false  // the registering thread delivers
       case .idle:
         state.phase = .finished
-        state.unregisterAll(self)
+        state.unregisterAll(self, firedBy: core, id: id)
         return true
       case .finished:
         return false
@@ -211,34 +249,14 @@ final class ObserverCore: @unchecked Sendable {
     while true {
       let callback = self.callback
       let (_, scope) = AccessScope.run(mergingIntoParent: false) { callback(changes) }
-      let changed = reconcile(scope)
-
-      enum Next {
-        case stop
-        case again(TrackingChanges)
-      }
-      let next = withState { state -> Next in
-        if state.cancelled {
-          state.phase = .finished
-          state.unregisterAll(self)
-          return .stop
-        }
-        state.collect(changed)
-        if state.dirty || !state.pendingKeys.isEmpty {
-          state.dirty = false
-          if reruns >= TrackingDiagnostics.rerunLimit {
-            state.pendingKeys.removeAll()
-            state.phase = .idle
-            return .stop
-          }
-          return .again(state.takePendingChanges())
-        }
-        state.phase = .idle
-        return .stop
-      }
+      let next = settle(scope, reruns: reruns)
+      // The scope kept the registrars it read alive until the registrations were stored.
+      scope.recycle()
       switch next {
       case .stop:
-        if reruns >= TrackingDiagnostics.rerunLimit { TrackingDiagnostics.reportRunaway(origin) }
+        return
+      case .runaway:
+        TrackingDiagnostics.reportRunaway(origin)
         return
       case .again(let pending):
         changes = pending
@@ -247,28 +265,62 @@ final class ObserverCore: @unchecked Sendable {
     }
   }
 
-  /// Replaces the registrations with the reads of `scope` and returns the keys that changed
-  /// after they were read. Consumes the scope. Unchanged dependencies (the common case) take
-  /// no lock unless a registrar saw a write meanwhile.
-  private func reconcile(_ scope: AccessScope) -> SmallList<TrackingKey> {
-    // The scope keeps the registrars it read alive until the registrations are in the state.
-    defer { scope.recycle() }
+  /// What a continuous observer does after a run.
+  private enum Next {
+    case stop
+    case runaway
+    case again(TrackingChanges)
+  }
+
+  /// Replaces the registrations with the reads of `scope` (consuming it) and decides whether
+  /// to run again: a change arrived meanwhile, or a property changed after the run read it.
+  ///
+  /// Unchanged dependencies (the common case) take one trip through the observer's lock and
+  /// none through a registrar's, unless a registrar saw a write meanwhile (lock order allows
+  /// taking a registrar's lock under the observer's).
+  private func settle(_ scope: AccessScope, reruns: Int) -> Next {
     var changed = SmallList<TrackingKey>()
-    let unchanged = withState { state -> Bool in
-      if Self.same(state.registrations, scope) { return true }
-      state.unregisterAll(self)
-      return false
-    }
-    if unchanged {
+    let settled = withState { state -> Next? in
+      guard Self.same(state.registrations, scope) else {
+        state.unregisterAll(self)
+        return nil
+      }
       for run in scope.runs {
         run.core.changes(in: scope.records(of: run), into: &changed)
         run.core.releasePending(tidy: false)
       }
-      return changed
+      return decide(&state, changed: changed, reruns: reruns)
     }
+    if let settled { return settled }
     let registrations = register(scope, changed: &changed)
-    withState { $0.registrations = registrations }
-    return changed
+    return withState { state in
+      state.registrations = registrations
+      return decide(&state, changed: changed, reruns: reruns)
+    }
+  }
+
+  /// The decision after a run, under the lock: finish if cancelled, run again if anything
+  /// changed since the run started (unless the rerun limit is reached), else wait.
+  private func decide(
+    _ state: inout ObserverState, changed: SmallList<TrackingKey>, reruns: Int
+  ) -> Next {
+    if state.cancelled {
+      state.phase = .finished
+      state.unregisterAll(self)
+      return .stop
+    }
+    state.collect(changed)
+    if state.dirty || !state.pendingKeys.isEmpty {
+      state.dirty = false
+      if reruns >= TrackingDiagnostics.rerunLimit {
+        state.pendingKeys.removeAll()
+        state.phase = .idle
+        return .runaway
+      }
+      return .again(state.takePendingChanges())
+    }
+    state.phase = .idle
+    return .stop
   }
 
   /// Whether `scope` read exactly what `old` registered, registrar by registrar, in order.

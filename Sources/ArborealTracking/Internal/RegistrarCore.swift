@@ -175,7 +175,7 @@ final class RegistrarCore: @unchecked Sendable {
   /// Records a read of property `id` in the calling thread's innermost tracking scope, if
   /// any.
   func recordAccess(id: UInt64) {
-    if let mirror { mirror.trackingMirrorDidAccess(TrackingKey(id: id, name: "")) }
+    if let mirror { mirror.trackingMirrorDidAccess(TrackingKey(unnamed: id)) }
     // Unmanaged all the way: the thread owns its context, and `AccessScope.run` keeps the
     // installed scope alive, so no retain or release is needed on this path.
     guard let context = ThreadContext.unmanagedCurrent else { return }
@@ -229,8 +229,7 @@ final class RegistrarCore: @unchecked Sendable {
   ) {
     core._withUnsafeGuaranteedRef { core in
       model._withUnsafeGuaranteedRef { model in
-        core.didChange(
-          core.named(TrackingKey(id: id, name: name), of: model), model: model, write: write)
+        core.didChange(tracked: id, name: name, model: model, write: write)
       }
     }
   }
@@ -244,34 +243,87 @@ final class RegistrarCore: @unchecked Sendable {
     return context._withUnsafeGuaranteedRef { $0.changeLog != nil || $0.isInTransaction }
   }
 
-  /// The key with its name and owner, looked up in `model` the first time.
-  func named(_ key: TrackingKey, of model: AnyObject) -> TrackingKey {
-    let cached = withState { state -> (name: String?, owner: TrackingOwner?) in
-      (key.storedName.isEmpty ? state.name(of: key.id) : key.storedName, state.owner)
+  /// The key of the `@Tracked` property `id` of `model`, with its name and owner, looked up
+  /// the first time.
+  ///
+  /// - Parameter name: The name given to `@Tracked`, or empty to use the property's own.
+  func named(_ id: UInt64, name: String, of model: AnyObject) -> TrackingKey {
+    if let info = withState({ $0.info(of: id) }) { return TrackingKey(id: id, info: info) }
+    return TrackingKey(id: id, info: makeInfo(id, name: name, of: model))
+  }
+
+  /// Looks up the name and owner of the `@Tracked` property `id` the first time: reflection,
+  /// outside the lock, then cached.
+  private func makeInfo(_ id: UInt64, name: String, of model: AnyObject) -> TrackingKeyInfo {
+    let owner = withState { $0.owner } ?? TrackingOwner.of(model)
+    let name = name.isEmpty ? PropertyNames.name(of: id, in: model) ?? "property#\(id)" : name
+    return withState { state in
+      if state.owner == nil { state.owner = owner }
+      return state.setInfo(TrackingKeyInfo(name: name, owner: state.owner), of: id)
     }
-    if let name = cached.name, let owner = cached.owner {
-      return TrackingKey(id: key.id, name: name, owner: owner)
+  }
+
+  /// Records a change of the `@Tracked` property `id` of `model` and notifies its observers.
+  ///
+  /// One trip through the lock in the common case: the key's name and owner are looked up in
+  /// the trip that records the write. Only the first change of a property looks them up by
+  /// reflection, outside the lock, and takes more trips to keep them.
+  func didChange(tracked id: UInt64, name: String, model: AnyObject, write: StartValue?) {
+    var info: TrackingKeyInfo?
+    let key = TrackingKey(unnamed: id)
+    let observers = recordWrite(key) { state in
+      info = state.info(of: id)
+      return info.map { TrackingKey(id: id, info: $0) } ?? key
     }
-    // First change of this property or this registrar: reflection, outside the lock.
-    let name = cached.name ?? PropertyNames.name(of: key.id, in: model) ?? "property#\(key.id)"
-    let made = cached.owner == nil ? TrackingOwner.of(model) : nil
-    let owner = withState { state -> TrackingOwner? in
-      state.setName(name, of: key.id)
-      if state.owner == nil { state.owner = made }
-      return state.owner
+    let named: TrackingKey
+    if let info {
+      named = TrackingKey(id: id, info: info)
+    } else {
+      named = TrackingKey(id: id, info: makeInfo(id, name: name, of: model))
+      withState { $0.rename(named) }
     }
-    return TrackingKey(id: key.id, name: name, owner: owner)
+    report(named, to: observers, model: model, write: write)
   }
 
   /// Records a change of `key` and notifies its observers (or hands them to the thread's
-  /// transaction). Called after the new value is stored.
+  /// transaction). Called after the new value is stored, by hand-written accessors.
   @usableFromInline
-  func didChange(_ key: TrackingKey, model: AnyObject? = nil, write: StartValue? = nil) {
-    let observers = withState { state -> [ObserverCore] in
+  func didChange(_ key: TrackingKey) {
+    report(key, to: recordWrite(key) { _ in key }, model: nil, write: nil)
+  }
+
+  /// Whether the calling thread has a transaction open.
+  private var isInTransaction: Bool {
+    guard let context = ThreadContext.unmanagedCurrent else { return false }
+    return context._withUnsafeGuaranteedRef { $0.isInTransaction }
+  }
+
+  /// Records a write of property `key.id` under the lock, with the key `naming` gives, and
+  /// returns the observers to notify.
+  @inline(__always)
+  private func recordWrite(
+    _ key: TrackingKey, naming: (inout RegistrarState) -> TrackingKey
+  ) -> ObserverList {
+    let inTransaction = isInTransaction
+    return withState { state -> ObserverList in
       let next = epoch.load(ordering: .relaxed) &+ 1
       epoch.store(next, ordering: .sequentiallyConsistent)
-      return state.recordWrite(of: key, epoch: next)
+      var emptied = false
+      let observers = state.recordWrite(of: naming(&state), epoch: next, emptied: &emptied)
+      // The write took the entry's last observers, one-shots that will not unregister from
+      // this registrar (see `ObserverState.unregisterAll(_:firedBy:id:)`): tidy the bits here.
+      // Not in a transaction: its later writes of the property must still reach it, and it
+      // may put the observers back.
+      if emptied && !inTransaction { tidy(&state) }
+      return observers
     }
+  }
+
+  /// Tells the change log, the mirror, and the observers (or the thread's transaction) of a
+  /// recorded write.
+  private func report(
+    _ key: TrackingKey, to observers: ObserverList, model: AnyObject?, write: StartValue?
+  ) {
     let context = ThreadContext.currentIfPresent
     if activity.writesTakeSlowPath {
       context?.changeLog?.append(
@@ -283,7 +335,7 @@ final class RegistrarCore: @unchecked Sendable {
       context.transaction.add(observers, key: key, core: self, write: write)
     } else if !observers.isEmpty {
       let changes = TrackingChanges(key: key)
-      for observer in observers { observer.notify(changes) }
+      observers.forEach { $0.notify(changes, firedBy: self, id: key.id) }
     }
   }
 

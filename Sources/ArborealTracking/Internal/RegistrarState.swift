@@ -2,17 +2,37 @@
 struct PropertyEntry {
   /// The property's key identity.
   let id: UInt64
-  /// The property's name, refreshed by each recorded write.
-  var name: String
-  /// The property's owner, refreshed by each recorded write.
-  var owner: TrackingOwner?
+  /// The property's name and owner, refreshed by each recorded write.
+  var info: TrackingKeyInfo?
   /// The registrar epoch of the last write recorded while the property's bit was set; zero
   /// if none. A read stamped with an epoch below this may have seen the old value.
   var lastWrite: UInt64
   /// The observers to notify when the property changes, each at most once.
   var observers: [ObserverCore]
 
-  var key: TrackingKey { TrackingKey(id: id, name: name, owner: owner) }
+  var key: TrackingKey { TrackingKey(id: id, info: info) }
+}
+
+/// The observers a write notifies, without an array for the common single observer.
+enum ObserverList {
+  case none
+  case one(ObserverCore)
+  case many([ObserverCore])
+
+  var isEmpty: Bool {
+    if case .none = self { return true }
+    return false
+  }
+
+  /// Calls `body` with each observer.
+  @inline(__always)
+  func forEach(_ body: (ObserverCore) -> Void) {
+    switch self {
+    case .none: break
+    case .one(let observer): body(observer)
+    case .many(let observers): for observer in observers { body(observer) }
+    }
+  }
 }
 
 /// The lock-protected part of a registrar: a pure state machine over its property entries.
@@ -26,21 +46,25 @@ struct PropertyEntry {
 /// are found by a linear scan, which beats hashing at that size.
 struct RegistrarState {
   private(set) var entries: [PropertyEntry] = []
-  /// Names of `@Tracked` properties, looked up once per property (never compacted: bounded by
-  /// the model's property count, so a linear scan beats hashing).
-  private var names: [(id: UInt64, name: String)] = []
+  /// Names and owners of `@Tracked` properties, looked up once per property (never
+  /// compacted: bounded by the model's property count, so a linear scan beats hashing).
+  private var infos: [(id: UInt64, info: TrackingKeyInfo)] = []
   /// The model these properties belong to, made at the first change a `@Tracked` property
   /// reports.
   var owner: TrackingOwner?
 
-  /// The cached name of property `id`.
-  func name(of id: UInt64) -> String? {
-    names.first { $0.id == id }?.name
+  /// The cached name and owner of the `@Tracked` property `id`.
+  func info(of id: UInt64) -> TrackingKeyInfo? {
+    for entry in infos where entry.id == id { return entry.info }
+    return nil
   }
 
-  /// Caches the name of property `id`.
-  mutating func setName(_ name: String, of id: UInt64) {
-    if self.name(of: id) == nil { names.append((id, name)) }
+  /// Caches the name and owner of the `@Tracked` property `id`, unless another thread did
+  /// first, and returns the cached one.
+  mutating func setInfo(_ info: TrackingKeyInfo, of id: UInt64) -> TrackingKeyInfo {
+    if let cached = self.info(of: id) { return cached }
+    infos.append((id, info))
+    return info
   }
 
   /// The index of the entry for `id`.
@@ -52,28 +76,52 @@ struct RegistrarState {
 
   /// Records a write of `key` at `epoch` and returns the observers to notify.
   ///
-  /// - Complexity: O(*p*) for *p* entries.
-  mutating func recordWrite(of key: TrackingKey, epoch: UInt64) -> [ObserverCore] {
-    if let index = index(of: key.id) {
-      entries[index].lastWrite = epoch
-      entries[index].name = key.storedName
-      entries[index].owner = key.owner
-      // One-shot observers fire on this change: drop them here, in one pass, rather than
-      // one linear search each when they unregister. The list is moved out, not copied.
+  /// One-shot observers fire on this change, so they are dropped from the entry here, in one
+  /// pass, rather than one linear search each when they unregister. A lone observer (the
+  /// common case) is returned inline and the entry keeps its array's capacity, so that
+  /// registering again allocates nothing.
+  ///
+  /// - Parameter emptied: Set to true when the write took the entry's last observers (all
+  ///   one-shots), so that its bit may be cleared.
+  /// - Complexity: O(*p* + *o*) for *p* entries and *o* observers of the property.
+  mutating func recordWrite(
+    of key: TrackingKey, epoch: UInt64, emptied: inout Bool
+  ) -> ObserverList {
+    guard let index = index(of: key.id) else {
+      entries.append(PropertyEntry(id: key.id, info: key.info, lastWrite: epoch, observers: []))
+      return .none
+    }
+    entries[index].lastWrite = epoch
+    entries[index].info = key.info
+    switch entries[index].observers.count {
+    case 0:
+      return .none
+    case 1:
+      let observer = entries[index].observers[0]
+      if observer.kind == .oneShot {
+        entries[index].observers.removeAll(keepingCapacity: true)
+        emptied = true
+      }
+      return .one(observer)
+    default:
       guard entries[index].observers.contains(where: { $0.kind == .oneShot }) else {
-        return entries[index].observers
+        return .many(entries[index].observers)
       }
       var observers: [ObserverCore] = []
       swap(&observers, &entries[index].observers)
       if observers.contains(where: { $0.kind == .continuous }) {
         entries[index].observers = observers.filter { $0.kind == .continuous }
+      } else {
+        emptied = true
       }
-      return observers
+      return .many(observers)
     }
-    entries.append(
-      PropertyEntry(
-        id: key.id, name: key.storedName, owner: key.owner, lastWrite: epoch, observers: []))
-    return []
+  }
+
+  /// Sets the name and owner of the entry of `key`, found after its write was recorded.
+  mutating func rename(_ key: TrackingKey) {
+    guard let index = index(of: key.id) else { return }
+    entries[index].info = key.info
   }
 
   /// The key of `id` if it was written after a read stamped `epoch`.
@@ -87,8 +135,7 @@ struct RegistrarState {
     if let index = index(of: id) {
       entries[index].observers.append(observer)
     } else {
-      entries.append(
-        PropertyEntry(id: id, name: "", owner: nil, lastWrite: 0, observers: [observer]))
+      entries.append(PropertyEntry(id: id, info: nil, lastWrite: 0, observers: [observer]))
     }
   }
 

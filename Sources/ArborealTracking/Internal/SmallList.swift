@@ -3,7 +3,14 @@
 /// Most observers read one registrar and most reads touch one property, so the lists that
 /// registration builds (property ids, registrations) usually hold one element; keeping it
 /// inline saves an allocation per registration.
+///
+/// The collection requirements that the standard library would otherwise supply (iteration,
+/// index arithmetic, `count`) are written out: its defaults for an `Int`-indexed collection go
+/// through unspecialised generic code, which cost more than the lists' whole work on the
+/// notification path.
 struct SmallList<Element>: RandomAccessCollection {
+  typealias Indices = Range<Int>
+
   private var first: Element?
   private var rest: [Element] = []
 
@@ -12,10 +19,48 @@ struct SmallList<Element>: RandomAccessCollection {
   init(_ element: Element) { first = element }
 
   var startIndex: Int { 0 }
-  var endIndex: Int { first == nil ? 0 : rest.count + 1 }
+  var endIndex: Int { first == nil ? 0 : rest.count &+ 1 }
+  var count: Int { endIndex }
+  var isEmpty: Bool { first == nil }
+  var indices: Range<Int> { 0..<endIndex }
+
+  @inline(__always) func index(after index: Int) -> Int { index &+ 1 }
+  @inline(__always) func index(before index: Int) -> Int { index &- 1 }
+  @inline(__always) func index(_ index: Int, offsetBy distance: Int) -> Int { index &+ distance }
+  @inline(__always) func distance(from start: Int, to end: Int) -> Int { end &- start }
 
   subscript(position: Int) -> Element {
-    position == 0 ? first! : rest[position - 1]
+    position == 0 ? first! : rest[position &- 1]
+  }
+
+  /// Iterates without going through the generic index machinery.
+  struct Iterator: IteratorProtocol {
+    private let list: SmallList
+    private var position = 0
+
+    init(_ list: SmallList) { self.list = list }
+
+    mutating func next() -> Element? {
+      defer { position &+= 1 }
+      if position == 0 { return list.first }
+      let restIndex = position &- 1
+      return restIndex < list.rest.count ? list.rest[restIndex] : nil
+    }
+  }
+
+  func makeIterator() -> Iterator { Iterator(self) }
+
+  /// The first element satisfying `predicate`.
+  func first(where predicate: (Element) throws -> Bool) rethrows -> Element? {
+    guard let first else { return nil }
+    if try predicate(first) { return first }
+    for element in rest where try predicate(element) { return element }
+    return nil
+  }
+
+  /// Whether an element satisfies `predicate`.
+  func contains(where predicate: (Element) throws -> Bool) rethrows -> Bool {
+    try first(where: predicate) != nil
   }
 
   mutating func append(_ element: Element) {
@@ -35,8 +80,23 @@ struct SmallList<Element>: RandomAccessCollection {
   }
 }
 
+extension SmallList where Element: Equatable {
+  /// Whether the list holds `element`.
+  func contains(_ element: Element) -> Bool {
+    contains { $0 == element }
+  }
+}
+
 extension SmallList: Equatable where Element: Equatable {
-  static func == (lhs: SmallList, rhs: SmallList) -> Bool { lhs.elementsEqual(rhs) }
+  static func == (lhs: SmallList, rhs: SmallList) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    var left = lhs.makeIterator()
+    var right = rhs.makeIterator()
+    while let element = left.next() {
+      guard element == right.next() else { return false }
+    }
+    return true
+  }
 }
 
 extension SmallList: Sendable where Element: Sendable {}

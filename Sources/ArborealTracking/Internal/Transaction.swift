@@ -68,7 +68,7 @@ final class Transaction {
   ///
   /// - Parameter write: The write's values, or nil when it kept none.
   func add(
-    _ observers: [ObserverCore], key: TrackingKey, core: RegistrarCore, write: StartValue?
+    _ observers: ObserverList, key: TrackingKey, core: RegistrarCore, write: StartValue?
   ) {
     let position: Int
     if let existing = self.position(of: core, id: key.id) {
@@ -85,7 +85,7 @@ final class Transaction {
       position = writes.count
       writes.append(Write(core: core, id: key.id, first: write, last: write))
     }
-    for observer in observers {
+    observers.forEach { observer in
       if observer.kind == .oneShot { writes[position].removedOneShots.append(observer) }
       let identity = ObjectIdentifier(observer)
       if var existing = keys[identity] {
