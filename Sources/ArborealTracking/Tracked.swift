@@ -51,9 +51,10 @@ public struct Tracked<Value> {
   ///   - wrappedValue: The initial value.
   ///   - name: The name reported in ``TrackingChanges``; by default, the declared property's
   ///     name, looked up once when first needed.
+  @inlinable
   public init(wrappedValue: Value, _ name: String = "") {
     self.value = wrappedValue
-    self.id = TrackingKey(name).id
+    self.id = TrackingKey.nextID()
     self.name = name
     self.isDuplicate = nil
   }
@@ -64,10 +65,14 @@ public struct Tracked<Value> {
   ///   - wrappedValue: The initial value.
   ///   - name: The name reported in ``TrackingChanges``; by default, the declared property's
   ///     name, looked up once when first needed.
+  // Inlinable, so that the comparison is made where the value's type is known: there it
+  // captures nothing, which spares every instance an allocated closure context and every
+  // observed write a retain and release of it.
+  @inlinable
   public init(wrappedValue: Value, _ name: String = "")
   where Value: Equatable & SendableMetatype {
     self.value = wrappedValue
-    self.id = TrackingKey(name).id
+    self.id = TrackingKey.nextID()
     self.name = name
     self.isDuplicate = { $0 == $1 }
   }

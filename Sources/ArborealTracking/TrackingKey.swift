@@ -43,7 +43,7 @@ public struct TrackingKey: Sendable, Hashable, CustomStringConvertible {
   ///
   /// - Parameter name: The property's name, reported in ``TrackingChanges``.
   public init(_ name: String) {
-    self.id = nextPropertyID.wrappingAdd(1, ordering: .relaxed).oldValue
+    self.id = Self.nextID()
     self.info = name.isEmpty ? nil : TrackingKeyInfo(name: name, owner: nil)
   }
 
@@ -88,6 +88,12 @@ final class TrackingKeyInfo: Sendable {
 }
 
 extension TrackingKey {
+  /// A new key identity.
+  @usableFromInline
+  static func nextID() -> UInt64 {
+    nextPropertyID.wrappingAdd(1, ordering: .relaxed).oldValue
+  }
+
   /// A key with the given identity and shared name.
   init(id: UInt64, info: TrackingKeyInfo?) {
     self.id = id

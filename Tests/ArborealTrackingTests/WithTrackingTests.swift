@@ -266,3 +266,45 @@ import Testing
     #expect(inventory.count == 5)
   }
 }
+
+/// Registration groups reads by registrar: each registrar once, however its reads interleave
+/// with other registrars' (a, b, a), and however many registrars one closure reads.
+@MainActor @Suite struct RegistrationGroupingTests {
+  @Test func readsOfOneModelAroundAnotherRegisterOnceWithBothProperties() {
+    let first = Counter()
+    let second = Counter()
+    var fired: [String] = []
+    withTracking {
+      _ = first.count
+      _ = second.count
+      _ = first.step
+    } onChange: { changes in
+      fired.append(changes.description)
+    }
+    #expect(first.registrar.registrationCount == 2)
+    #expect(second.registrar.registrationCount == 1)
+    first.step = 5
+    #expect(fired == ["step"])
+    #expect(first.registrar.registrationCount == 0)
+    #expect(second.registrar.registrationCount == 0)
+  }
+
+  @Test func aContinuousObserverOfManyModelsMovesWithItsReads() {
+    let models = (0..<1_000).map { _ in Counter() }
+    var runs = 0
+    var sum = 0
+    let token = observe {
+      runs += 1
+      // Each model twice, apart: the second pass repeats every registrar.
+      sum = models.reduce(0) { $0 + $1.count } + models.reduce(0) { $0 + $1.step }
+    }
+    #expect(models.allSatisfy { $0.registrar.registrationCount == 2 })
+    models[999].step = 2
+    #expect(runs == 2)
+    #expect(sum == 1_001)
+    models[0].count = 1
+    #expect(runs == 3)
+    token.cancel()
+    #expect(models.allSatisfy { $0.registrar.registrationCount == 0 })
+  }
+}

@@ -81,6 +81,32 @@ let scenarios: [String: @Sendable (Int) -> Void] = [
     }
     precondition(sink.runs == count)
   },
+  "register-1000/ours": { count in
+    let models = opaque((0..<1_000).map { _ in TrackedModel() })
+    let sink = Sink()
+    for _ in 0..<count {
+      withTracking {
+        for model in models { sink.value &+= model.count }
+      } onChange: {
+        sink.runs &+= 1
+      }
+      models[0].count &+= 1
+    }
+    precondition(sink.runs == count)
+  },
+  "register-1000/observation": { count in
+    let models = opaque((0..<1_000).map { _ in ObservedModel() })
+    let sink = Sink()
+    for _ in 0..<count {
+      withObservationTracking {
+        for model in models { sink.value &+= model.count }
+      } onChange: {
+        sink.runs &+= 1
+      }
+      models[0].count &+= 1
+    }
+    precondition(sink.runs == count)
+  },
   "notify-1/ours": { count in
     let model = opaque(TrackedModel())
     let sink = Sink()

@@ -31,6 +31,9 @@ final class AccessScope {
   @exclusivity(unchecked) private var recordCount = 0
   /// The registrar of the last run, compared by identity without retaining it.
   @exclusivity(unchecked) private var lastCore: ObjectIdentifier?
+  /// Slots of `groups()`'s hash table (a group's index plus one, or zero when empty), kept
+  /// between uses so that grouping does not allocate.
+  @exclusivity(unchecked) private var groupTable: [Int] = []
   /// The scope this one is nested in, restored when this one ends.
   @exclusivity(unchecked) private(set) var parent: AccessScope?
   /// The context of the thread running the scope; it outlives the scope's use.
@@ -110,8 +113,60 @@ final class AccessScope {
     var runCount: Int
   }
 
+  /// Whether some registrar was read in more than one run (reads of other registrars came
+  /// between). Usually not: then each run can be registered as it is, without grouping.
+  ///
+  /// - Complexity: O(*r*) expected for *r* runs; allocates nothing once the scope is warm.
+  func readsSomeRegistrarTwice() -> Bool {
+    if runs.count < 2 { return false }
+    let mask = prepareGroupTable()
+    return runs.withUnsafeBufferPointer { runs in
+      groupTable.withUnsafeMutableBufferPointer { table in
+        for index in runs.indices {
+          let identity = ObjectIdentifier(runs[index].core)
+          var slot = Self.slot(of: identity, mask: mask)
+          while true {
+            let entry = table[slot]
+            if entry == 0 {
+              table[slot] = index &+ 1
+              break
+            }
+            if ObjectIdentifier(runs[entry &- 1].core) == identity { return true }
+            slot = (slot &+ 1) & mask
+          }
+        }
+        return false
+      }
+    }
+  }
+
+  /// Clears ``groupTable`` for the current runs and returns its index mask.
+  private func prepareGroupTable() -> Int {
+    // A power of two at least twice the number of runs: probes stay short.
+    var capacity = 16
+    while capacity < 2 &* runs.count { capacity &<<= 1 }
+    if groupTable.count < capacity {
+      groupTable = Array(repeating: 0, count: capacity)
+    } else {
+      for index in 0..<capacity { groupTable[index] = 0 }
+    }
+    return capacity &- 1
+  }
+
+  /// The first slot to probe for `core`.
+  @inline(__always)
+  private static func slot(of identity: ObjectIdentifier, mask: Int) -> Int {
+    // The address itself: `hashValue` would run the standard hasher.
+    let address = UInt(bitPattern: identity)
+    // Fibonacci hashing of the address, whose low bits are alignment zeros.
+    return Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) &>> 40) & mask
+  }
+
   /// The reads grouped by registrar, in first-read order. Consuming the groups means giving
   /// back each group's `runCount` pending counts.
+  ///
+  /// Runs are matched to groups through ``groupTable``, an open-addressing table kept by the
+  /// scope between uses, so that grouping allocates nothing once the scope has warmed up.
   ///
   /// - Complexity: O(*r*) expected for *r* reads.
   func groups() -> [Group] {
@@ -120,21 +175,29 @@ final class AccessScope {
     }
     var groups: [Group] = []
     groups.reserveCapacity(runs.count)
-    var positions: [ObjectIdentifier: Int] = [:]
+    let mask = prepareGroupTable()
     for run in runs {
-      let identity = ObjectIdentifier(run.core)
-      if let position = positions[identity] {
-        var merged = Array(groups[position].records)
-        for record in records(of: run) {
-          if !groups[position].ids.contains(record.id) { groups[position].ids.append(record.id) }
-          merged.append(record)
+      var slot = Self.slot(of: ObjectIdentifier(run.core), mask: mask)
+      while true {
+        let entry = groupTable[slot]
+        if entry == 0 {
+          groupTable[slot] = groups.count &+ 1
+          groups.append(
+            Group(core: run.core, ids: ids(of: run), records: records(of: run), runCount: 1))
+          break
         }
-        groups[position].records = merged[...]
-        groups[position].runCount += 1
-      } else {
-        positions[identity] = groups.count
-        groups.append(
-          Group(core: run.core, ids: ids(of: run), records: records(of: run), runCount: 1))
+        let position = entry &- 1
+        if groups[position].core === run.core {
+          var merged = Array(groups[position].records)
+          for record in records(of: run) {
+            if !groups[position].ids.contains(record.id) { groups[position].ids.append(record.id) }
+            merged.append(record)
+          }
+          groups[position].records = merged[...]
+          groups[position].runCount &+= 1
+          break
+        }
+        slot = (slot &+ 1) & mask
       }
     }
     return groups
@@ -147,6 +210,7 @@ final class AccessScope {
     // through a generic range replacement that costs more than a short scope's whole work.
     while !runs.isEmpty { runs.removeLast() }
     if records.count > 1_024 { records = [] }
+    if groupTable.count > 4_096 { groupTable = [] }
     recordCount = 0
     lastCore = nil
     parent = nil

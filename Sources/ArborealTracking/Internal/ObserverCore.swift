@@ -384,11 +384,15 @@ final class ObserverCore: @unchecked Sendable {
     _ scope: AccessScope, changed: inout SmallList<TrackingKey>
   ) -> SmallList<Registration> {
     var registrations = SmallList<Registration>()
-    if scope.runs.count == 1, let run = scope.runs.first {
-      let ids = scope.ids(of: run)
-      run.core.register(
-        self, ids: ids, records: scope.records(of: run), runCount: 1, changed: &changed)
-      registrations.append(Registration(core: run.core, ids: ids))
+    if !scope.readsSomeRegistrarTwice() {
+      // Each registrar in one run (the usual case): register the runs as they are.
+      registrations.reserveCapacity(scope.runs.count)
+      for run in scope.runs {
+        let ids = scope.ids(of: run)
+        run.core.register(
+          self, ids: ids, records: scope.records(of: run), runCount: 1, changed: &changed)
+        registrations.append(Registration(core: run.core, ids: ids))
+      }
       return registrations
     }
     for group in scope.groups() {

@@ -67,6 +67,11 @@ struct SmallList<Element>: RandomAccessCollection {
     if first == nil { first = element } else { rest.append(element) }
   }
 
+  /// Makes room for `count` elements in all.
+  mutating func reserveCapacity(_ count: Int) {
+    if count > 1 { rest.reserveCapacity(count &- 1) }
+  }
+
   mutating func removeAll() {
     first = nil
     rest = []
