@@ -34,10 +34,8 @@ final class AccessScope {
   /// Slots of `groups()`'s hash table (a group's index plus one, or zero when empty), kept
   /// between uses so that grouping does not allocate.
   @exclusivity(unchecked) private var groupTable: [Int] = []
-  /// The scope this one is nested in, restored when this one ends.
-  @exclusivity(unchecked) private(set) var parent: AccessScope?
   /// The context of the thread running the scope; it outlives the scope's use.
-  @exclusivity(unchecked) private unowned(unsafe) var context: ThreadContext?
+  @exclusivity(unchecked) private var context: Unmanaged<ThreadContext>?
 
   /// Records a read of property `id` of `core`, stamping it with `epoch` or, when nil, the
   /// epoch the registrar has now.
@@ -94,6 +92,16 @@ final class AccessScope {
       index += 1
     }
     return true
+  }
+
+  /// Whether the scope read exactly one property, `id` of the registrar `core`.
+  func readOnly(_ core: ObjectIdentifier, id: UInt64) -> Bool {
+    runs.withUnsafeBufferPointer { runs in
+      guard runs.count == 1, ObjectIdentifier(runs[0].core) == core,
+        runs[0].range.count == 1
+      else { return false }
+      return records[runs[0].range.lowerBound].id == id
+    }
   }
 
   /// Gives back the pending counts of every run without registering anything.
@@ -213,35 +221,43 @@ final class AccessScope {
     if groupTable.count > 4_096 { groupTable = [] }
     recordCount = 0
     lastCore = nil
-    parent = nil
-    let context = self.context ?? ThreadContext.current
-    if context.spareScopes.count < 4 { context.spareScopes.append(self) }
+    (context ?? ThreadContext.unmanagedCurrentOrNew)._withUnsafeGuaranteedRef { context in
+      if context.spareScopes.count < 4 { context.spareScopes.append(self) }
+    }
   }
 
   /// Runs `body` with a scope installed on the calling thread and returns the scope with the
   /// reads it made. The caller must consume the scope (register or `discard()`), then
   /// `recycle()` it.
   ///
+  /// The thread's context is reached unmanaged: the thread keeps it alive, and a managed
+  /// reference would cost a retain and a release per run.
+  ///
   /// - Parameter mergingIntoParent: Whether the reads are also recorded in the enclosing scope.
   static func run<T, E: Error>(
     mergingIntoParent: Bool, _ body: () throws(E) -> T
   ) throws(E) -> (T, AccessScope) {
-    let context = ThreadContext.current
-    let scope = context.spareScopes.popLast() ?? AccessScope()
+    let context = ThreadContext.unmanagedCurrentOrNew
+    let (scope, installed) = context._withUnsafeGuaranteedRef {
+      context -> (AccessScope, Unmanaged<AccessScope>?) in
+      let scope = context.spareScopes.popLast() ?? AccessScope()
+      let installed = context.scope
+      context.scope = Unmanaged.passUnretained(scope)
+      return (scope, installed)
+    }
     scope.context = context
-    let installed = context.scope
-    scope.parent = installed?.takeUnretainedValue()
-    context.scope = Unmanaged.passUnretained(scope)
     TrackingActivity.shared.countScope(true)
     // No `Result` here: with `T` unknown it costs a generic metadata lookup per run.
     defer {
       TrackingActivity.shared.countScope(false)
       // `installed` is kept alive by the code that installed it.
-      context.scope = installed
-      if mergingIntoParent, let parent = installed?.takeUnretainedValue() {
-        for run in scope.runs {  // empty when `body` threw: the scope was discarded
-          for record in scope.records(of: run) {
-            parent.record(run.core, id: record.id, epoch: record.epoch)
+      context._withUnsafeGuaranteedRef { $0.scope = installed }
+      if mergingIntoParent, let installed {
+        installed._withUnsafeGuaranteedRef { parent in
+          for run in scope.runs {  // empty when `body` threw: the scope was discarded
+            for record in scope.records(of: run) {
+              parent.record(run.core, id: record.id, epoch: record.epoch)
+            }
           }
         }
       }

@@ -41,7 +41,19 @@ struct ObserverState {
   var dirty = false
   var pendingKeys = SmallList<TrackingKey>()
   /// Owned by the runner while `running` or `registering`, by the state otherwise.
-  var registrations = SmallList<Registration>()
+  var registrations = SmallList<Registration>() {
+    didSet {
+      if registrations.count == 1, registrations[0].ids.count == 1 {
+        onlyRegistration = (ObjectIdentifier(registrations[0].core), registrations[0].ids[0])
+      } else {
+        onlyRegistration = nil
+      }
+    }
+  }
+  /// The registrar and property of the only registration, when there is exactly one of one
+  /// property (the usual case): trivial values, so that checking whether a run read the same
+  /// thing copies and retains nothing.
+  private(set) var onlyRegistration: (core: ObjectIdentifier, id: UInt64)?
 
   mutating func collect(_ keys: SmallList<TrackingKey>) {
     if keys.isEmpty { return }
@@ -247,8 +259,7 @@ final class ObserverCore: @unchecked Sendable {
     var changes = initialChanges
     var reruns = 0
     while true {
-      let callback = self.callback
-      let (_, scope) = AccessScope.run(mergingIntoParent: false) { callback(changes) }
+      let (_, scope) = AccessScope.run(mergingIntoParent: false) { self.callback(changes) }
       let next = settle(scope, reruns: reruns)
       // The scope kept the registrars it read alive until the registrations were stored.
       scope.recycle()
@@ -281,7 +292,7 @@ final class ObserverCore: @unchecked Sendable {
   private func settle(_ scope: AccessScope, reruns: Int) -> Next {
     var changed = SmallList<TrackingKey>()
     let settled = withState { state -> Next? in
-      guard Self.same(state.registrations, scope) else {
+      guard Self.same(state, scope) else {
         state.unregisterAll(self)
         return nil
       }
@@ -324,7 +335,11 @@ final class ObserverCore: @unchecked Sendable {
   }
 
   /// Whether `scope` read exactly what `old` registered, registrar by registrar, in order.
-  private static func same(_ old: SmallList<Registration>, _ scope: AccessScope) -> Bool {
+  private static func same(_ state: borrowing ObserverState, _ scope: AccessScope) -> Bool {
+    if let only = state.onlyRegistration {
+      return scope.readOnly(only.core, id: only.id)
+    }
+    let old = state.registrations
     let runs = scope.runs
     guard old.count == runs.count else { return false }
     var index = 0

@@ -324,16 +324,23 @@ final class RegistrarCore: @unchecked Sendable {
   private func report(
     _ key: TrackingKey, to observers: ObserverList, model: AnyObject?, write: StartValue?
   ) {
-    let context = ThreadContext.currentIfPresent
-    if activity.writesTakeSlowPath {
-      context?.changeLog?.append(
-        RecordedChange(registrar: ObjectIdentifier(self), key: key, model: model, write: write))
-    }
     if let mirror { mirror.trackingMirrorDidChange(key) }
-    if let context, context.isInTransaction {
-      // Recorded even without observers: the writes' values decide the net change.
-      context.transaction.add(observers, key: key, core: self, write: write)
-    } else if !observers.isEmpty {
+    // Unmanaged: the thread keeps its context alive.
+    if let context = ThreadContext.unmanagedCurrent {
+      let handled = context._withUnsafeGuaranteedRef { context -> Bool in
+        if activity.writesTakeSlowPath {
+          context.changeLog?.append(
+            RecordedChange(
+              registrar: ObjectIdentifier(self), key: key, model: model, write: write))
+        }
+        guard context.isInTransaction else { return false }
+        // Recorded even without observers: the writes' values decide the net change.
+        context.transaction.add(observers, key: key, core: self, write: write)
+        return true
+      }
+      if handled { return }
+    }
+    if !observers.isEmpty {
       let changes = TrackingChanges(key: key)
       observers.forEach { $0.notify(changes, firedBy: self, id: key.id) }
     }

@@ -55,6 +55,12 @@ final class ThreadContext {
   }
 
   /// The calling thread's context, created on first use.
+  /// The calling thread's context, made the first time, unmanaged: the thread keeps it alive.
+  static var unmanagedCurrentOrNew: Unmanaged<ThreadContext> {
+    if let context = unmanagedCurrent { return context }
+    return Unmanaged.passUnretained(current)
+  }
+
   static var current: ThreadContext {
     if let context = currentIfPresent { return context }
     let context = ThreadContext()
