@@ -94,6 +94,15 @@ final class AccessScope {
     return true
   }
 
+  /// The registrar and the read, when the scope read exactly one property once (the usual
+  /// case). The scope keeps the registrar alive until it is recycled.
+  var onlyRead: (core: Unmanaged<RegistrarCore>, record: AccessRecord)? {
+    runs.withUnsafeBufferPointer { runs in
+      guard runs.count == 1, runs[0].range.count == 1 else { return nil }
+      return (Unmanaged.passUnretained(runs[0].core), records[runs[0].range.lowerBound])
+    }
+  }
+
   /// Whether the scope read exactly one property, `id` of the registrar `core`.
   func readOnly(_ core: ObjectIdentifier, id: UInt64) -> Bool {
     runs.withUnsafeBufferPointer { runs in

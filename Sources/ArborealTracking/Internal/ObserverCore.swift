@@ -21,6 +21,60 @@ struct Registration {
   var core: RegistrarCore { unmanagedCore.takeUnretainedValue() }
 }
 
+/// An observer's registrations with registrars.
+///
+/// `one` is the usual case, an observer that read one property of one model: trivial values,
+/// so that storing, comparing and dropping it copies and retains nothing. `many` holds the
+/// rest, one ``Registration`` per registrar.
+enum Registrations {
+  case none
+  case one(core: Unmanaged<RegistrarCore>, id: UInt64)
+  case many(SmallList<Registration>)
+
+  /// Removes the observer from every registrar it is registered with.
+  ///
+  /// - Parameters:
+  ///   - firing: The registrar whose write fired a one-shot observer, if any; that write
+  ///     already took the observer out of the entry of property `id`, so a registration for
+  ///     that property alone needs no trip through that registrar's lock.
+  ///   - id: The property that write changed.
+  func unregister(_ observer: ObserverCore, firedBy firing: RegistrarCore?, id firedID: UInt64) {
+    switch self {
+    case .none:
+      break
+    case .one(let core, let id):
+      if let firing, core.toOpaque() == Unmanaged.passUnretained(firing).toOpaque(),
+        id == firedID
+      {
+        return
+      }
+      core._withUnsafeGuaranteedRef { $0.unregister(observer, id: id) }
+    case .many(let registrations):
+      for registration in registrations {
+        if let firing, registration.core === firing, registration.ids.count == 1,
+          registration.ids[0] == firedID
+        {
+          continue
+        }
+        registration.core.unregister(observer, ids: registration.ids)
+      }
+    }
+  }
+
+  /// The registrations without those with the registrar `identity`.
+  func removing(_ identity: ObjectIdentifier) -> Registrations {
+    switch self {
+    case .none:
+      return .none
+    case .one(let core, _):
+      return ObjectIdentifier(core.takeUnretainedValue()) == identity ? .none : self
+    case .many(var registrations):
+      registrations.removeAll { ObjectIdentifier($0.core) == identity }
+      return registrations.isEmpty ? .none : .many(registrations)
+    }
+  }
+}
+
 /// The lock-protected state of an observer.
 ///
 /// Phases: `registering` (a one-shot's first scope is being registered), `queued` (a
@@ -41,19 +95,7 @@ struct ObserverState {
   var dirty = false
   var pendingKeys = SmallList<TrackingKey>()
   /// Owned by the runner while `running` or `registering`, by the state otherwise.
-  var registrations = SmallList<Registration>() {
-    didSet {
-      if registrations.count == 1, registrations[0].ids.count == 1 {
-        onlyRegistration = (ObjectIdentifier(registrations[0].core), registrations[0].ids[0])
-      } else {
-        onlyRegistration = nil
-      }
-    }
-  }
-  /// The registrar and property of the only registration, when there is exactly one of one
-  /// property (the usual case): trivial values, so that checking whether a run read the same
-  /// thing copies and retains nothing.
-  private(set) var onlyRegistration: (core: ObjectIdentifier, id: UInt64)?
+  var registrations = Registrations.none
 
   mutating func collect(_ keys: SmallList<TrackingKey>) {
     if keys.isEmpty { return }
@@ -77,23 +119,14 @@ struct ObserverState {
   /// Removes every registration from its registrar. Called under the observer's lock.
   ///
   /// - Parameters:
-  ///   - core: The registrar whose write fired a one-shot observer, if any. That write
-  ///     already took the observer out of the entry of property `id` (see
-  ///     `RegistrarState.recordWrite(of:epoch:)`), so a registration for that property alone
-  ///     needs no trip through that registrar's lock.
+  ///   - core: The registrar whose write fired a one-shot observer, if any (see
+  ///     ``Registrations/unregister(_:firedBy:id:)``).
   ///   - id: The property that write changed.
   mutating func unregisterAll(
     _ observer: ObserverCore, firedBy core: RegistrarCore? = nil, id: UInt64 = 0
   ) {
-    for registration in registrations {
-      if let core, registration.core === core, registration.ids.count == 1,
-        registration.ids[0] == id
-      {
-        continue
-      }
-      registration.core.unregister(observer, ids: registration.ids)
-    }
-    registrations.removeAll()
+    registrations.unregister(observer, firedBy: core, id: id)
+    registrations = .none
   }
 }
 
@@ -336,21 +369,24 @@ final class ObserverCore: @unchecked Sendable {
 
   /// Whether `scope` read exactly what `old` registered, registrar by registrar, in order.
   private static func same(_ state: borrowing ObserverState, _ scope: AccessScope) -> Bool {
-    if let only = state.onlyRegistration {
-      return scope.readOnly(only.core, id: only.id)
+    switch state.registrations {
+    case .none:
+      return scope.runs.isEmpty
+    case .one(let core, let id):
+      return scope.readOnly(ObjectIdentifier(core.takeUnretainedValue()), id: id)
+    case .many(let old):
+      let runs = scope.runs
+      guard old.count == runs.count else { return false }
+      var index = 0
+      while index < runs.count {
+        let registration = old[index]
+        guard registration.core === runs[index].core,
+          scope.run(runs[index], readExactly: registration.ids)
+        else { return false }
+        index += 1
+      }
+      return true
     }
-    let old = state.registrations
-    let runs = scope.runs
-    guard old.count == runs.count else { return false }
-    var index = 0
-    while index < runs.count {
-      let registration = old[index]
-      guard registration.core === runs[index].core,
-        scope.run(runs[index], readExactly: registration.ids)
-      else { return false }
-      index += 1
-    }
-    return true
   }
 
   // MARK: Cancellation
@@ -382,7 +418,7 @@ final class ObserverCore: @unchecked Sendable {
   /// Forgets the registrations with a registrar that is being deinitialised.
   func registrarWillDeinit(_ identity: ObjectIdentifier) {
     withState { state in
-      state.registrations.removeAll { ObjectIdentifier($0.core) == identity }
+      state.registrations = state.registrations.removing(identity)
     }
   }
 
@@ -397,10 +433,18 @@ final class ObserverCore: @unchecked Sendable {
   /// storing the registrations.
   private func register(
     _ scope: AccessScope, changed: inout SmallList<TrackingKey>
-  ) -> SmallList<Registration> {
+  ) -> Registrations {
+    if let only = scope.onlyRead {
+      // One property of one model (the usual case): no lists to build.
+      only.core._withUnsafeGuaranteedRef {
+        $0.register(self, id: only.record.id, epoch: only.record.epoch, changed: &changed)
+      }
+      return .one(core: only.core, id: only.record.id)
+    }
+    if scope.runs.isEmpty { return .none }
     var registrations = SmallList<Registration>()
     if !scope.readsSomeRegistrarTwice() {
-      // Each registrar in one run (the usual case): register the runs as they are.
+      // Each registrar in one run: register the runs as they are.
       registrations.reserveCapacity(scope.runs.count)
       for run in scope.runs {
         let ids = scope.ids(of: run)
@@ -408,13 +452,13 @@ final class ObserverCore: @unchecked Sendable {
           self, ids: ids, records: scope.records(of: run), runCount: 1, changed: &changed)
         registrations.append(Registration(core: run.core, ids: ids))
       }
-      return registrations
+      return .many(registrations)
     }
     for group in scope.groups() {
       group.core.register(
         self, ids: group.ids, records: group.records, runCount: group.runCount, changed: &changed)
       registrations.append(Registration(core: group.core, ids: group.ids))
     }
-    return registrations
+    return .many(registrations)
   }
 }

@@ -382,6 +382,21 @@ final class RegistrarCore: @unchecked Sendable {
     }
   }
 
+  /// Registers `observer` for the property `id` alone, read at `epoch` by one run of a scope,
+  /// and gives back that run's pending count: ``register(_:ids:records:runCount:changed:)``
+  /// without the lists.
+  func register(
+    _ observer: ObserverCore, id: UInt64, epoch: UInt64, changed: inout SmallList<TrackingKey>
+  ) {
+    withState { state in
+      if let key = state.changed(id, since: epoch) { changed.append(key) }
+      state.add(observer, to: id)
+      let remaining = pendingScopes.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+        .newValue
+      if remaining == 0 { tidy(&state) }
+    }
+  }
+
   /// Adds the keys in `records` written after they were read to `changed`. Lock-free when
   /// nothing was written since.
   func changes(in records: ArraySlice<AccessRecord>, into changed: inout SmallList<TrackingKey>) {
@@ -393,6 +408,14 @@ final class RegistrarCore: @unchecked Sendable {
           changed.append(key)
         }
       }
+    }
+  }
+
+  /// Removes `observer` from the property `id`.
+  func unregister(_ observer: ObserverCore, id: UInt64) {
+    withState { state in
+      state.remove(observer, from: id)
+      tidy(&state)
     }
   }
 

@@ -99,7 +99,9 @@ struct RegistrarState {
     case 1:
       let observer = entries[index].observers[0]
       if observer.kind == .oneShot {
-        entries[index].observers.removeAll(keepingCapacity: true)
+        // `removeLast`, not `removeAll(keepingCapacity:)`: both keep the capacity, but the
+        // latter goes through a generic range replacement.
+        entries[index].observers.removeLast()
         emptied = true
       }
       return .one(observer)
