@@ -329,9 +329,17 @@ final class ObserverCore: @unchecked Sendable {
         state.unregisterAll(self)
         return nil
       }
-      for run in scope.runs {
-        run.core.changes(in: scope.records(of: run), into: &changed)
-        run.core.releasePending(tidy: false)
+      if let only = scope.onlyRead {
+        // One property of one model: no list to walk, nothing to retain.
+        only.core._withUnsafeGuaranteedRef { core in
+          core.change(of: only.record, into: &changed)
+          core.releasePending(tidy: false)
+        }
+      } else {
+        for run in scope.runs {
+          run.core.changes(in: scope.records(of: run), into: &changed)
+          run.core.releasePending(tidy: false)
+        }
       }
       return decide(&state, changed: changed, reruns: reruns)
     }

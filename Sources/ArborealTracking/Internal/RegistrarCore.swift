@@ -411,6 +411,17 @@ final class RegistrarCore: @unchecked Sendable {
     }
   }
 
+  /// Adds the key of `record` to `changed` if it was written after it was read:
+  /// ``changes(in:into:)`` for one read.
+  func change(of record: AccessRecord, into changed: inout SmallList<TrackingKey>) {
+    guard record.epoch != epoch.load(ordering: .sequentiallyConsistent) else { return }
+    withState { state in
+      if let key = state.changed(record.id, since: record.epoch), !changed.contains(key) {
+        changed.append(key)
+      }
+    }
+  }
+
   /// Removes `observer` from the property `id`.
   func unregister(_ observer: ObserverCore, id: UInt64) {
     withState { state in
