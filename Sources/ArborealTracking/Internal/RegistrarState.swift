@@ -92,7 +92,8 @@ struct RegistrarState {
       return .none
     }
     entries[index].lastWrite = epoch
-    entries[index].info = key.info
+    // Compared first: the same shared name (the usual case) needs no retain and release.
+    if entries[index].info !== key.info { entries[index].info = key.info }
     switch entries[index].observers.count {
     case 0:
       return .none
