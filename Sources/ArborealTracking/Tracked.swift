@@ -112,13 +112,18 @@ public struct Tracked<Value> {
     // The slow paths receive unmanaged references: the model is alive for the whole access
     // (the caller holds it), and passing it owned would make the caller retain and release
     // the model around every read and write, slow path taken or not.
+    //
+    // Reads follow the registrar's protocol (see `RegistrarCore`): a read in a tracking scope
+    // sets the property's observed bit before it loads the value, and a write stores the
+    // value before it checks the bit. Writes issue no fence between the two: a write racing a
+    // read of a non-atomic value is a data race in any case, and a fence would cost every
+    // unobserved write.
     get {
-      let value = model[keyPath: storageKeyPath].value
       if model.registrar.core.activity.readsTakeSlowPath {
         recordTrackedAccess(
           Unmanaged.passUnretained(model.registrar.core), id: model[keyPath: storageKeyPath].id)
       }
-      return value
+      return model[keyPath: storageKeyPath].value
     }
     // Always inlined: once inlined, the key paths fold into direct field accesses; a call
     // would have to materialise them and copy the wrapper out through the key path runtime.
