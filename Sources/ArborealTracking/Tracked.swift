@@ -113,11 +113,11 @@ public struct Tracked<Value> {
     // (the caller holds it), and passing it owned would make the caller retain and release
     // the model around every read and write, slow path taken or not.
     //
-    // Reads follow the registrar's protocol (see `RegistrarCore`): a read in a tracking scope
-    // sets the property's observed bit before it loads the value, and a write stores the
-    // value before it checks the bit. Writes issue no fence between the two: a write racing a
-    // read of a non-atomic value is a data race in any case, and a fence would cost every
-    // unobserved write.
+    // Reads and writes follow the registrar's protocol (see `RegistrarCore`, "Why no write is
+    // lost"): a read in a tracking scope sets the property's observed bit before it loads the
+    // value, and a write checks the bit before it stores. In a program without data races
+    // one of the two happens before the other, so either the write sees the bit or the read
+    // sees the new value; a write racing a read of a non-atomic value is a data race anyway.
     get {
       if model.registrar.core.activity.readsTakeSlowPath {
         recordTrackedAccess(
@@ -133,11 +133,10 @@ public struct Tracked<Value> {
       // would be retained and released on every write.
       let id = model[keyPath: storageKeyPath].id
       if _fastPath(!mustReport(model, id: id)) {
+        // No second look at the bit after the store: a read that happens before this write
+        // set the bit before this check (see the protocol above), and a read that does not
+        // sees the new value.
         model[keyPath: storageKeyPath].value = newValue
-        // A tracking scope may have started reading it meanwhile.
-        if _slowPath(isObserved(model, id: id)) {
-          reportChange(model, id: id, name: model[keyPath: storageKeyPath].name, write: nil)
-        }
         return
       }
       var write: StartValue?
@@ -171,7 +170,7 @@ public struct Tracked<Value> {
         old = model[keyPath: storageKeyPath].value
       }
       yield &model[keyPath: storageKeyPath].value
-      if _slowPath(slow || isObserved(model, id: id)) {
+      if _slowPath(slow) {
         var write: StartValue?
         if let old, let isDuplicate = model[keyPath: storageKeyPath].isDuplicate {
           if isDuplicate(old, model[keyPath: storageKeyPath].value) { return }

@@ -101,13 +101,14 @@ func recordTrackedAccess(_ core: Unmanaged<RegistrarCore>, id: UInt64) {
 ///
 /// ## Why no write is lost
 /// A reader increments `pendingScopes`, loads `epoch`, sets its bit, then reads the value. A
-/// writer stores the value, then loads the bit. In a program without data races on the value
-/// one of the two accesses happens before the other: if the read comes first, so does the
-/// bit, which the writer then sees; if the write comes first, the reader sees the new value.
-/// (Racing accesses to a non-atomic value are a data race in any case; the writer issues no
-/// fence for them, which would cost every unobserved write.) So a write that follows the read
-/// sees the bit and records `lastWrite` under the lock; registration then compares
-/// `lastWrite` with the read's epoch and fires at once if the property changed in between.
+/// writer loads the bit (with the activity word) to choose its path, then stores the value.
+/// In a program without data races on the value one of the two accesses happens before the
+/// other: if the read comes first, so does the bit, which the writer then sees; if the write
+/// comes first, the reader sees the new value. (Racing accesses to a non-atomic value are a
+/// data race in any case, and no ordering of the registrar's could make them safe.) So a
+/// write that follows the read takes the slow path and records `lastWrite` under the lock;
+/// registration then compares `lastWrite` with the read's epoch and fires at once if the
+/// property changed in between.
 /// Clearing a bit stores the mask, then re-checks `pendingScopes` and puts the bit back if a
 /// reader arrived meanwhile (both sides sequentially consistent), so a reader never relies on
 /// a bit that is being cleared.
