@@ -3,7 +3,7 @@ import Synchronization
 // Hooks for sibling modules of this package (the store's logging hook, the test store's
 // exhaustivity checks). They are `package`, not public API.
 
-/// A change recorded by ``withChangeRecording(_:)``.
+/// A change recorded by ``withChangeRecording(keepingValues:_:)``.
 package struct RecordedChange {
   /// The registrar whose property changed.
   package let registrar: ObjectIdentifier
@@ -46,7 +46,11 @@ package struct RecordedAccess: Hashable, Sendable {
 ///
 /// While any recording runs, writes on every thread take the slow path (one lock); keep
 /// recordings short.
+///
+/// With `keepingValues`, each change keeps the values its write saw (``RecordedChange/values``),
+/// which may keep large values alive as long as the change is; without it they are dropped.
 package func withChangeRecording<T, E: Error>(
+  keepingValues: Bool = false,
   _ body: () throws(E) -> T
 ) throws(E) -> (T, [RecordedChange]) {
   let context = ThreadContext.current
@@ -62,7 +66,7 @@ package func withChangeRecording<T, E: Error>(
   }
   let changes = netChanges(context.changeLog ?? [])
   context.changeLog = outer.map { $0 + changes }
-  return (try result.get(), changes.map { $0.withoutStart() })
+  return (try result.get(), keepingValues ? changes : changes.map { $0.withoutStart() })
 }
 
 /// The changes of the properties whose value after their last recorded write differs from
@@ -108,7 +112,7 @@ extension RecordedChange {
   }
 }
 
-/// Whether a ``withChangeRecording(_:)`` is running on the calling thread.
+/// Whether a ``withChangeRecording(keepingValues:_:)`` is running on the calling thread.
 package var isRecordingChanges: Bool {
   ThreadContext.currentIfPresent?.changeLog != nil
 }
@@ -153,6 +157,13 @@ extension RecordedChange {
     }
     return nil
   }
+}
+
+extension RecordedChange {
+  /// The value before this write and the value it stored, when the recording kept them
+  /// (``withChangeRecording(keepingValues:_:)``) and the write had them: an in-place edit of a
+  /// collection or a string keeps none (see ``StartValue``), nor does a hand-written accessor.
+  package var values: (before: Any, after: Any)? { write?.values }
 }
 
 /// A `@Tracked` wrapper's value, for ``RecordedChange/currentValue``.
