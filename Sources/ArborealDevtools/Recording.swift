@@ -49,10 +49,10 @@ public struct Recording<Model: ReplayableModel>: Sendable where Model.Action: Co
   /// - Complexity: O(*n*) for *n* lines.
   public init(contentsOf path: String, keepingValidPrefix: Bool = false) throws(RecordingError) {
     let data: Data
-    do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    do throws(FileFailure) {
+      data = try readFile(at: path)
     } catch {
-      throw RecordingError(.file(Self.reason(error)), line: 0, path: path)
+      throw RecordingError(.file(error.reason), line: 0, path: path)
     }
     try self.init(data: data, path: path, keepingValidPrefix: keepingValidPrefix)
   }
@@ -156,16 +156,6 @@ public struct Recording<Model: ReplayableModel>: Sendable where Model.Action: Co
         .undecodableAction(name: actionName(inLine: line), reason: failure.reason), line: number,
         path: path)
     }
-  }
-
-  private static func reason(_ error: any Error) -> String {
-    let nsError = error as NSError
-    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
-      underlying.domain == NSPOSIXErrorDomain
-    {
-      return String(cString: strerror(Int32(underlying.code)))
-    }
-    return nsError.localizedDescription
   }
 
   // MARK: Replay

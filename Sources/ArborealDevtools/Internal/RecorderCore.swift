@@ -59,7 +59,11 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
   /// written once, there, before any step.
   private final class Output: @unchecked Sendable {
     var descriptor: Int32
-    let encoder = JSONEncoder()
+    let encoder: JSONEncoder = {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = .sortedKeys
+      return encoder
+    }()
     var header: Data?
 
     init(descriptor: Int32, header: Data?) {
@@ -168,7 +172,7 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
         startedBy: item.startedBy.flatMap { $0 > 0 ? $0 : nil }, action: item.action,
         changes: changes)
       do {
-        var data = try output.encoder.encode(line)
+        var data = try line.encoded(with: output.encoder)
         data.append(UInt8(ascii: "\n"))
         if let reason = Self.writeAll(data, to: output.descriptor) {
           failure = RecordingError(.file(reason), line: item.sequence + 1, path: path)

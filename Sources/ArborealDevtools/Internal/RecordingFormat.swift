@@ -1,6 +1,14 @@
 import Arboreal
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 // The file format of a recording, JSON Lines (one JSON object per line, each ended by "\n"):
 //
 //   {"format":"arboreal-recording","version":1,"model":"TodoList","snapshot":{...}}
@@ -33,26 +41,53 @@ struct RecordingHeaderFields: Decodable {
   var version: Int
 }
 
-/// A step as written.
-struct StepLine<Action: Encodable>: Encodable {
+/// A step as written: `{"seq":1,"cause":"sent","action":…,"changes":[…]}`, fields in that
+/// order so that a reader sees the number and the cause first.
+struct StepLine<Action: Encodable> {
   var seq: Int
   var cause: String
   var startedBy: Int?
   var action: Action
   var changes: [RecordedProperty]
 
-  private enum CodingKeys: String, CodingKey {
-    case seq, cause, startedBy, action, changes
+  /// The line's JSON, without its newline. The action is encoded by `encoder` (keys sorted,
+  /// so that equal actions give equal lines); the rest is written here.
+  func encoded(with encoder: JSONEncoder) throws -> Data {
+    var line = "{\"seq\":\(seq),\"cause\":\(jsonString(cause))"
+    if let startedBy { line += ",\"startedBy\":\(startedBy)" }
+    line += ",\"action\":"
+    var data = Data(line.utf8)
+    data.append(try encoder.encode(action))
+    var rest = ",\"changes\":["
+    for (index, change) in changes.enumerated() {
+      if index > 0 { rest += "," }
+      rest += "{"
+      if let owner = change.owner { rest += "\"owner\":\(jsonString(owner))," }
+      rest += "\"property\":\(jsonString(change.name))}"
+    }
+    rest += "]}"
+    data.append(contentsOf: rest.utf8)
+    return data
   }
+}
 
-  func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(seq, forKey: .seq)
-    try container.encode(cause, forKey: .cause)
-    try container.encodeIfPresent(startedBy, forKey: .startedBy)
-    try container.encode(action, forKey: .action)
-    try container.encode(changes, forKey: .changes)
+/// `text` as a JSON string literal.
+func jsonString(_ text: String) -> String {
+  var result = "\""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\"": result += "\\\""
+    case "\\": result += "\\\\"
+    case "\n": result += "\\n"
+    case "\r": result += "\\r"
+    case "\t": result += "\\t"
+    case _ where scalar.value < 0x20:
+      let hex = String(scalar.value, radix: 16)
+      result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    default: result.unicodeScalars.append(scalar)
+    }
   }
+  return result + "\""
 }
 
 /// A step as read: the action is decoded apart, so that an action that no longer decodes is
@@ -126,4 +161,26 @@ func actionName(inLine line: Data) -> String {
   let data = try? JSONSerialization.data(withJSONObject: action, options: [.fragmentsAllowed])
   let text = data.map { String(decoding: $0, as: UTF8.self) } ?? "?"
   return text.count > 40 ? String(text.prefix(40)) + "…" : text
+}
+
+/// A file that could not be read, with the system's reason.
+struct FileFailure: Error {
+  var reason: String
+}
+
+/// The whole contents of a file, read with the C library, so that a failure comes with the
+/// system's own words (`No such file or directory`).
+func readFile(at path: String) throws(FileFailure) -> Data {
+  let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+  guard descriptor >= 0 else { throw FileFailure(reason: String(cString: strerror(errno))) }
+  defer { close(descriptor) }
+  var data = Data()
+  var buffer = [UInt8](repeating: 0, count: 1 << 16)
+  while true {
+    let count = read(descriptor, &buffer, buffer.count)
+    if count < 0, errno == EINTR { continue }
+    guard count >= 0 else { throw FileFailure(reason: String(cString: strerror(errno))) }
+    if count == 0 { return data }
+    data.append(contentsOf: buffer[..<count])
+  }
 }
