@@ -50,10 +50,7 @@ public final class StoreRecorder<Model: ReplayableModel>: Sendable where Model.A
     var header: Data?
     if path != nil {
       do {
-        header = try JSONEncoder().encode(
-          RecordingHeader(
-            format: RecordingFormat.name, version: RecordingFormat.version,
-            model: String(describing: Model.self), snapshot: start))
+        header = try RecordingFormat.header(model: String(describing: Model.self), snapshot: start)
       } catch {
         throw RecordingError(.file("the snapshot does not encode: \(describe(error))"), line: 1, path: path)
       }

@@ -25,10 +25,24 @@ import Foundation
 enum RecordingFormat {
   static let name = "arboreal-recording"
   static let version = 1
+
+  /// The header line without its newline:
+  /// `{"format":"arboreal-recording","version":1,"model":"TodoList","snapshot":{…}}`, the
+  /// identifying fields first (the snapshot's keys sorted).
+  static func header(model: String, snapshot: some Encodable) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    var data = Data(
+      "{\"format\":\(jsonString(name)),\"version\":\(version),\"model\":\(jsonString(model)),\"snapshot\":"
+        .utf8)
+    data.append(try encoder.encode(snapshot))
+    data.append(UInt8(ascii: "}"))
+    return data
+  }
 }
 
-/// The first line.
-struct RecordingHeader<Snapshot: Codable>: Codable {
+/// The first line, as read.
+struct RecordingHeader<Snapshot: Decodable>: Decodable {
   var format: String
   var version: Int
   var model: String
@@ -136,7 +150,7 @@ func describe(_ error: any Error) -> String {
   case DecodingError.keyNotFound(let key, let context):
     return "no field \"\(key.stringValue)\"\(path(context))"
   case DecodingError.typeMismatch(let type, let context):
-    return "expected \(type)\(path(context))"
+    return "expected \(type)\(path(context)) (\(context.debugDescription))"
   case DecodingError.valueNotFound(let type, let context):
     return "expected \(type)\(path(context)), found null"
   case DecodingError.dataCorrupted(let context):
