@@ -35,7 +35,8 @@ let package = Package(
     // access, not a product.
     .target(name: "ExampleSupport", path: "Examples/ExampleSupport"),
     .executableTarget(
-      name: "todos", dependencies: ["Arboreal", "ArborealDevtools", "ExampleSupport"], path: "Examples/Todos"),
+      name: "todos", dependencies: ["Arboreal", "ArborealDevtools", "ExampleSupport"],
+      path: "Examples/Todos"),
     .executableTarget(
       name: "signup", dependencies: ["Arboreal", "ExampleSupport"], path: "Examples/Signup"),
 

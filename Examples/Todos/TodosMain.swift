@@ -91,7 +91,8 @@ enum TodosMain {
         return []
       }
     } catch {
-      console.error("\(error)", hint: "fix or remove the file, or use --file PATH to choose another")
+      console.error(
+        "\(error)", hint: "fix or remove the file, or use --file PATH to choose another")
       return nil
     }
   }

@@ -32,7 +32,9 @@ public struct ChangeExplanation<Action: Sendable>: Sendable, CustomStringConvert
   ///   - last: The last step to consider; by default, all.
   /// - Returns: nil if no step up to `last` changed the property.
   /// - Complexity: O(*n*) for *n* steps.
-  public init?(_ property: RecordedProperty, in steps: [RecordedStep<Action>], upTo last: Int? = nil) {
+  public init?(
+    _ property: RecordedProperty, in steps: [RecordedStep<Action>], upTo last: Int? = nil
+  ) {
     let end = min(max(last ?? steps.count, 0), steps.count)
     guard let found = steps[0..<end].lastIndex(where: { $0.changes.contains(property) }) else {
       return nil

@@ -127,10 +127,12 @@ public struct Recording<Model: ReplayableModel>: Sendable where Model.Action: Co
     do {
       read = try decoder.decode(StepLineRead<Model.Action>.self, from: line)
     } catch {
-      throw RecordingError(isCut ? .truncatedLine : .corruptLine(describe(error)), line: number, path: path)
+      throw RecordingError(
+        isCut ? .truncatedLine : .corruptLine(describe(error)), line: number, path: path)
     }
     guard read.seq == expected else {
-      throw RecordingError(.outOfSequence(expected: expected, found: read.seq), line: number, path: path)
+      throw RecordingError(
+        .outOfSequence(expected: expected, found: read.seq), line: number, path: path)
     }
     let cause: StoreLogEntry<Model.Action>.Cause
     switch (read.cause, read.startedBy) {
@@ -145,7 +147,8 @@ public struct Recording<Model: ReplayableModel>: Sendable where Model.Action: Co
       cause = .effect(startedBy: startedBy)
     default:
       throw RecordingError(
-        .corruptLine("\"cause\" is \"\(read.cause)\", not \"sent\" or \"effect\" with \"startedBy\""),
+        .corruptLine(
+          "\"cause\" is \"\(read.cause)\", not \"sent\" or \"effect\" with \"startedBy\""),
         line: number, path: path)
     }
     switch read.action {

@@ -52,7 +52,8 @@ public final class StoreRecorder<Model: ReplayableModel>: Sendable where Model.A
       do {
         header = try RecordingFormat.header(model: String(describing: Model.self), snapshot: start)
       } catch {
-        throw RecordingError(.file("the snapshot does not encode: \(describe(error))"), line: 1, path: path)
+        throw RecordingError(
+          .file("the snapshot does not encode: \(describe(error))"), line: 1, path: path)
       }
     }
     let core = try RecorderCore<Model.Action>(path: path, header: header, keepsSteps: keepingSteps)

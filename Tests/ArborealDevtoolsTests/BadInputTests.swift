@@ -158,9 +158,11 @@ import Testing
     expectError(.empty, line: 1, in: file)
     try file.write("{\"todos\": []}\n")
     expectError(.notARecording, line: 1, in: file)
-    try file.write(#"{"format":"arboreal-recording","version":9,"model":"Board","snapshot":{}}"# + "\n")
+    try file.write(
+      #"{"format":"arboreal-recording","version":9,"model":"Board","snapshot":{}}"# + "\n")
     expectError(.unsupportedVersion(9), line: 1, in: file)
-    try file.write(#"{"format":"arboreal-recording","version":1,"model":"Board","snapshot":{}}"# + "\n")
+    try file.write(
+      #"{"format":"arboreal-recording","version":1,"model":"Board","snapshot":{}}"# + "\n")
     #expect {
       _ = try Recording<Board>(contentsOf: file.path, keepingValidPrefix: true)
     } throws: { error in

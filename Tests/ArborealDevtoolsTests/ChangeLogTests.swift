@@ -53,7 +53,10 @@ import Testing
     var output: [String] = []
     store.printChanges(limit: 10) { output.append($0) }
     store.send(.rename(String(repeating: "x", count: 50)))
-    #expect(output == ["#1 rename(\"\(String(repeating: "x", count: 50))\")\n  Board#board.title: \"\" → \"xxxxxxxx…"])
+    #expect(
+      output == [
+        "#1 rename(\"\(String(repeating: "x", count: 50))\")\n  Board#board.title: \"\" → \"xxxxxxxx…"
+      ])
   }
 
   @Test func setAndSetBackPrintsNoChange() {

@@ -145,7 +145,8 @@ import Testing
     #expect {
       _ = try StoreRecorder(store, to: path)
     } throws: { error in
-      (error as? RecordingError)?.description == "\(path): cannot use the file: No such file or directory"
+      (error as? RecordingError)?.description
+        == "\(path): cannot use the file: No such file or directory"
     }
   }
 

@@ -118,7 +118,8 @@ import Testing
     text.removeLast(20)
     try Data(text.utf8).write(to: path)
 
-    let refused = try await todos.run(["--replay", "session.jsonl"], input: "list\n", in: directory.url)
+    let refused = try await todos.run(
+      ["--replay", "session.jsonl"], input: "list\n", in: directory.url)
     #expect(refused.status == 1)
     #expect(
       refused.stderr == """
@@ -144,7 +145,8 @@ import Testing
     let text = try String(contentsOf: path, encoding: .utf8)
     try Data(text.replacingOccurrences(of: "{\"add\":", with: "{\"addItem\":").utf8).write(to: path)
 
-    let run = try await todos.run(["--replay", "session.jsonl"], input: "list\n", in: directory.url)
+    let run = try await todos.run(
+      ["--replay", "session.jsonl"], input: "list\n", in: directory.url)
     #expect(run.status == 1)
     #expect(run.stderr.hasPrefix("error: session.jsonl:2: the action 'addItem' no longer decodes"))
   }
