@@ -279,16 +279,18 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// the log handler.
   @inline(never)
   private func applyLogging(_ action: Model.Action, origin: Int?) -> Fx<Model.Action> {
-    var fx = Fx<Model.Action>.none
-    var changes: [RecordedChange] = []
+    let fx: Fx<Model.Action>
+    let changes: [RecordedChange]
     let logsValues = logsValues
     logSequence += 1
     let sequence = logSequence
-    withTransaction {
-      (fx, changes) = withChangeRecording(keepingValues: logsValues) {
-        state.update(action: action, environment: environment)
-      }
+    // Opened and closed around the recording rather than through `withTransaction`'s
+    // closure, as in `apply(_:origin:)`.
+    let opened = openTransaction()
+    (fx, changes) = withChangeRecording(keepingValues: logsValues) {
+      state.update(action: action, environment: environment)
     }
+    if let opened { closeTransaction(opened) }
     let cause: StoreLogEntry<Model.Action>.Cause =
       origin.map { .effect(startedBy: $0 > 0 ? $0 : nil) } ?? .sent
     logHandler?(

@@ -75,6 +75,10 @@ package func withChangeRecording<T, E: Error>(
 /// - Complexity: O(*c*) expected for *c* changes, plus one comparison per property.
 private func netChanges(_ changes: [RecordedChange]) -> [RecordedChange] {
   guard changes.contains(where: { $0.write != nil }) else { return changes }
+  // One write (the usual store action): compare it with itself, without a dictionary.
+  if changes.count == 1, let write = changes[0].write {
+    return write.isUnchanged(endingWith: write) ? [] : changes
+  }
   struct Property: Hashable {
     let registrar: ObjectIdentifier
     let id: UInt64
