@@ -7,7 +7,7 @@ import Arboreal
 /// same in every run), otherwise by a number counting instances of the model's type in the
 /// order they first changed (which another run may number differently). Make the models
 /// whose changes you want to follow across runs `Identifiable`.
-public struct RecordedProperty: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct RecordedProperty: Sendable, Hashable, CustomStringConvertible {
   /// The owner (`Todo#3`), or nil for a property changed through a hand-written accessor.
   public let owner: String?
   /// The property's name (`isDone`).
@@ -32,9 +32,4 @@ public struct RecordedProperty: Sendable, Hashable, Codable, CustomStringConvert
 
   /// `Todo#3.isDone`, or `isDone` without an owner.
   public var description: String { owner.map { "\($0).\(name)" } ?? name }
-
-  private enum CodingKeys: String, CodingKey {
-    case owner
-    case name = "property"
-  }
 }

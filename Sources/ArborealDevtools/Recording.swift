@@ -153,7 +153,9 @@ public struct Recording<Model: ReplayableModel>: Sendable where Model.Action: Co
     }
     switch read.action {
     case .success(let action):
-      return RecordedStep(sequence: read.seq, action: action, cause: cause, changes: read.changes)
+      return RecordedStep(
+        sequence: read.seq, action: action, cause: cause,
+        changes: read.changes.map { RecordedProperty(owner: $0.owner, name: $0.property) })
     case .failure(let failure):
       throw RecordingError(
         .undecodableAction(name: actionName(inLine: line), reason: failure.reason), line: number,

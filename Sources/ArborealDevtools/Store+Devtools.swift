@@ -11,7 +11,7 @@ extension Store {
   /// //   Todo#2.isDone: false → true
   /// ```
   ///
-  /// Sets ``Store/logsValues`` and installs a log handler that calls the one that was there
+  /// Sets `Store.logsValues` and installs a log handler that calls the one that was there
   /// first. Each value is described with `String(reflecting:)` (so a
   /// `CustomStringConvertible` or `CustomDebugStringConvertible` value prints its own way)
   /// and shortened to `limit` characters. An in-place edit of a collection or a string keeps
@@ -44,7 +44,7 @@ extension StoreLogEntry {
   ///   (no change)
   /// ```
   ///
-  /// Values come from ``changedValues`` (``Store/logsValues``); without them, each line names
+  /// Values come from `changedValues` (`Store.logsValues`); without them, each line names
   /// the property alone.
   ///
   /// - Parameter limit: The longest a value may print before it is cut with `…`.

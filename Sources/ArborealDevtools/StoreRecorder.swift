@@ -13,7 +13,7 @@ import Foundation
 /// let recording = try Recording<TodoList>(contentsOf: "session.jsonl")
 /// ```
 ///
-/// The recorder installs itself as the store's ``Store/logHandler`` (calling the handler
+/// The recorder installs itself as the store's `Store.logHandler` (calling the handler
 /// that was there first), so it sees every action, sent or delivered by an effect, with the
 /// properties its update changed. On the main actor, recording an action costs the log
 /// handler's change recording plus a lock and an append; the JSON is encoded and written by

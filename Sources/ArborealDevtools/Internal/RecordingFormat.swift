@@ -110,7 +110,7 @@ struct StepLineRead<Action: Decodable>: Decodable {
   var seq: Int
   var cause: String
   var startedBy: Int?
-  var changes: [RecordedProperty]
+  var changes: [PropertyLine]
   /// The action, or the decoder's reason for failing.
   var action: Result<Action, DecodingFailure>
 
@@ -127,7 +127,7 @@ struct StepLineRead<Action: Decodable>: Decodable {
     seq = try container.decode(Int.self, forKey: .seq)
     cause = try container.decode(String.self, forKey: .cause)
     startedBy = try container.decodeIfPresent(Int.self, forKey: .startedBy)
-    changes = try container.decode([RecordedProperty].self, forKey: .changes)
+    changes = try container.decode([PropertyLine].self, forKey: .changes)
     guard container.contains(.action) else {
       throw DecodingError.keyNotFound(
         CodingKeys.action, .init(codingPath: [], debugDescription: "no action"))
@@ -138,6 +138,12 @@ struct StepLineRead<Action: Decodable>: Decodable {
       action = .failure(DecodingFailure(reason: describe(error)))
     }
   }
+}
+
+/// A changed property as a line holds it: `{"owner":"Todo#3","property":"isDone"}`.
+struct PropertyLine: Decodable {
+  var owner: String?
+  var property: String
 }
 
 /// A decoding error in one line of words: `no field "seq"`, `"done" is a String, not a Bool`.
