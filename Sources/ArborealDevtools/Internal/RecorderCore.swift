@@ -1,7 +1,6 @@
 import Arboreal
 import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -46,7 +45,9 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
     var writeError: RecordingError?
   }
 
-  private let shared = Mutex(Shared())
+  // The package's lock (`Locked`, from ArborealTracking): a `Mutex` that ThreadSanitizer is
+  // told about, since it cannot see a futex hand-off on Linux by itself.
+  private let shared = Locked.make(Shared())
   private let queue = DispatchQueue(label: "org.arboreal.recorder")
   private let output: Output
   let path: String?
