@@ -155,6 +155,8 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
 
   /// Encodes and writes a batch, one line and one `write` per step, and keeps the steps.
   private func write(_ batch: [PendingStep<Action>]) {
+    // Nothing to make when the steps are neither kept nor written (a failed file, no path).
+    guard keepsSteps || output.descriptor >= 0 else { return }
     var failure: RecordingError?
     var written: [RecordedStep<Action>] = []
     if keepsSteps { written.reserveCapacity(batch.count) }

@@ -44,8 +44,9 @@ struct RecorderState<Item, Waiter> {
   /// Takes everything pending for the writer, or stops it when nothing is.
   mutating func next() -> Next {
     if !pending.isEmpty {
+      // Handed over whole, O(1) under the caller's lock: the next enqueue starts a new array.
       let batch = pending
-      pending.removeAll(keepingCapacity: true)
+      pending = []
       return .write(batch)
     }
     isDraining = false
