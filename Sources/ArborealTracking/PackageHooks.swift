@@ -57,16 +57,31 @@ package func withChangeRecording<T, E: Error>(
   let outer = context.changeLog
   context.changeLog = []
   TrackingActivity.shared.countRecording(true)
-  defer { TrackingActivity.shared.countRecording(false) }
-  let result: Result<T, E>
+  // No `Result`: called from generic code that is not specialised (the store), where
+  // building one looks up its metadata on every call.
+  let value: T
   do {
-    result = .success(try body())
+    value = try body()
   } catch {
-    result = .failure(error)
+    _ = endChangeRecording(context, outer: outer, keepingValues: false)
+    throw error
   }
-  let changes = netChanges(context.changeLog ?? [])
+  return (value, endChangeRecording(context, outer: outer, keepingValues: keepingValues))
+}
+
+/// Ends a recording begun by ``withChangeRecording(keepingValues:_:)``: its net changes, also
+/// appended to the enclosing recording if any.
+private func endChangeRecording(
+  _ context: ThreadContext, outer: [RecordedChange]?, keepingValues: Bool
+) -> [RecordedChange] {
+  TrackingActivity.shared.countRecording(false)
+  var changes = netChanges(context.changeLog ?? [])
   context.changeLog = outer.map { $0 + changes }
-  return (try result.get(), keepingValues ? changes : changes.map { $0.withoutStart() })
+  if !keepingValues {
+    // In place: copying a change copies its weak reference to the model.
+    for index in changes.indices { changes[index].write = nil }
+  }
+  return changes
 }
 
 /// The changes of the properties whose value after their last recorded write differs from
@@ -104,15 +119,6 @@ private func netChanges(_ changes: [RecordedChange]) -> [RecordedChange] {
   guard !unchanged.isEmpty else { return changes }
   return changes.filter {
     !unchanged.contains(Property(registrar: $0.registrar, id: $0.key.id))
-  }
-}
-
-extension RecordedChange {
-  /// The change without its write's values, which may keep large values alive.
-  fileprivate func withoutStart() -> RecordedChange {
-    var copy = self
-    copy.write = nil
-    return copy
   }
 }
 

@@ -68,30 +68,47 @@ import Testing
     #expect(timeline.state.snapshot == snapshots[36])
   }
 
-  @Test func aLogOfOneHundredThousandActionsJumpsBothWays() async throws {
+  @Test func aLogOfTenThousandActionsJumpsBothWays() async throws {
+    try await jumpsBothWays(through: 10_000)
+  }
+
+  /// Keeps the main actor busy for seconds: a reliability test (`ARBOREAL_RELIABILITY=1`).
+  @Test(.enabled(if: reliabilitySuiteEnabled))
+  func aLogOfOneHundredThousandActionsJumpsBothWays() async throws {
+    try await jumpsBothWays(through: 100_000)
+  }
+
+  /// Records `count` actions (two adds, then bumps and toggles of the two cards) and jumps
+  /// to the end, back to the start, to the middle, and to the end again.
+  private func jumpsBothWays(through count: Int) async throws {
     let store = Store(state: Board(), environment: ())
     let recorder = try StoreRecorder(store, to: nil)
     store.send(.add("a"))
     store.send(.add("b"))
-    for index in 0..<99_998 {
+    for index in 0..<(count - 2) {
       store.send(index % 3 == 0 ? .card(id: 1 + index % 2, .bump) : .card(id: 2, .toggle))
+      // Let the other main-actor tests run now and then.
+      if index % 1_000 == 0 { await Task.yield() }
     }
     await recorder.finish()
     let recording = recorder.recording
-    #expect(recording.steps.count == 100_000)
+    #expect(recording.steps.count == count)
 
     let timeline = Timeline(recording, environment: ())
-    timeline.jump(to: 100_000)
+    timeline.jump(to: count)
     #expect(timeline.state.snapshot == store.state.snapshot)
+    await Task.yield()
     timeline.jump(to: 2)
     #expect(timeline.state.cards.map(\.count) == [0, 0])
     // Steps 3...: index 0 bumps card 1, index 3 bumps card 2, ... every third action bumps.
-    timeline.jump(to: 50_002)
-    let bumps = (0..<50_000).filter { $0 % 3 == 0 }
+    let middle = count / 2
+    timeline.jump(to: middle)
+    let bumps = (0..<(middle - 2)).filter { $0 % 3 == 0 }
     #expect(timeline.state.cards[0].count == bumps.filter { $0 % 2 == 0 }.count)
     #expect(timeline.state.cards[1].count == bumps.filter { $0 % 2 == 1 }.count)
-    timeline.jump(to: 99_999)
-    timeline.jump(to: 100_000)
+    await Task.yield()
+    timeline.jump(to: count - 1)
+    timeline.jump(to: count)
     #expect(timeline.state.snapshot == store.state.snapshot)
   }
 
