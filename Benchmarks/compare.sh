@@ -99,6 +99,7 @@ ROWS = [
     ("inplace-edit-observed (100,000 items)", "inplace-edit-observed/ours", "inplace-edit-observed/observation", "inplace-edit-observed", 0.5),
     ("append-observed (100,000 items)", "append-observed/ours", "append-observed/observation", "append-observed", 0.5),
     ("record-vs-send [anchor: Store.send, not recording]", "record-vs-send/record", "record-vs-send/send", "record-vs-send", 1.5),
+    ("loghandler-vs-send (an empty log handler) [anchor: Store.send]", "record-vs-send/loghandler", "record-vs-send/send", None, None),
     ("replay (per recorded action; target in ns: 1M actions/s)", "replay/ours", None, "replay-actions-per-second", 1000),
     ("recording-load (per JSON line read, before replay)", "recording-load/ours", None, "recording-load-lines-per-second", None),
 ]

@@ -7,7 +7,8 @@ import Foundation
 //
 // - `record-vs-send`: `Store.send` of a synchronous action (`BenchCounter.increment`, one
 //   tracked write, `Fx.none`) with a `StoreRecorder` writing to a file, against the same send
-//   with no recorder. Only the sends are measured: the main actor's cost. The recorder's
+//   with no recorder; `record-vs-send/loghandler` is the same send with an empty log handler,
+//   the store's share of the recording cost (its change recording). Only the sends are measured: the main actor's cost. The recorder's
 //   writer encodes and writes the lines on its own queue; each iteration waits for it to
 //   finish outside the measurement, so iterations do not pile up work for each other.
 // - `replay`: `Recording.replay` of 1,000,000 decoded `increment` steps on a fresh model, per
@@ -60,23 +61,6 @@ func registerDevtoolsBenchmarks() {
     for _ in benchmark.scaledIterations { store.send(.increment) }
     benchmark.stopMeasurement()
     blackHole(seen)
-    check(store.state.count, benchmark.scaledIterations.count, benchmark)
-  }
-
-  _ = Benchmark("record-vs-send/memory", configuration: .perOperation(.kilo)) {
-    @MainActor benchmark async in
-    let store = Store(state: BenchCounter(), environment: ())
-    let recorder: StoreRecorder<BenchCounter>
-    do {
-      recorder = try StoreRecorder(store, to: nil, keepingSteps: false)
-    } catch {
-      benchmark.error("\(error)")
-      return
-    }
-    benchmark.startMeasurement()
-    for _ in benchmark.scaledIterations { store.send(.increment) }
-    benchmark.stopMeasurement()
-    await recorder.finish()
     check(store.state.count, benchmark.scaledIterations.count, benchmark)
   }
 
