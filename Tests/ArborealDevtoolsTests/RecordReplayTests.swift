@@ -172,6 +172,26 @@ import Testing
     #expect(try Recording<Board>(contentsOf: path).steps.count == 200)
   }
 
+  @Test func theWriterWritesWhileTheMainActorIsBusy() throws {
+    let file = try TemporaryFile()
+    let store = Store(state: Board(), environment: ())
+    let recorder = try StoreRecorder(store, to: file.path)
+    store.send(.rename("written off the main actor"))
+    // The main actor does not suspend from here on: only a writer running elsewhere can put
+    // the line in the file.
+    let clock = ContinuousClock()
+    let deadline = clock.now + .seconds(10)
+    var text = ""
+    // Two whole lines: the header, then the step.
+    while text.filter({ $0 == "\n" }).count < 2 && clock.now < deadline {
+      text = (try? String(contentsOfFile: file.path, encoding: .utf8)) ?? ""
+    }
+    let lines = text.split(separator: "\n")
+    #expect(lines.count == 2)
+    #expect(lines.last?.contains("written off the main actor") == true)
+    _ = recorder
+  }
+
   @Test func flushAndFinishCanBeAwaitedFromAnotherTask() async throws {
     let store = Store(state: Board(), environment: ())
     let recorder = try StoreRecorder(store, to: nil)
