@@ -65,6 +65,7 @@ OPERATIONS = {
     "record-vs-send": 1_000,
     "replay": 1_000_000,
     "recording-load": 1_000,
+    "timeline-jump": 1_000,
 }
 
 # (row label, ours, anchor, ratios key or None, target or None)
@@ -102,16 +103,19 @@ ROWS = [
     ("loghandler-vs-send (an empty log handler) [anchor: Store.send]", "record-vs-send/loghandler", "record-vs-send/send", None, None),
     ("replay (per recorded action; target in ns: 1M actions/s)", "replay/ours", None, "replay-actions-per-second", 1000),
     ("recording-load (per JSON line read, before replay)", "recording-load/ours", None, "recording-load-lines-per-second", None),
+    ("timeline-jump (100,000 steps, back and forth; target: well under 1 s)", "timeline-jump/ours", None, "timeline-jumps-per-second", 100_000_000),
 ]
 # Rows without an anchor whose ratios key is a throughput: the key's value is operations per
 # second (1e9 / ns per operation), and the target, if any, is a most ns per operation.
-THROUGHPUT = {"replay-actions-per-second", "recording-load-lines-per-second"}
+THROUGHPUT = {"replay-actions-per-second", "recording-load-lines-per-second",
+              "timeline-jumps-per-second"}
 KEYS = ["untracked-read", "tracked-read", "write-unobserved", "write-sibling-observed",
         "oneshot-register-fire", "notify-1", "notify-100", "fanout-100k",
         "untracked-read-vs-floor", "send-vs-update", "viewstore-vs-store",
         "inplace-edit-observed", "append-observed", "untracked-read-local",
         "untracked-read-local-vs-floor", "write-unobserved-local", "record-vs-send",
-        "replay-actions-per-second", "recording-load-lines-per-second"]
+        "replay-actions-per-second", "recording-load-lines-per-second",
+        "timeline-jumps-per-second"]
 
 # histogramSamples writes <baseline>.<target>.<name>.<metric>.histogram.samples.tsv, with
 # `/` and spaces in the name replaced by `_`; the first line is a header, then one raw value
@@ -169,7 +173,12 @@ for label, ours_name, anchor_name, key, target in ROWS:
     if key in THROUGHPUT:
         ratios[key] = round(1e9 / ours) if ours else None
         holds = "-" if target is None or ours is None else ("yes" if ours <= target else "NO")
-        target_text = "-" if target is None else f"<= {target:g} ns"
+        if target is None:
+            target_text = "-"
+        elif target >= 1_000_000:
+            target_text = f"<= {target / 1_000_000:g} ms"
+        else:
+            target_text = f"<= {target:g} ns"
     else:
         if key:
             ratios[key] = ratio

@@ -9,13 +9,15 @@ import Arboreal
 /// timeline.jump(to: 12)  // back
 /// ```
 ///
-/// Moving forward applies the steps in between to the current model, as replay does (effects
-/// are not run). Moving back starts again from the nearest checkpoint at or before the
-/// target, a snapshot the timeline took as it first passed that step (one every
-/// `checkpointInterval` steps, and the start), so no jump applies more than
-/// `checkpointInterval - 1` steps plus those ahead of the furthest step reached. A jump back
-/// makes a new model from the checkpoint: ``state`` is then another object (observe the
-/// timeline's model through ``state`` each time, not a reference kept from before).
+/// A jump starts from the nearest checkpoint at or before the target, a snapshot the timeline
+/// took as it first passed that step (one every `checkpointInterval` steps, and the start),
+/// when that checkpoint is later than the current step or the target is earlier; otherwise it
+/// applies the steps in between to the current model. Either way the steps are applied as
+/// replay applies them (effects are not run), and no jump applies more than
+/// `checkpointInterval - 1` steps plus those ahead of the furthest step reached. A jump that
+/// starts from a checkpoint makes a new model from it: ``state`` is then another object
+/// (observe the timeline's model through ``state`` each time, not a reference kept from
+/// before).
 ///
 /// Invariants: ``state`` is always the model after step ``step``; `checkpoints[k]`, when
 /// present, is the snapshot after step `k × checkpointInterval`, and `checkpoints[0]` is the
@@ -59,12 +61,15 @@ public final class Timeline<Model: ReplayableModel>: Sendable where Model.Action
   /// Moves to the state after step `target` (clamped to 0…``count``).
   ///
   /// - Parameter target: The step, 0 for the starting state.
-  /// - Complexity: O(*d*) updates moving forward by *d* steps; moving back, one snapshot
-  ///   restored and at most `checkpointInterval - 1` updates.
+  /// - Complexity: One snapshot restored and at most `checkpointInterval - 1` updates to a
+  ///   step the timeline has passed before; O(*d*) updates to a step *d* beyond the furthest
+  ///   one reached.
   public func jump(to target: Int) {
     let target = min(max(target, 0), count)
-    if target < step {
-      let checkpoint = min(target / checkpointInterval, checkpoints.count - 1)
+    // The nearest checkpoint at or before the target; used when it saves steps forward, or
+    // when going back.
+    let checkpoint = min(target / checkpointInterval, checkpoints.count - 1)
+    if target < step || checkpoint * checkpointInterval > step {
       state = Model(snapshot: checkpoints[checkpoint])
       step = checkpoint * checkpointInterval
     }

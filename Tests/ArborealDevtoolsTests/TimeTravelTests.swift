@@ -66,6 +66,16 @@ import Testing
     #expect(timeline.state.snapshot == snapshots[35])
     timeline.jump(to: 36)
     #expect(timeline.state.snapshot == snapshots[36])
+    // Forward past a checkpoint already taken: from that checkpoint, not step by step.
+    let at36 = timeline.state
+    timeline.jump(to: 72)
+    #expect(timeline.state !== at36, "a jump forward past a checkpoint starts from it")
+    #expect(timeline.state.snapshot == snapshots[72])
+    // Forward within an interval: the same model, moved on.
+    let at72 = timeline.state
+    timeline.jump(to: 75)
+    #expect(timeline.state === at72)
+    #expect(timeline.state.snapshot == snapshots[75])
   }
 
   @Test func aLogOfTenThousandActionsJumpsBothWays() async throws {

@@ -15,6 +15,8 @@ import Foundation
 //   action.
 // - `recording-load`: reading 1,000 recorded lines (`Recording(data:)`, JSON decoding
 //   included), per line: what loading a file costs before replay.
+// - `timeline-jump`: a `Timeline` over 100,000 steps (checkpoints every 1,000, all taken
+//   beforehand), jumping back and forth between steps 12,345 and 98,765, per jump.
 
 extension BenchCounter: ReplayableModel {
   var snapshot: Int { count }
@@ -22,6 +24,29 @@ extension BenchCounter: ReplayableModel {
   convenience init(snapshot: Int) {
     self.init()
     for _ in 0..<snapshot { _ = update(action: .increment, environment: ()) }
+  }
+}
+
+/// A counter whose snapshot restores in O(1), for time travel.
+final class BenchTally: ReplayableModel {
+  enum Action: Codable, Sendable {
+    case add(Int)
+  }
+
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var total = 0
+
+  init() {}
+
+  init(snapshot: Int) { total = snapshot }
+
+  var snapshot: Int { total }
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .add(let value): total &+= value
+    }
+    return .none
   }
 }
 
@@ -95,6 +120,25 @@ func registerDevtoolsBenchmarks() {
       if loaded.steps.count != 1_000 { benchmark.error("read \(loaded.steps.count) steps") }
     } catch {
       benchmark.error("\(error)")
+    }
+  }
+
+  let tallySteps = (1...100_000).map {
+    RecordedStep<BenchTally.Action>(sequence: $0, action: .add($0), cause: .sent, changes: [])
+  }
+  let tallyRecording = Recording<BenchTally>(start: 0, steps: tallySteps)
+  _ = Benchmark("timeline-jump/ours", configuration: .perOperation(.kilo)) {
+    @MainActor benchmark async in
+    let timeline = Timeline(tallyRecording, environment: ())
+    timeline.jump(to: 100_000)  // takes every checkpoint
+    benchmark.startMeasurement()
+    for index in benchmark.scaledIterations {
+      timeline.jump(to: index % 2 == 0 ? 12_345 : 98_765)
+    }
+    benchmark.stopMeasurement()
+    let step = timeline.step
+    if timeline.state.total != step * (step + 1) / 2 {
+      benchmark.error("total \(timeline.state.total) at step \(step)")
     }
   }
 }
