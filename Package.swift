@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "Arboreal", targets: ["Arboreal"]),
     .library(name: "ArborealTesting", targets: ["ArborealTesting"]),
     .library(name: "ArborealObservation", targets: ["ArborealObservation"]),
+    .library(name: "ArborealDevtools", targets: ["ArborealDevtools"]),
   ],
   dependencies: [],
   targets: [
@@ -19,6 +20,9 @@ let package = Package(
     .target(name: "ArborealTracking"),
     .target(name: "Arboreal", dependencies: ["ArborealTracking"]),
     .target(name: "ArborealTesting", dependencies: ["Arboreal"]),
+    // Recording, replay, time travel: the only library target that imports Foundation (for
+    // JSON and files), so that the store itself never does.
+    .target(name: "ArborealDevtools", dependencies: ["Arboreal"]),
     // Interop: the only target that imports the toolchain's Observation module, kept out of
     // Sources so that the registrar's independence from it is visible in the tree.
     // It needs nothing of the store, so it depends on the registrar alone.
@@ -31,7 +35,8 @@ let package = Package(
     // access, not a product.
     .target(name: "ExampleSupport", path: "Examples/ExampleSupport"),
     .executableTarget(
-      name: "todos", dependencies: ["Arboreal", "ExampleSupport"], path: "Examples/Todos"),
+      name: "todos", dependencies: ["Arboreal", "ArborealDevtools", "ExampleSupport"],
+      path: "Examples/Todos"),
     .executableTarget(
       name: "signup", dependencies: ["Arboreal", "ExampleSupport"], path: "Examples/Signup"),
 
@@ -39,6 +44,7 @@ let package = Package(
     .testTarget(name: "ArborealTrackingTests", dependencies: ["ArborealTracking"]),
     .testTarget(name: "ArborealTests", dependencies: ["Arboreal"]),
     .testTarget(name: "ArborealTestingTests", dependencies: ["ArborealTesting"]),
+    .testTarget(name: "ArborealDevtoolsTests", dependencies: ["ArborealDevtools"]),
     .testTarget(
       name: "ArborealObservationTests", dependencies: ["ArborealObservation", "Arboreal"]),
     // Runs the example executables as processes; depends on nothing of the library.

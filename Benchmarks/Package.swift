@@ -26,6 +26,7 @@ let package = Package(
         .product(name: "ArborealTracking", package: "Arboreal"),
         .product(name: "Arboreal", package: "Arboreal"),
         .product(name: "ArborealObservation", package: "Arboreal"),
+        .product(name: "ArborealDevtools", package: "Arboreal"),
         .product(name: "Benchmark", package: "package-benchmark"),
       ],
       path: "Benchmarks/TrackingBenchmarks",
@@ -56,7 +57,8 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .regular || target.name != "AllocatorStatistics" {
+for target in package.targets where target.type != .regular || target.name != "AllocatorStatistics"
+{
   var settings = target.swiftSettings ?? []
   for feature in ["ExistentialAny", "MemberImportVisibility"] {
     settings.append(.enableUpcomingFeature(feature))

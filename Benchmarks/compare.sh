@@ -62,6 +62,10 @@ OPERATIONS = {
     "untracked-read-local": 1_000_000,
     "write-unobserved-local": 1_000_000,
     "append-observed": 1_000,
+    "record-vs-send": 1_000,
+    "replay": 1_000_000,
+    "recording-load": 1_000,
+    "timeline-jump": 1_000,
 }
 
 # (row label, ours, anchor, ratios key or None, target or None)
@@ -95,13 +99,24 @@ ROWS = [
     ("write-unobserved-local-vs-floor [anchor: plain class]", "write-unobserved-local/ours", "write-unobserved-local/plain", None, None),
     ("inplace-edit-observed (100,000 items)", "inplace-edit-observed/ours", "inplace-edit-observed/observation", "inplace-edit-observed", 0.5),
     ("append-observed (100,000 items)", "append-observed/ours", "append-observed/observation", "append-observed", 0.5),
+    ("record-vs-send [anchor: Store.send, not recording]", "record-vs-send/record", "record-vs-send/send", "record-vs-send", 1.5),
+    ("loghandler-vs-send (an empty log handler) [anchor: Store.send]", "record-vs-send/loghandler", "record-vs-send/send", None, None),
+    ("replay (per recorded action; target in ns: 1M actions/s)", "replay/ours", None, "replay-actions-per-second", 1000),
+    ("recording-load (per JSON line read, before replay)", "recording-load/ours", None, "recording-load-lines-per-second", None),
+    ("timeline-jump (100,000 steps, back and forth; target: well under 1 s)", "timeline-jump/ours", None, "timeline-jumps-per-second", 100_000_000),
 ]
+# Rows without an anchor whose ratios key is a throughput: the key's value is operations per
+# second (1e9 / ns per operation), and the target, if any, is a most ns per operation.
+THROUGHPUT = {"replay-actions-per-second", "recording-load-lines-per-second",
+              "timeline-jumps-per-second"}
 KEYS = ["untracked-read", "tracked-read", "write-unobserved", "write-sibling-observed",
         "oneshot-register-fire", "notify-1", "notify-10", "notify-100", "register-1000",
         "fanout-100k",
         "untracked-read-vs-floor", "send-vs-update", "viewstore-vs-store",
         "inplace-edit-observed", "append-observed", "untracked-read-local",
-        "untracked-read-local-vs-floor", "write-unobserved-local"]
+        "untracked-read-local-vs-floor", "write-unobserved-local", "record-vs-send",
+        "replay-actions-per-second", "recording-load-lines-per-second",
+        "timeline-jumps-per-second"]
 
 # histogramSamples writes <baseline>.<target>.<name>.<metric>.histogram.samples.tsv, with
 # `/` and spaces in the name replaced by `_`; the first line is a header, then one raw value
@@ -143,6 +158,8 @@ def fmt_count(count):
     return f"{count:.0f}" if count >= 100 or count == int(count) else f"{count:.2f}"
 
 def fmt_ratio(ratio):
+    if isinstance(ratio, int):
+        return str(ratio)  # a throughput, per second
     return "n/a" if ratio is None else f"{ratio:.3g}"
 
 table = [("scenario", "ours", "Observation", "ratio", "target", "holds?",
@@ -153,11 +170,22 @@ for label, ours_name, anchor_name, key, target in ROWS:
     ours, anchor = per_op(ours_name, "wallClock"), per_op(anchor_name, "wallClock")
     ratio = ours / anchor if ours is not None and anchor else None
     missing = missing or ours is None or (anchor_name is not None and ratio is None)
-    if key:
-        ratios[key] = ratio
-    holds = "-" if target is None or ratio is None else ("yes" if ratio <= target else "NO")
+    target_text = "-" if target is None else f"<= {target:g}"
+    if key in THROUGHPUT:
+        ratios[key] = round(1e9 / ours) if ours else None
+        holds = "-" if target is None or ours is None else ("yes" if ours <= target else "NO")
+        if target is None:
+            target_text = "-"
+        elif target >= 1_000_000:
+            target_text = f"<= {target / 1_000_000:g} ms"
+        else:
+            target_text = f"<= {target:g} ns"
+    else:
+        if key:
+            ratios[key] = ratio
+        holds = "-" if target is None or ratio is None else ("yes" if ratio <= target else "NO")
     table.append((label, fmt_time(ours), fmt_time(anchor), fmt_ratio(ratio),
-                  "-" if target is None else f"<= {target:g}", holds,
+                  target_text, holds,
                   fmt_count(per_op(ours_name, "mallocCountTotal")),
                   fmt_count(per_op(anchor_name, "mallocCountTotal"))))
 

@@ -4,10 +4,11 @@ import Arboreal
 ///
 /// The parent forwards a ``Action`` to it tagged with the to-do's ``id``
 /// (`TodoList.Action.todo(id:_:)`); the command line reaches a single to-do through the
-/// store's keyed `viewStore(key:get:tag:)`.
-final class Todo: ArborealModel {
+/// store's keyed `viewStore(key:get:tag:)`. `Identifiable`, so that logs and recordings name
+/// it by its id (`Todo#3.isDone`), the same in every run.
+final class Todo: ArborealModel, Identifiable {
   /// What a single to-do can be asked to do.
-  enum Action: Sendable, Equatable {
+  enum Action: Codable, Sendable, Equatable {
     /// Replaces the text.
     case setText(String)
     /// Marks the to-do done (`true`) or not done (`false`).
@@ -25,6 +26,14 @@ final class Todo: ArborealModel {
     isDone = record.done
   }
 
+  /// A new, empty to-do: the list sets its text through ``update(action:environment:)``, so
+  /// that the change is recorded and `why` can name the action that set it.
+  init(id: Int) {
+    self.id = id
+    text = ""
+    isDone = false
+  }
+
   /// The to-do as plain data, for saving and for the undo history.
   var record: TodoRecord { TodoRecord(id: id, text: text, done: isDone) }
 
@@ -36,5 +45,15 @@ final class Todo: ArborealModel {
       isDone = done
     }
     return .none
+  }
+}
+
+extension Todo.Action: CustomDebugStringConvertible {
+  /// `setDone(true)`: how the action prints inside a list action in `history` and `why`.
+  var debugDescription: String {
+    switch self {
+    case .setText(let text): "setText(\(String(reflecting: text)))"
+    case .setDone(let done): "setDone(\(done))"
+    }
   }
 }

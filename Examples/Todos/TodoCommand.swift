@@ -11,6 +11,10 @@ enum TodoCommand: Equatable {
   case list
   case filter(TodoFilter)
   case undo
+  /// Lists the actions of the session with what each changed.
+  case history
+  /// Says which action last changed each field of to-do n, and what led to it.
+  case why(Int)
   case help
   case quit
 
@@ -40,6 +44,8 @@ enum TodoCommand: Equatable {
       }
       return .filter(filter)
     case "undo": return .undo
+    case "history": return .history
+    case "why": return .why(try parseNumber(rest, for: word))
     case "help", "?": return .help
     case "quit", "exit", "q": return .quit
     default:
@@ -68,6 +74,8 @@ enum TodoCommand: Equatable {
       list             show the to-dos the filter lets through
       filter all|active|done
       undo             take back the last change
+      history          list the actions of this session and what each changed
+      why <n>          say which action made to-do n look the way it does
       help             show this
       quit             leave (end of input works too)
     """

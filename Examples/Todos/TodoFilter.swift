@@ -1,5 +1,5 @@
 /// Which to-dos `list` shows.
-enum TodoFilter: String, CaseIterable, Sendable {
+enum TodoFilter: String, CaseIterable, Codable, Sendable {
   case all
   case active
   case done

@@ -1,4 +1,5 @@
 import Arboreal
+import ArborealDevtools
 import ExampleSupport
 
 /// The app's model: the to-dos, the filter, the undo history and the state of saving.
@@ -6,9 +7,12 @@ import ExampleSupport
 /// Every change to the list pushes the previous list on the undo history and returns a save
 /// effect, which writes the file off the main actor and reports back with
 /// ``Action/saveFinished(problem:)``.
-final class TodoList: ArborealModel {
-  /// Everything that can happen to the list.
-  enum Action: Sendable {
+///
+/// A ``ReplayableModel``: its ``Snapshot`` holds everything `update` depends on, the id and
+/// revision counters too, so that `--record` and `--replay` reproduce a session exactly.
+final class TodoList: ReplayableModel {
+  /// Everything that can happen to the list. `Codable`, so that a session can be recorded.
+  enum Action: Codable, Sendable {
     /// Appends a to-do (blank text is ignored).
     case add(String)
     /// Removes the to-do with this id.
@@ -50,13 +54,40 @@ final class TodoList: ArborealModel {
     nextID = (records.map(\.id).max() ?? 0) + 1
   }
 
+  /// The list as plain data: what a recording starts from.
+  struct Snapshot: Codable, Equatable, Sendable {
+    var items: [TodoRecord]
+    var filter: TodoFilter
+    var undoHistory: [[TodoRecord]]
+    var saveProblem: String?
+    var nextID: Int
+    var revision: Int
+  }
+
+  var snapshot: Snapshot {
+    Snapshot(
+      items: items.map(\.record), filter: filter, undoHistory: undoHistory,
+      saveProblem: saveProblem, nextID: nextID, revision: revision)
+  }
+
+  init(snapshot: Snapshot) {
+    items = snapshot.items.map(Todo.init)
+    filter = snapshot.filter
+    undoHistory = snapshot.undoHistory
+    saveProblem = snapshot.saveProblem
+    nextID = snapshot.nextID
+    revision = snapshot.revision
+  }
+
   func update(action: Action, environment: Environment) -> Fx<Action> {
     switch action {
     case .add(let text):
       let text = text.trimmingWhitespace
       guard !text.isEmpty else { return .none }
       remember(items.map(\.record))
-      items.append(Todo(TodoRecord(id: nextID, text: text, done: false)))
+      let todo = Todo(id: nextID)
+      _ = todo.update(action: .setText(text), environment: ())
+      items.append(todo)
       nextID += 1
       return save(environment)
     case .remove(let id):
@@ -77,7 +108,14 @@ final class TodoList: ArborealModel {
       return .none
     case .undo:
       guard let previous = undoHistory.popLast() else { return .none }
-      items = previous.map(Todo.init)
+      // Each to-do is put back through its own update, so that the recording names the
+      // fields the undo changed (`Todo#2.isDone`) and `why` can point at it.
+      items = previous.map { record in
+        let todo = item(id: record.id) ?? Todo(id: record.id)
+        _ = todo.update(action: .setText(record.text), environment: ())
+        _ = todo.update(action: .setDone(record.done), environment: ())
+        return todo
+      }
       return save(environment)
     case .saveFinished(let problem):
       saveProblem = problem

@@ -11,14 +11,16 @@ final class TodosApp {
   let store: Store<TodoList>
   let console: Console
   let path: String
+  let history: TodoHistory
   private var observers: [TrackingToken] = []
   /// Set by `edit <n>`: the next line is the new text, written through this binding.
   private var pendingEdit: (number: Int, text: StoreBinding<String>)?
 
-  init(store: Store<TodoList>, path: String, console: Console) {
+  init(store: Store<TodoList>, path: String, console: Console, history: TodoHistory) {
     self.store = store
     self.path = path
     self.console = console
+    self.history = history
   }
 
   private var model: TodoList { store.state }
@@ -111,6 +113,12 @@ final class TodosApp {
       }
       console.say("Undid the last change.")
       store.send(.undo)
+    case .history:
+      for line in await history.lines() { console.say(line) }
+    case .why(let number):
+      guard let todo = todoStore(number)?.state else { return }
+      console.say("\(number). [\(todo.isDone ? "x" : " ")] \(todo.text)")
+      for line in await history.explain(todo) { console.say(line) }
     case .help:
       console.say(TodoCommand.helpText)
     case .quit:

@@ -1,16 +1,28 @@
-/// The command-line options: where the list lives.
+/// The command-line options: where the list lives, and whether to record or replay a session.
 struct TodosOptions {
   /// The environment variable that chooses the file when `--file` does not.
   static let fileVariable = "ARBOREAL_TODOS_FILE"
 
   var path = "todos.json"
   var showHelp = false
+  /// Where to record the session's actions (JSON Lines), if anywhere.
+  var recordPath: String?
+  /// A recording to replay instead of loading the list file.
+  var replayPath: String?
+  /// Whether to replay the valid lines of a damaged recording instead of stopping.
+  var replayValidPrefix = false
 
   static let usage = """
-    usage: todos [--file PATH]
+    usage: todos [--file PATH] [--record FILE] [--replay FILE [--valid-prefix]]
 
     A to-do list kept in a JSON file (default: ./todos.json, or $\(fileVariable)).
     Type commands at the prompt, or pipe them in; 'help' lists them.
+
+      --record FILE    record every action of the session to FILE (JSON Lines)
+      --replay FILE    start from a recording instead of the list file: replay its actions,
+                       then carry on in memory (the list file is not written)
+      --valid-prefix   with --replay, replay the lines before a damaged one instead of
+                       stopping
     """
 
   /// Reads the arguments (without the program name) and the environment.
@@ -29,11 +41,24 @@ struct TodosOptions {
         options.path = path
       case _ where argument.hasPrefix("--file="):
         options.path = String(argument.dropFirst("--file=".count))
+      case "--record", "--replay":
+        guard let path = remaining.popFirst(), !path.isEmpty else {
+          throw InputError(
+            message: "\(argument) needs a file", hint: "todos \(argument) session.jsonl")
+        }
+        if argument == "--record" { options.recordPath = path } else { options.replayPath = path }
+      case "--valid-prefix":
+        options.replayValidPrefix = true
       case "--help", "-h":
         options.showHelp = true
       default:
         throw InputError(message: "unknown option '\(argument)'", hint: "todos --help")
       }
+    }
+    if options.replayValidPrefix, options.replayPath == nil {
+      throw InputError(
+        message: "--valid-prefix goes with --replay",
+        hint: "todos --replay session.jsonl --valid-prefix")
     }
     return options
   }

@@ -11,7 +11,7 @@ extension Store {
   ///   - action: The intercepted action.
   ///   - ticket: The ticket that came with it.
   package func handleIntercepted(_ action: Model.Action, ticket: InterceptedActionTicket) {
-    handle(action, heldIn: ticket.group)
+    handle(action, heldIn: ticket.group, origin: ticket.origin)
   }
 
   /// The tasks of the running effects, oldest first: awaiting them waits for those effects.

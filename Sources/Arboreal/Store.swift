@@ -48,10 +48,31 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// duration of the update; without one, `send` records nothing.
   @exclusivity(unchecked) public var logHandler: ((StoreLogEntry<Model.Action>) -> Void)?
 
+  /// Whether log entries describe each changed property's old and new values
+  /// (``StoreLogEntry/changedValues``); false by default.
+  ///
+  /// ```swift
+  /// store.logsValues = true
+  /// store.logHandler = { entry in print(entry.changedValues.map(\.after)) }
+  /// ```
+  ///
+  /// Describing a value (`String(reflecting:)`) costs time on every logged action, and
+  /// keeping the old value keeps it alive until the entry is built: switch it on for
+  /// debugging, not for a recording that must stay cheap.
+  @exclusivity(unchecked) public var logsValues = false
+
+  // The number of the last action handled with a log handler installed (0 before the first):
+  // `StoreLogEntry.sequence`. Effects started by an action remember its number, so that the
+  // actions they deliver name it as their cause.
+  @exclusivity(unchecked) private var logSequence = 0
+
   /// An action received while busy, with its group and a hold on it.
   private struct Queued {
     let action: Model.Action
     let group: GroupID
+    /// nil for a sent action; for an effect's, the `logSequence` of the action that started
+    /// the effect (0 if unknown).
+    let origin: Int?
   }
 
   /// An effect waiting for room in its queue, with a hold on its group.
@@ -192,7 +213,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   func sendSlowly(_ action: Model.Action) -> SendHandle {
     if isHandling { return enqueue(action) }
     isHandling = true
-    return finishSend(apply(action))
+    return finishSend(apply(action, origin: nil))
   }
 
   /// The rest of a `send` once its update ran: starts the effects, handles the queued actions.
@@ -237,13 +258,16 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   @inline(never)
   private func enqueue(_ action: Model.Action) -> SendHandle {
     let group = table.openGroup()
-    queue.append(Queued(action: action, group: group))
+    queue.append(Queued(action: action, group: group, origin: nil))
     return handle(for: group)
   }
 
   /// Runs the update in one transaction, recording its changes for the log handler if any.
-  private func apply(_ action: Model.Action) -> Fx<Model.Action> {
-    if logHandler != nil { return applyLogging(action) }
+  ///
+  /// `origin` is nil for a sent action, and for an effect's action the number of the action
+  /// that started the effect.
+  private func apply(_ action: Model.Action, origin: Int?) -> Fx<Model.Action> {
+    if logHandler != nil { return applyLogging(action, origin: origin) }
     // Opened and closed around the call rather than through `withTransaction`'s closure: a
     // closure here costs a context and a dynamic isolation check on every send.
     let opened = openTransaction()
@@ -254,16 +278,57 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// Runs the update in one transaction, records the properties it changed and passes them to
   /// the log handler.
   @inline(never)
-  private func applyLogging(_ action: Model.Action) -> Fx<Model.Action> {
-    var fx = Fx<Model.Action>.none
-    var changes: [RecordedChange] = []
-    withTransaction {
-      (fx, changes) = withChangeRecording {
-        state.update(action: action, environment: environment)
+  private func applyLogging(_ action: Model.Action, origin: Int?) -> Fx<Model.Action> {
+    let fx: Fx<Model.Action>
+    let changes: [RecordedChange]
+    let logsValues = logsValues
+    logSequence += 1
+    let sequence = logSequence
+    // Opened and closed around the recording rather than through `withTransaction`'s
+    // closure, as in `apply(_:origin:)`.
+    let opened = openTransaction()
+    (fx, changes) = withChangeRecording(keepingValues: logsValues) {
+      state.update(action: action, environment: environment)
+    }
+    if let opened { closeTransaction(opened) }
+    let cause: StoreLogEntry<Model.Action>.Cause =
+      origin.map { .effect(startedBy: $0 > 0 ? $0 : nil) } ?? .sent
+    logHandler?(
+      StoreLogEntry(
+        action: action, changes: TrackingChanges(changes.map(\.key)), sequence: sequence,
+        cause: cause, changedValues: logsValues ? Self.describe(changes) : []))
+    return fx
+  }
+
+  /// Each changed property once, first change first, with the value before its first write
+  /// and the value after its last.
+  ///
+  /// - Complexity: O(*c*²) for *c* changes (an action changes a handful of properties).
+  private static func describe(
+    _ changes: [RecordedChange]
+  ) -> [StoreLogEntry<Model.Action>.ChangedValue] {
+    var order: [RecordedChange] = []
+    var befores: [Any?] = []
+    var afters: [Any?] = []
+    for change in changes {
+      let values = change.values
+      if let index = order.firstIndex(where: {
+        $0.registrar == change.registrar && $0.key == change.key
+      }) {
+        afters[index] = values?.after
+        if values == nil { befores[index] = nil }
+      } else {
+        order.append(change)
+        befores.append(values?.before)
+        afters.append(values?.after)
       }
     }
-    logHandler?(StoreLogEntry(action: action, changes: TrackingChanges(changes.map(\.key))))
-    return fx
+    return order.indices.map { index in
+      let after = afters[index] ?? order[index].currentValue
+      return .init(
+        key: order[index].key, before: befores[index].map { String(reflecting: $0) },
+        after: after.map { String(reflecting: $0) })
+    }
   }
 
   /// Handles the queued actions, in order, including those queued meanwhile.
@@ -273,7 +338,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   @inline(never)
   private func drainQueue() {
     while let next = queue.popFirst() {
-      let fx = apply(next.action)
+      let fx = apply(next.action, origin: next.origin)
       if !fx.isNone { run(fx, in: next.group) }
       perform(table.release(next.group))
     }
@@ -281,30 +346,30 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
 
   /// An action delivered by a running effect. Called on the main actor, from the effect's
   /// task.
-  private func receive(_ action: Model.Action, from effect: EffectID) {
+  private func receive(_ action: Model.Action, from effect: EffectID, origin: Int) {
     // A cancelled (or finished) effect delivers nothing.
     guard let group = table.group(ofRunning: effect) else { return }
     // The hold keeps the group open while the action is handled, even if the update cancels
     // the very effect that delivered it.
     table.retain(group)
     if let effectActionInterceptor {
-      effectActionInterceptor(action, InterceptedActionTicket(group: group))
+      effectActionInterceptor(action, InterceptedActionTicket(group: group, origin: origin))
       return
     }
-    handle(action, heldIn: group)
+    handle(action, heldIn: group, origin: origin)
   }
 
   /// Handles an action that holds `group` (an effect's action), then releases the hold.
   ///
   /// Internal rather than private for ``handleIntercepted(_:ticket:)``.
-  func handle(_ action: Model.Action, heldIn group: GroupID) {
+  func handle(_ action: Model.Action, heldIn group: GroupID, origin: Int) {
     if isHandling {
-      queue.append(Queued(action: action, group: group))
+      queue.append(Queued(action: action, group: group, origin: origin))
       return
     }
     isHandling = true
     defer { isHandling = false }
-    let fx = apply(action)
+    let fx = apply(action, origin: origin)
     if !fx.isNone { run(fx, in: group) }
     perform(table.release(group))
     if !queue.isEmpty { drainQueue() }
@@ -365,6 +430,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   private func start(_ work: Effect<Model.Action>.Work, in group: GroupID) {
     if let window = work.unlessRunning, table.isRunning(window) { return }
     var work = work
+    work.origin = logSequence
     if let queue = work.queue, !admit(&work, to: queue, in: group) { return }
     launch(work, in: group)
   }
@@ -454,8 +520,9 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     guard let effect = table.start(in: group, cancelIDs: work.cancelIDs) else { return }
     // Both closures hold the store weakly: a running effect never keeps it alive, and once it
     // is gone they do nothing.
+    let origin = work.origin
     let send: Effect<Model.Action>.Send = { [weak self] action in
-      await self?.receive(action, from: effect)
+      await self?.receive(action, from: effect, origin: origin)
     }
     let finish: @Sendable () async -> Void = { [weak self] in
       await self?.finish(effect)

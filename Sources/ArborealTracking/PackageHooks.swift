@@ -3,7 +3,7 @@ import Synchronization
 // Hooks for sibling modules of this package (the store's logging hook, the test store's
 // exhaustivity checks). They are `package`, not public API.
 
-/// A change recorded by ``withChangeRecording(_:)``.
+/// A change recorded by ``withChangeRecording(keepingValues:_:)``.
 package struct RecordedChange {
   /// The registrar whose property changed.
   package let registrar: ObjectIdentifier
@@ -46,23 +46,42 @@ package struct RecordedAccess: Hashable, Sendable {
 ///
 /// While any recording runs, writes on every thread take the slow path (one lock); keep
 /// recordings short.
+///
+/// With `keepingValues`, each change keeps the values its write saw (``RecordedChange/values``),
+/// which may keep large values alive as long as the change is; without it they are dropped.
 package func withChangeRecording<T, E: Error>(
+  keepingValues: Bool = false,
   _ body: () throws(E) -> T
 ) throws(E) -> (T, [RecordedChange]) {
   let context = ThreadContext.current
   let outer = context.changeLog
   context.changeLog = []
   TrackingActivity.shared.countRecording(true)
-  defer { TrackingActivity.shared.countRecording(false) }
-  let result: Result<T, E>
+  // No `Result`: called from generic code that is not specialised (the store), where
+  // building one looks up its metadata on every call.
+  let value: T
   do {
-    result = .success(try body())
+    value = try body()
   } catch {
-    result = .failure(error)
+    _ = endChangeRecording(context, outer: outer, keepingValues: false)
+    throw error
   }
-  let changes = netChanges(context.changeLog ?? [])
+  return (value, endChangeRecording(context, outer: outer, keepingValues: keepingValues))
+}
+
+/// Ends a recording begun by ``withChangeRecording(keepingValues:_:)``: its net changes, also
+/// appended to the enclosing recording if any.
+private func endChangeRecording(
+  _ context: ThreadContext, outer: [RecordedChange]?, keepingValues: Bool
+) -> [RecordedChange] {
+  TrackingActivity.shared.countRecording(false)
+  var changes = netChanges(context.changeLog ?? [])
   context.changeLog = outer.map { $0 + changes }
-  return (try result.get(), changes.map { $0.withoutStart() })
+  if !keepingValues {
+    // In place: copying a change copies its weak reference to the model.
+    for index in changes.indices { changes[index].write = nil }
+  }
+  return changes
 }
 
 /// The changes of the properties whose value after their last recorded write differs from
@@ -71,6 +90,10 @@ package func withChangeRecording<T, E: Error>(
 /// - Complexity: O(*c*) expected for *c* changes, plus one comparison per property.
 private func netChanges(_ changes: [RecordedChange]) -> [RecordedChange] {
   guard changes.contains(where: { $0.write != nil }) else { return changes }
+  // One write (the usual store action): compare it with itself, without a dictionary.
+  if changes.count == 1, let write = changes[0].write {
+    return write.isUnchanged(endingWith: write) ? [] : changes
+  }
   struct Property: Hashable {
     let registrar: ObjectIdentifier
     let id: UInt64
@@ -99,16 +122,7 @@ private func netChanges(_ changes: [RecordedChange]) -> [RecordedChange] {
   }
 }
 
-extension RecordedChange {
-  /// The change without its write's values, which may keep large values alive.
-  fileprivate func withoutStart() -> RecordedChange {
-    var copy = self
-    copy.write = nil
-    return copy
-  }
-}
-
-/// Whether a ``withChangeRecording(_:)`` is running on the calling thread.
+/// Whether a ``withChangeRecording(keepingValues:_:)`` is running on the calling thread.
 package var isRecordingChanges: Bool {
   ThreadContext.currentIfPresent?.changeLog != nil
 }
@@ -153,6 +167,13 @@ extension RecordedChange {
     }
     return nil
   }
+}
+
+extension RecordedChange {
+  /// The value before this write and the value it stored, when the recording kept them
+  /// (``withChangeRecording(keepingValues:_:)``) and the write had them: an in-place edit of a
+  /// collection or a string keeps none (see ``StartValue``), nor does a hand-written accessor.
+  package var values: (before: Any, after: Any)? { write?.values }
 }
 
 /// A `@Tracked` wrapper's value, for ``RecordedChange/currentValue``.

@@ -9,24 +9,22 @@ import Testing
 @MainActor @Suite struct EffectTests {
   @Test func effectsRunOffTheMainActor() async {
     let store = Store(state: Script(), environment: ())
-    let main = mainActorThread()
-    let threads = Log<UInt>()
+    let onMainActor = Log<Bool>()
     await store.send(
       .run(
         .merge(
           Fx {
-            threads.append(currentThread())
+            onMainActor.append(isOnMainActor())
             return .record("a")
           },
-          .fireAndForget { threads.append(currentThread()) },
+          .fireAndForget { onMainActor.append(isOnMainActor()) },
           .run { send in
-            threads.append(currentThread())
+            onMainActor.append(isOnMainActor())
             await send(.record("b"))
           }
         ))
     ).value
-    #expect(threads.count == 3)
-    #expect(threads.all.allSatisfy { $0 != main })
+    #expect(onMainActor.all == [false, false, false])
   }
 
   @Test func anEffectRunsWhileTheMainActorIsBlocked() {
@@ -43,10 +41,9 @@ import Testing
 
   @Test func effectActionsAreHandledOnTheMainActor() async {
     let store = Store(state: Script(), environment: ())
-    let main = mainActorThread()
     await store.send(.run(Fx { .record("from effect") })).value
     #expect(store.state.log == ["from effect"])
-    #expect(store.state.threads == [main, main])
+    #expect(store.state.onMainActor == [true, true])
   }
 
   @Test func anEffectsActionArrivesAfterTheActionThatStartedIt() async {

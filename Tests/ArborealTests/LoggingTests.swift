@@ -65,6 +65,73 @@ import Testing
     #expect(store.state.recording == [false, true, false])
   }
 
+  @Test func entriesAreNumberedFromOneWhileAHandlerIsInstalled() {
+    let store = Store(state: Counter(), environment: ())
+    store.send(.increment)
+    var entries: [(Int, StoreLogEntry<Counter.Action>.Cause)] = []
+    store.logHandler = { entries.append(($0.sequence, $0.cause)) }
+    store.send(.increment)
+    store.send(.noop)
+    store.logHandler = nil
+    store.send(.increment)
+    store.logHandler = { entries.append(($0.sequence, $0.cause)) }
+    store.send(.increment)
+    #expect(entries.map(\.0) == [1, 2, 3])
+    #expect(entries.allSatisfy { $0.1 == .sent })
+  }
+
+  @Test func anEffectsActionNamesTheActionThatStartedIt() async {
+    let sender = Sender()
+    let store = Store(state: Relay(), environment: sender)
+    sender.connect(store)
+    var entries: [StoreLogEntry<Relay.Action>] = []
+    store.logHandler = { entries.append($0) }
+    store.send(.fanOut("go", [.sendWithEffect("later"), .record("now")]))
+    await store.finish()
+    #expect(
+      entries.map(\.action) == [
+        .fanOut("go", [.sendWithEffect("later"), .record("now")]), .sendWithEffect("later"),
+        .record("now"), .recordLater("later"), .record("later"),
+      ])
+    #expect(entries.map(\.sequence) == [1, 2, 3, 4, 5])
+    #expect(entries.map(\.cause) == [.sent, .sent, .sent, .sent, .effect(startedBy: 4)])
+  }
+
+  @Test func anEffectStartedWithNoHandlerHasNoStartingAction() async {
+    let store = Store(state: Relay(), environment: Sender())
+    let handle = store.send(.recordLater("x"))
+    var causes: [StoreLogEntry<Relay.Action>.Cause] = []
+    store.logHandler = { causes.append($0.cause) }
+    await handle.value
+    #expect(causes == [.effect(startedBy: nil)])
+  }
+
+  @Test func logsValuesDescribesEachChangeOldAndNew() {
+    let store = Store(state: Counter(), environment: ())
+    var values: [[StoreLogEntry<Counter.Action>.ChangedValue]] = []
+    store.logHandler = { values.append($0.changedValues) }
+    store.send(.set(5))
+    #expect(values == [[]], "not described unless asked")
+    store.logsValues = true
+    store.send(.set(7))
+    store.send(.bump)
+    let count = store.state.$count
+    #expect(values[1] == [.init(key: count, before: "5", after: "7")])
+    #expect(values[2].map(\.key.name) == ["count", "step"])
+    #expect(values[2].first == .init(key: count, before: "7", after: "9"), "first old, last new")
+  }
+
+  @Test func anInPlaceEditOfACollectionHasNoOldValue() {
+    let store = Store(state: Script(), environment: ())
+    var values: [StoreLogEntry<Script.Action>.ChangedValue] = []
+    store.logsValues = true
+    store.logHandler = { values += $0.changedValues }
+    store.send(.record("a"))
+    store.send(.record("b"))
+    #expect(values.map(\.before) == [nil, nil])
+    #expect(values.map(\.after) == [#"["a"]"#, #"["a", "b"]"#])
+  }
+
   @Test func anEntryDescribesTheActionAndItsChanges() {
     let store = Store(state: Counter(), environment: ())
     var lines: [String] = []

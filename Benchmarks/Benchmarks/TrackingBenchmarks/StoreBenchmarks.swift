@@ -15,7 +15,7 @@ import Benchmark
 
 /// A counter: the smallest model with an update.
 final class BenchCounter: ArborealModel {
-  enum Action: Sendable {
+  enum Action: Codable, Sendable {
     case increment
     case load
     case loaded(Int)
@@ -57,7 +57,7 @@ final class BenchParent: ArborealModel {
 
 /// Fails the benchmark when the count is not what the operations should have made it.
 @MainActor
-private func check(_ count: Int, _ expected: Int, _ benchmark: Benchmark) {
+func check(_ count: Int, _ expected: Int, _ benchmark: Benchmark) {
   if count != expected {
     benchmark.error("expected a count of \(expected), found \(count)")
   }

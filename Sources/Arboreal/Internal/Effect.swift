@@ -28,6 +28,9 @@ enum Effect<Action: Sendable>: Sendable {
     var delays: [DelayStep] = []
     /// The queue the effect runs in, if any.
     var queue: QueueSpec?
+    /// The log number (`StoreLogEntry.sequence`) of the action whose update returned the
+    /// effect, set by the store when it starts it; 0 when none was logged.
+    var origin = 0
   }
 
   /// Delivers one action from an effect to its store.

@@ -3,4 +3,6 @@
 /// ``Store/handleIntercepted(_:ticket:)``. Package hook for `ArborealTesting`; not API.
 package struct InterceptedActionTicket: Sendable {
   let group: GroupID
+  /// The log number of the action that started the effect (0 if unknown).
+  let origin: Int
 }

@@ -61,7 +61,7 @@ final class TrackingActivity: Sendable {
 ///
 /// - bits 0–30: how many tracking scopes run, on all threads;
 /// - bit 31: every read is slow (a mirrored registrar);
-/// - bits 32–62: how many change recordings (``withChangeRecording(_:)``) run;
+/// - bits 32–62: how many change recordings (``withChangeRecording(keepingValues:_:)``) run;
 /// - bit 63: every write is slow (a mirrored registrar).
 ///
 /// Computed constants, so that the inlined paths fold them into their masks.

@@ -22,6 +22,9 @@ class StartValue {
   /// Whether the value before this write equals the value `last` stored (`last` being a later
   /// write of the same property, or this one).
   func isUnchanged(endingWith last: StartValue) -> Bool { false }
+
+  /// The value before the write and the value it stored, for diagnostics.
+  var values: (before: Any, after: Any)? { nil }
 }
 
 /// A write of a `@Tracked` property whose value is `Value`.
@@ -42,4 +45,6 @@ final class TrackedWrite<Value>: StartValue {
     guard let last = last as? TrackedWrite<Value> else { return false }
     return isDuplicate(before, last.after)
   }
+
+  override var values: (before: Any, after: Any)? { (before, after) }
 }

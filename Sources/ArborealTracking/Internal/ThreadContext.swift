@@ -24,7 +24,7 @@ final class ThreadContext {
   /// The thread's transaction, collecting notifications while `isInTransaction`; one object
   /// for the thread's lifetime, so opening a transaction allocates and retains nothing.
   let transaction = Transaction()
-  /// The changes recorded by a running ``withChangeRecording(_:)``, or nil.
+  /// The changes recorded by a running ``withChangeRecording(keepingValues:_:)``, or nil.
   @exclusivity(unchecked) var changeLog: [RecordedChange]?
   /// Consumed scopes kept for reuse.
   @exclusivity(unchecked) var spareScopes: [AccessScope] = []

@@ -57,9 +57,12 @@ final class Script: ArborealModel {
   @Tracked private(set) var log: [String] = []
   /// The thread each update ran on.
   private(set) var threads: [UInt] = []
+  /// Whether each update ran on the main actor, as the runtime says.
+  private(set) var onMainActor: [Bool] = []
 
   func update(action: Action, environment: Void) -> Fx<Action> {
     threads.append(currentThread())
+    onMainActor.append(isOnMainActor())
     switch action {
     case .record(let text):
       log.append(text)

@@ -104,5 +104,9 @@ func currentThread() -> UInt {
   #endif
 }
 
-/// The thread the main actor runs on, recorded from main-actor code.
-@MainActor func mainActorThread() -> UInt { currentThread() }
+/// Whether the calling code runs on the main actor, asked of the concurrency runtime.
+///
+/// Not a thread's identity: on Linux the main actor is not tied to one thread (under
+/// `swift test` its jobs run on whichever thread drains the main queue, which changes when
+/// other tests keep the dispatch threads busy), so two main-actor jobs may run on two threads.
+func isOnMainActor() -> Bool { Platform.isOnMainActor }

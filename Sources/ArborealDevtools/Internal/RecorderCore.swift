@@ -1,0 +1,224 @@
+import Arboreal
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The C library's `write`, which `RecorderCore` cannot name plainly (it has a `write`).
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(descriptor, bytes, count)
+}
+
+/// One handled action waiting to be written: what the main actor hands the writer. Taking
+/// it costs a lock and an append; the JSON is made by the writer.
+struct PendingStep<Action: Sendable>: Sendable {
+  let sequence: Int
+  let action: Action
+  /// nil for a sent action; for an effect's, the step that started it (0 if not recorded).
+  let startedBy: Int?
+  let changes: TrackingChanges
+}
+
+/// The shared part of a ``StoreRecorder``: the queue of steps to write (guarded by a lock),
+/// the writer that turns them into lines off the main actor, and the steps written so far.
+///
+/// The writer runs on a serial dispatch queue, never on the main actor or the concurrency
+/// pool (it blocks on `write`). `RecorderState` guarantees at most one writer at a time.
+final class RecorderCore<Action: Encodable & Sendable>: Sendable {
+  typealias State = RecorderState<PendingStep<Action>, CheckedContinuation<Void, Never>>
+
+  /// What the main actor and the writer share.
+  private struct Shared {
+    var state = State()
+    /// The sequence number of the store's last action before the recording started: steps
+    /// are numbered from 1 after it. Set by the first step.
+    var base: Int?
+    /// The steps written, when kept.
+    var steps: [RecordedStep<Action>] = []
+    /// The first write that failed; the file gets nothing after it.
+    var writeError: RecordingError?
+  }
+
+  // The package's lock (`Locked`, from ArborealTracking): a `Mutex` that ThreadSanitizer is
+  // told about, since it cannot see a futex hand-off on Linux by itself.
+  private let shared = Locked.make(Shared())
+  private let queue = DispatchQueue(label: "org.arboreal.recorder")
+  private let output: Output
+  let path: String?
+  let keepsSteps: Bool
+
+  /// The file and the encoder, used only by the writer (on `queue`, one at a time).
+  ///
+  /// Invariant (why `@unchecked Sendable` holds): `descriptor` and `encoder` are used only on
+  /// the serial `queue`, by one writer at a time (see `RecorderState`), and `header` is
+  /// written once, there, before any step.
+  private final class Output: @unchecked Sendable {
+    var descriptor: Int32
+    let encoder: JSONEncoder = {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = .sortedKeys
+      return encoder
+    }()
+    var header: Data?
+
+    init(descriptor: Int32, header: Data?) {
+      self.descriptor = descriptor
+      self.header = header
+    }
+  }
+
+  /// Opens (or creates, or empties) the file at `path` and schedules the header; with no
+  /// path, keeps the steps in memory only.
+  init(path: String?, header: Data?, keepsSteps: Bool) throws(RecordingError) {
+    var descriptor: Int32 = -1
+    if let path {
+      descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+      guard descriptor >= 0 else {
+        throw RecordingError(.file(String(cString: strerror(errno))), line: 0, path: path)
+      }
+    }
+    self.path = path
+    self.keepsSteps = keepsSteps
+    self.output = Output(descriptor: descriptor, header: header)
+    if path != nil { queue.async { [self] in writeHeader() } }
+  }
+
+  deinit {
+    // The last writer closed it unless the recording was never closed.
+    if output.descriptor >= 0 { close(output.descriptor) }
+  }
+
+  /// Queues a handled action for the writer. Called on the main actor: a lock and an append.
+  func enqueue(_ entry: StoreLogEntry<Action>) {
+    let start = shared.withLock { shared -> State.Start in
+      let base = shared.base ?? entry.sequence - 1
+      shared.base = base
+      let startedBy: Int? =
+        switch entry.cause {
+        case .sent: nil
+        case .effect(let startedBy?) where startedBy > base: startedBy - base
+        case .effect: 0
+        }
+      return shared.state.enqueue(
+        PendingStep(
+          sequence: entry.sequence - base, action: entry.action, startedBy: startedBy,
+          changes: entry.changes))
+    }
+    if start == .startWriter { startWriter() }
+  }
+
+  /// Waits until everything enqueued so far is written.
+  func flush() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let waits = shared.withLock { $0.state.wait(continuation) }
+      if !waits { continuation.resume() }
+    }
+  }
+
+  /// Accepts no more steps, writes those pending, closes the file and waits until it is done.
+  func finish() async {
+    let start = shared.withLock { $0.state.close() }
+    if start == .startWriter { startWriter() }
+    await flush()
+  }
+
+  var steps: [RecordedStep<Action>] { shared.withLock { $0.steps } }
+
+  var writeError: RecordingError? { shared.withLock { $0.writeError } }
+
+  private func startWriter() {
+    queue.async { [self] in drain() }
+  }
+
+  /// The writer: writes batches until nothing is pending.
+  private func drain() {
+    while true {
+      switch shared.withLock({ $0.state.next() }) {
+      case .write(let batch):
+        write(batch)
+      case .stop(let resume, let closeFile):
+        if closeFile, output.descriptor >= 0 {
+          close(output.descriptor)
+          output.descriptor = -1
+        }
+        for waiter in resume { waiter.resume() }
+        return
+      }
+    }
+  }
+
+  /// Encodes and writes a batch, one line and one `write` per step, and keeps the steps.
+  private func write(_ batch: [PendingStep<Action>]) {
+    // Nothing to make when the steps are neither kept nor written (a failed file, no path).
+    guard keepsSteps || output.descriptor >= 0 else { return }
+    var failure: RecordingError?
+    var written: [RecordedStep<Action>] = []
+    if keepsSteps { written.reserveCapacity(batch.count) }
+    for item in batch {
+      let changes = item.changes.map(RecordedProperty.init)
+      let cause: StoreLogEntry<Action>.Cause =
+        item.startedBy.map { .effect(startedBy: $0 > 0 ? $0 : nil) } ?? .sent
+      if keepsSteps {
+        written.append(
+          RecordedStep(
+            sequence: item.sequence, action: item.action, cause: cause, changes: changes))
+      }
+      guard output.descriptor >= 0, failure == nil else { continue }
+      let line = StepLine(
+        seq: item.sequence, cause: item.startedBy == nil ? "sent" : "effect",
+        startedBy: item.startedBy.flatMap { $0 > 0 ? $0 : nil }, action: item.action,
+        changes: changes)
+      do {
+        var data = try line.encoded(with: output.encoder)
+        data.append(UInt8(ascii: "\n"))
+        if let reason = Self.writeAll(data, to: output.descriptor) {
+          failure = RecordingError(.file(reason), line: item.sequence + 1, path: path)
+        }
+      } catch {
+        failure = RecordingError(
+          .file("step \(item.sequence) does not encode: \(describe(error))"),
+          line: item.sequence + 1, path: path)
+      }
+    }
+    shared.withLock { shared in
+      shared.steps.append(contentsOf: written)
+      if let failure, shared.writeError == nil { shared.writeError = failure }
+    }
+    if failure != nil, output.descriptor >= 0 {
+      // Nothing more goes to a file that lost a line: its steps would be out of sequence.
+      close(output.descriptor)
+      output.descriptor = -1
+    }
+  }
+
+  /// Writes the header line, before any step (the queue is serial and this is its first job).
+  private func writeHeader() {
+    guard var header = output.header, output.descriptor >= 0 else { return }
+    output.header = nil
+    header.append(UInt8(ascii: "\n"))
+    guard let reason = Self.writeAll(header, to: output.descriptor) else { return }
+    shared.withLock { $0.writeError = RecordingError(.file(reason), line: 1, path: path) }
+    close(output.descriptor)
+    output.descriptor = -1
+  }
+
+  /// Writes all of `data`; the system's reason on failure.
+  private static func writeAll(_ data: Data, to descriptor: Int32) -> String? {
+    data.withUnsafeBytes { buffer -> String? in
+      var offset = 0
+      while offset < buffer.count {
+        let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written < 0, errno == EINTR { continue }
+        if written <= 0 { return String(cString: strerror(errno)) }
+        offset += written
+      }
+      return nil
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/// The bookkeeping of a recorder's writer, without locks or threads: what is waiting to be
+/// written, whether a writer is at work, who waits for it to catch up, whether the recording
+/// is closed. Its `mutating` methods say what the caller must do next; the caller does it
+/// after releasing the lock that guards the state.
+///
+/// Invariants:
+/// - `isDraining` is true from the enqueue that found the writer idle until the writer, finding
+///   nothing pending, stops: at most one writer runs, and an item enqueued is always written
+///   by the running writer or by the one this enqueue starts.
+/// - Waiters are resumed only when nothing is pending and no writer runs, so a resumed
+///   ``StoreRecorder/flush()`` has every item enqueued before it on disk.
+/// - After ``close()``, items are dropped, and the file is closed exactly once, by the writer
+///   that finds nothing pending.
+struct RecorderState<Item, Waiter> {
+  private(set) var pending: [Item] = []
+  private(set) var isDraining = false
+  private(set) var isClosed = false
+  private var isFileClosed = false
+  private var waiters: [Waiter] = []
+
+  /// What to do after ``enqueue(_:)`` or ``close()``.
+  enum Start: Equatable {
+    /// Start a writer.
+    case startWriter
+    /// Nothing: a writer is running, or the recording is closed.
+    case none
+  }
+
+  /// What the writer does next.
+  enum Next {
+    /// Write these items, in order, then ask again.
+    case write([Item])
+    /// Stop; resume the waiters, and close the file if asked.
+    case stop(resume: [Waiter], closeFile: Bool)
+  }
+
+  /// Adds an item to write.
+  mutating func enqueue(_ item: Item) -> Start {
+    guard !isClosed else { return .none }
+    pending.append(item)
+    return startWriterIfIdle()
+  }
+
+  /// Takes everything pending for the writer, or stops it when nothing is.
+  mutating func next() -> Next {
+    if !pending.isEmpty {
+      // Handed over whole, O(1) under the caller's lock: the next enqueue starts a new array.
+      let batch = pending
+      pending = []
+      return .write(batch)
+    }
+    isDraining = false
+    let resume = waiters
+    waiters = []
+    let closeFile = isClosed && !isFileClosed
+    if closeFile { isFileClosed = true }
+    return .stop(resume: resume, closeFile: closeFile)
+  }
+
+  /// Registers a waiter for everything enqueued so far to be written; false when it already
+  /// is (resume it at once).
+  mutating func wait(_ waiter: Waiter) -> Bool {
+    guard isDraining || !pending.isEmpty else { return false }
+    waiters.append(waiter)
+    return true
+  }
+
+  /// Accepts no more items; the writer closes the file once the pending items are written.
+  mutating func close() -> Start {
+    guard !isClosed else { return .none }
+    isClosed = true
+    return startWriterIfIdle()
+  }
+
+  private mutating func startWriterIfIdle() -> Start {
+    if isDraining { return .none }
+    isDraining = true
+    return .startWriter
+  }
+}

@@ -1,0 +1,73 @@
+import Arboreal
+
+extension Store {
+  /// Prints each action the store handles and what it changed, old → new, as it happens:
+  /// a readable change log for debugging.
+  ///
+  /// ```swift
+  /// store.printChanges()
+  /// store.send(.todo(id: 2, .setDone(true)))
+  /// // #3 todo(id: 2, setDone(true))
+  /// //   Todo#2.isDone: false → true
+  /// ```
+  ///
+  /// Sets `Store.logsValues` and installs a log handler that calls the one that was there
+  /// first. Each value is described with `String(reflecting:)` (so a
+  /// `CustomStringConvertible` or `CustomDebugStringConvertible` value prints its own way)
+  /// and shortened to `limit` characters. An in-place edit of a collection or a string keeps
+  /// no old value and prints as `edited → new`. Equal values are never printed, since only
+  /// net changes are reported.
+  ///
+  /// - Parameters:
+  ///   - limit: The longest a value may print before it is cut with `…`.
+  ///   - write: Where each entry's lines go; `print` by default.
+  public func printChanges(
+    limit: Int = 60, to write: @escaping @MainActor (String) -> Void = { print($0) }
+  ) {
+    logsValues = true
+    let previous = logHandler
+    logHandler = { entry in
+      previous?(entry)
+      write(entry.changeReport(limit: limit))
+    }
+  }
+}
+
+extension StoreLogEntry {
+  /// The entry as a readable change log prints it: the step, the action and where it came
+  /// from, then one line per changed property, old → new.
+  ///
+  /// ```
+  /// #3 todo(id: 2, setDone(true))
+  ///   Todo#2.isDone: false → true
+  /// #4 saveFinished(problem: nil) ← effect of #3
+  ///   (no change)
+  /// ```
+  ///
+  /// Values come from `changedValues` (`Store.logsValues`); without them, each line names
+  /// the property alone.
+  ///
+  /// - Parameter limit: The longest a value may print before it is cut with `…`.
+  /// - Returns: The lines, joined with newlines.
+  public func changeReport(limit: Int = 60) -> String {
+    let step = RecordedStep(sequence: sequence, action: action, cause: cause, changes: [])
+    var lines = [step.summary]
+    if changes.isEmpty {
+      lines.append("  (no change)")
+    } else if changedValues.isEmpty {
+      lines += changes.map { "  \($0.qualifiedName)" }
+    } else {
+      for change in changedValues {
+        let before = change.before.map { shorten($0, to: limit) } ?? "edited"
+        let after = change.after.map { shorten($0, to: limit) } ?? "?"
+        lines.append("  \(change.key.qualifiedName): \(before) → \(after)")
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// `text`, cut to `limit` characters with `…` at the end when longer.
+private func shorten(_ text: String, to limit: Int) -> String {
+  text.count <= limit ? text : String(text.prefix(max(limit - 1, 1))) + "…"
+}

@@ -1,0 +1,145 @@
+import Arboreal
+import ArborealDevtools
+
+/// A board of cards: a replayable model with identifiable children, untracked state that
+/// `update` depends on (`nextID`), and effects whose actions start more effects.
+final class Board: ReplayableModel, Identifiable {
+  enum Action: Codable, Sendable, Equatable {
+    case rename(String)
+    case add(String)
+    case remove(id: Int)
+    case card(id: Int, Card.Action)
+    /// Starts an effect that delivers `.loaded(n)`.
+    case load(Int)
+    /// Adds `n` to the total; while `n > 0`, starts an effect that delivers `.loaded(n - 1)`.
+    case loaded(Int)
+    case noop
+  }
+
+  struct Snapshot: Codable, Equatable, Sendable {
+    var title: String
+    var cards: [Card.Snapshot]
+    var total: Int
+    var nextID: Int
+  }
+
+  /// Every board has the same id, so that its owner is `Board#board` in every test.
+  let id = "board"
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var title = ""
+  @Tracked private(set) var cards: [Card] = []
+  @Tracked private(set) var total = 0
+  private var nextID = 1
+
+  init() {}
+
+  init(snapshot: Snapshot) {
+    title = snapshot.title
+    cards = snapshot.cards.map(Card.init(snapshot:))
+    total = snapshot.total
+    nextID = snapshot.nextID
+  }
+
+  var snapshot: Snapshot {
+    Snapshot(title: title, cards: cards.map(\.snapshot), total: total, nextID: nextID)
+  }
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .rename(let title):
+      self.title = title
+    case .add(let text):
+      let card = Card(id: nextID)
+      nextID += 1
+      _ = card.update(action: .setText(text), environment: ())
+      cards.append(card)
+    case .remove(let id):
+      cards.removeAll { $0.id == id }
+    case .card(let id, let action):
+      return cards.first { $0.id == id }?.update(action: action, environment: ())
+        .tag { Action.card(id: id, $0) } ?? .none
+    case .load(let count):
+      return Fx { .loaded(count) }
+    case .loaded(let count):
+      total += count
+      if count > 0 { return Fx { .loaded(count - 1) } }
+    case .noop:
+      break
+    }
+    return .none
+  }
+}
+
+/// A card: a child model named by its id in changes (`Card#3.done`).
+final class Card: ReplayableModel, Identifiable {
+  enum Action: Codable, Sendable, Equatable {
+    case setText(String)
+    case toggle
+    case bump
+  }
+
+  struct Snapshot: Codable, Equatable, Sendable {
+    var id: Int
+    var text: String
+    var done: Bool
+    var count: Int
+  }
+
+  let registrar = TrackingRegistrar()
+  let id: Int
+  @Tracked private(set) var text = ""
+  @Tracked private(set) var done = false
+  @Tracked private(set) var count = 0
+
+  init(id: Int) { self.id = id }
+
+  convenience init(snapshot: Snapshot) {
+    self.init(id: snapshot.id)
+    text = snapshot.text
+    done = snapshot.done
+    count = snapshot.count
+  }
+
+  var snapshot: Snapshot { Snapshot(id: id, text: text, done: done, count: count) }
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .setText(let text): self.text = text
+    case .toggle: done.toggle()
+    case .bump: count += 1
+    }
+    return .none
+  }
+}
+
+/// SplitMix64: a small seeded generator, so a failing session can be repeated.
+struct SeededRandom {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var value = state
+    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+    return value ^ (value >> 31)
+  }
+
+  mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+  /// A random action for a board whose cards have the ids in `ids` (and some that do not).
+  mutating func boardAction(ids: [Int]) -> Board.Action {
+    let id = ids.isEmpty || next(below: 8) == 0 ? 1 + next(below: 50) : ids[next(below: ids.count)]
+    switch next(below: 9) {
+    case 0: return .rename("title \(next(below: 5))")
+    case 1, 2: return .add("card \(next(below: 100))")
+    case 3: return .remove(id: id)
+    case 4: return .card(id: id, .toggle)
+    case 5: return .card(id: id, .bump)
+    case 6: return .card(id: id, .setText("text \(next(below: 3))"))
+    case 7: return .load(next(below: 4))
+    default: return .noop
+    }
+  }
+}
