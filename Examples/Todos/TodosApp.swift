@@ -68,6 +68,9 @@ final class TodosApp {
   /// - Returns: The exit status: 0, or 1 if the last changes could not be saved.
   func finish() async -> Int32 {
     await store.finish()
+    // Cancelled, not just released: the session is over on purpose (a released token that
+    // never saw a change would be reported as a mistake in debug builds).
+    for observer in observers { observer.cancel() }
     observers.removeAll()
     guard let problem = model.saveProblem else { return 0 }
     console.error("your last changes were not saved to \(path): \(problem)")

@@ -46,6 +46,15 @@ import Testing
     #expect(try directory.contents() == ["todos.json"], "no temporary file left behind")
   }
 
+  @Test func aSessionThatChangesNothingEndsWithoutWarnings() async throws {
+    // The observers of the status line and of save problems see no change here; ending the
+    // session cancels them, so the debug build's released-token warning stays quiet.
+    let directory = try TemporaryDirectory()
+    let run = try await todos.run(input: "list\n", in: directory.url)
+    #expect(run.status == 0)
+    #expect(run.stderr == "")
+  }
+
   @Test func theListPersistsAcrossRuns() async throws {
     let directory = try TemporaryDirectory()
     let first = try await todos.run(input: "add milk\nadd eggs\ndone 1\n", in: directory.url)
