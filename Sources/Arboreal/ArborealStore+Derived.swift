@@ -11,7 +11,7 @@ extension ArborealStore {
   /// The selector evaluates `get` on the current state (on a view store, the child it
   /// re-reads from its parent), so it follows a replaced child. Observers that read it depend
   /// on the result, not on what `get` read. Keep the returned value and read it where a
-  /// result is needed: in an observer, a binding's getter (``binding(get:tag:)-5lbpb``), or a
+  /// result is needed: in an observer, a binding's getter (`binding(get:tag:)`), or a
   /// view.
   ///
   /// - Parameters:
@@ -52,7 +52,7 @@ extension ArborealStore {
   /// the reader depends on the selector's result); setting it sends `tag(newValue)`.
   ///
   /// - Parameters:
-  ///   - selector: The selector to read, made by ``derived(_:_:)-8h6ir``.
+  ///   - selector: The selector to read, made by `derived(_:_:)`.
   ///   - tag: Makes the action that sets a new value.
   /// - Returns: The binding; it keeps this store and the selector alive.
   public func binding<Value>(

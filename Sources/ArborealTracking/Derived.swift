@@ -40,13 +40,15 @@
 /// message that names the values in the cycle (`Sheet.a → Sheet.b → Sheet.a`): it is a
 /// programming error that no result can fix, like an index out of range.
 ///
-/// The computation runs in the isolation the value is read in (a model's derived value where
-/// the model is used) and must not write tracked properties. Reading it from several threads
-/// at once is safe; two threads that read it while it is out of date may both compute it.
-/// Its changes are not state: they do not appear in store logs or `TestStore` assertions.
+/// The computation must not write tracked properties. A model's derived value is computed
+/// where the model is read or changed. A free-standing one is computed in the isolation its
+/// closure inherited: made on the main actor or another actor, it must be read there (a read
+/// from elsewhere stops the program with a message); made in nonisolated code, its closure
+/// is `Sendable` and it may be read from any thread. Reading it from several threads at once
+/// is safe; two threads that read it while it is out of date may both compute it. Its
+/// changes are not state: they do not appear in store logs or `TestStore` assertions.
 ///
-/// `Derived` is not `Sendable`: the compiler keeps it, like the model that owns it, in one
-/// isolation.
+/// `Derived` is `Sendable` when its value is.
 @propertyWrapper
 public struct Derived<Value> {
   @usableFromInline let node: DerivedNode<Value>
@@ -162,8 +164,7 @@ public struct Derived<Value> {
   public var projectedValue: TrackingKey { key }
 }
 
-@available(*, unavailable)
-extension Derived: Sendable {}
+extension Derived: Sendable where Value: Sendable {}
 
 extension Derived: TrackedStorage {
   var trackingKeyID: UInt64 { node.key.id }

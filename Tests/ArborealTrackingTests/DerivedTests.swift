@@ -454,6 +454,26 @@ import Testing
     seen.cancel()
   }
 
+  @Test func aValueMadeOnTheMainActorAndReadOffItStopsTheProgram() async {
+    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let label = await MainActor.run { Derived("label") { "main" } }
+      _ = await Task.detached { label.value }.value
+    }
+    .map { result in
+      let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(message.contains("label was made on the main actor and read off it"), "\(message)")
+    }
+  }
+
+  @Test func aNonisolatedGraphIsSendable() async {
+    let shared = SharedCounter()
+    let doubled = Derived("doubled") { shared.value * 2 }
+    let label = Derived("label") { "\(doubled.value)" }
+    shared.value = 4
+    #expect(await Task.detached { label.value }.value == "8")
+    #expect(label.value == "8")
+  }
+
   @Test func manyThreadsReadWhileOneWrites() async {
     let sheet = SharedSheet()
     let readers = 4

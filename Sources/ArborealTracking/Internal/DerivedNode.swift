@@ -115,6 +115,8 @@ class DerivedNodeBase: @unchecked Sendable {
   let key: TrackingKey
   /// Where the input observer runs, and so where pushed recomputations happen.
   let delivery: Delivery
+  /// `version`, published for the read path's lock-free re-check; stored under the lock.
+  let publishedVersion = Atomic<UInt64>(0)
   private let lock = Lock()
   @exclusivity(unchecked) private var state = State()
 
@@ -267,6 +269,8 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   @exclusivity(unchecked) private unowned(unsafe) var owner: AnyObject?
   @exclusivity(unchecked) private var cached: Value?
   private let name: String
+  /// Whether the computation is isolated to an actor, so that every read must happen there.
+  private let checksIsolation: Bool
 
   init(
     name: String, delivery: Delivery, compute: @escaping () -> Value,
@@ -276,6 +280,11 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     self.modelCompute = nil
     self.isDuplicate = isDuplicate
     self.name = name
+    if case .synchronous = delivery {
+      checksIsolation = false
+    } else {
+      checksIsolation = true
+    }
     super.init(name: name, delivery: delivery)
   }
 
@@ -284,6 +293,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     self.modelCompute = modelCompute
     self.isDuplicate = isDuplicate
     self.name = ""
+    self.checksIsolation = false
     super.init(name: "", delivery: .synchronous)
   }
 
@@ -307,15 +317,33 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   /// - Parameter owner: The model, when read through its property.
   @usableFromInline
   func read(owner: AnyObject?) -> Value {
-    let (value, version) = current(owner: owner)
+    if checksIsolation { delivery.preconditionIsolated(displayName) }
+    if let context = DerivedContext.currentIfPresent, !context.frames.isEmpty {
+      return readInsideComputation(owner: owner, context.frames)
+    }
+    let (value, version) = cachedIfValid() ?? refresh(owner: owner)
+    registrar.access(key)
+    // A change that landed between the check and the access above reached no registration
+    // of this reader: read again. Later ones are caught by the registration.
+    if publishedVersion.load(ordering: .acquiring) != version {
+      return current(owner: owner).value
+    }
+    return value
+  }
+
+  /// A read while derived values are being computed on this thread: checks for a cycle, and
+  /// records an edge when the reader is the innermost computation itself.
+  private func readInsideComputation(owner: AnyObject?, _ frames: [DerivedFrame]) -> Value {
+    checkForCycle(frames)
+    let (value, version) = cachedIfValid() ?? refresh(owner: owner)
     if let frame = DerivedContext.readingFrame {
       frame.reads.append(DerivedRead(node: self, version: version))
       return value
     }
     registrar.access(key)
-    // A change that landed between the check and the access above reached no registration
-    // of this reader: read again. Later ones are caught by the registration.
-    if withState({ $0.version }) != version { return current(owner: owner).value }
+    if publishedVersion.load(ordering: .acquiring) != version {
+      return current(owner: owner).value
+    }
     return value
   }
 
@@ -324,7 +352,13 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     if let context = DerivedContext.currentIfPresent, !context.frames.isEmpty {
       checkForCycle(context.frames)
     }
-    let fast = withState { state -> (Value, UInt64)? in
+    return cachedIfValid() ?? refresh(owner: owner)
+  }
+
+  /// The cached value and its version when the value is clean and nothing it depends on was
+  /// written since it was last checked: one lock, and one atomic load per registrar.
+  private func cachedIfValid() -> (value: Value, version: UInt64)? {
+    withState { state -> (Value, UInt64)? in
       guard state.phase == .clean, let cached else { return nil }
       for stamp in state.stamps
       where stamp.core.epoch.load(ordering: .sequentiallyConsistent) != stamp.epoch {
@@ -332,8 +366,6 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       }
       return (cached, state.version)
     }
-    if let fast { return fast }
-    return refresh(owner: owner)
   }
 
   /// The slow path of a read: checks the sources, then recomputes if one changed.
@@ -436,7 +468,10 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       let old = state.inputObserver
       state.inputObserver = nil
       swap(&released, &cached)
-      if !same || state.version != versionBefore { state.version &+= 1 }
+      if !same || state.version != versionBefore {
+        state.version &+= 1
+        publishedVersion.store(state.version, ordering: .releasing)
+      }
       state.phase = .clean
       state.plainSources = plainSources
       state.derivedSources = derivedSources
@@ -473,12 +508,35 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     // A source that changed after it was read and before the edge above existed pushed
     // nothing here: catch it now.
     for source in derivedSources {
-      guard let node = source.node, node.withState({ $0.version }) == source.version else {
+      guard let node = source.node,
+        node.publishedVersion.load(ordering: .acquiring) == source.version
+      else {
         inputsChanged(generation: generation)
         break
       }
     }
     if !same && !first { reportChange() }
     return (value, version)
+  }
+}
+
+extension Delivery {
+  /// Stops the program when the caller is not in this isolation: a derived value whose
+  /// computation is isolated to an actor is read only there.
+  func preconditionIsolated(_ name: @autoclosure () -> String) {
+    switch self {
+    case .synchronous:
+      return
+    case .mainActor:
+      if !Platform.isOnMainActor {
+        fatalError(
+          "ArborealTracking: the derived value \(name()) was made on the main actor and read "
+            + "off it; read it on the main actor")
+      }
+    case .actor(let actor):
+      actor.preconditionIsolated(
+        "ArborealTracking: the derived value \(name()) was made on an actor and read off it; "
+          + "read it on that actor")
+    }
   }
 }
