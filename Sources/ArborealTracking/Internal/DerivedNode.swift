@@ -111,12 +111,12 @@ class DerivedNodeBase: @unchecked Sendable {
   }
 
   /// The registrar of the value's own key: its observers are the observers of the value.
-  let registrar = TrackingRegistrar()
-  let key: TrackingKey
+  @usableFromInline let registrar = TrackingRegistrar()
+  @usableFromInline let key: TrackingKey
   /// Where the input observer runs, and so where pushed recomputations happen.
   let delivery: Delivery
   /// `version`, published for the read path's lock-free re-check; stored under the lock.
-  let publishedVersion = Atomic<UInt64>(0)
+  @usableFromInline let publishedVersion = Atomic<UInt64>(0)
   private let lock = Lock()
   @exclusivity(unchecked) private var state = State()
 
@@ -137,6 +137,29 @@ class DerivedNodeBase: @unchecked Sendable {
     lock.withLock(owner: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())) {
       body(&state)
     }
+  }
+
+  /// Runs `body` under the lock when the value is clean and nothing it depends on was written
+  /// since it was last checked, and returns its version; returns 0 (no version) otherwise.
+  @usableFromInline
+  final func withCleanState(_ body: () -> Void) -> UInt64 {
+    withState { state in
+      guard state.phase == .clean else { return 0 }
+      for stamp in state.stamps
+      where stamp.core.epoch.load(ordering: .sequentiallyConsistent) != stamp.epoch {
+        return 0
+      }
+      body()
+      return state.version
+    }
+  }
+
+  /// Whether a derived value is being computed on this thread (reads then record edges and
+  /// look for cycles).
+  @usableFromInline
+  static var isComputingOnThisThread: Bool {
+    guard let context = DerivedContext.currentIfPresent else { return false }
+    return !context.frames.isEmpty
   }
 
   // MARK: Overridden by DerivedNode
@@ -267,10 +290,10 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   /// The model owning the value: set at its first read, never released before the node (the
   /// model stores the node), so unowned.
   @exclusivity(unchecked) private unowned(unsafe) var owner: AnyObject?
-  @exclusivity(unchecked) private var cached: Value?
+  @usableFromInline @exclusivity(unchecked) var cached: Value?
   private let name: String
   /// Whether the computation is isolated to an actor, so that every read must happen there.
-  private let checksIsolation: Bool
+  @usableFromInline let checksIsolation: Bool
 
   init(
     name: String, delivery: Delivery, compute: @escaping () -> Value,
@@ -315,8 +338,24 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   /// computation, or of the running tracking scope.
   ///
   /// - Parameter owner: The model, when read through its property.
-  @usableFromInline
+  @inlinable
   func read(owner: AnyObject?) -> Value {
+    // Inlined and specialised in the caller: a cached value costs one lock and a load per
+    // registrar it depends on, with no generic code in the way.
+    if _fastPath(!checksIsolation && !DerivedNodeBase.isComputingOnThisThread) {
+      var value: Value?
+      let version = withCleanState { value = cached }
+      if version != 0, let value {
+        registrar.access(key)
+        if publishedVersion.load(ordering: .acquiring) == version { return value }
+      }
+    }
+    return readSlow(owner: owner)
+  }
+
+  /// ``read(owner:)`` when the cache cannot answer at once.
+  @usableFromInline
+  func readSlow(owner: AnyObject?) -> Value {
     if checksIsolation { delivery.preconditionIsolated(displayName) }
     if let context = DerivedContext.currentIfPresent, !context.frames.isEmpty {
       return readInsideComputation(owner: owner, context.frames)
@@ -380,7 +419,8 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     }
     if let (_, marks, plainSources, derivedSources, stamps) = known {
       let epochs = stamps.map { $0.core.epoch.load(ordering: .sequentiallyConsistent) }
-      var changed = plainSources.contains { $0.hasChanged() }
+      let inputChanged = plainSources.contains { $0.hasChanged() }
+      var changed = inputChanged
       if !changed {
         for source in derivedSources {
           guard let node = source.node, node.refreshVersion() == source.version else {
@@ -400,6 +440,11 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
         }
         if let settled { return settled }
       }
+      // Outside a transaction, a write of an input notifies its observers before the writer
+      // returns: the old input observer is being (or was) notified, and unregisters itself.
+      // Cancelling it here would cost a search of each entry it left, per value.
+      let inTransaction = ThreadContext.currentIfPresent?.isInTransaction ?? false
+      return recompute(keepingOldObserver: inputChanged && !inTransaction)
     }
     return recompute()
   }
@@ -416,7 +461,10 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   // MARK: Computing
 
   /// Runs the computation, records what it read, and replaces the cache.
-  private func recompute() -> (value: Value, version: UInt64) {
+  ///
+  /// - Parameter keepingOldObserver: Whether the last computation's input observer is left to
+  ///   end by itself (a write it observed is notifying it) instead of being cancelled.
+  private func recompute(keepingOldObserver: Bool = false) -> (value: Value, version: UInt64) {
     let (previous, versionBefore, owner) = withState {
       state -> (Value?, UInt64, AnyObject?) in
       (cached, state.version, self.owner)
@@ -480,7 +528,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     }
     // The old value and observer go outside the lock (a deinit is user code).
     released = nil
-    oldObserver?.cancel()
+    if !keepingOldObserver { oldObserver?.cancel() }
 
     if scope.runs.isEmpty {
       scope.recycle()
