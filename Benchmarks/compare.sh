@@ -62,6 +62,8 @@ OPERATIONS = {
     "untracked-read-local": 1_000_000,
     "write-unobserved-local": 1_000_000,
     "append-observed": 1_000,
+    "derived-read": 1_000,
+    "derived-diamond-1000": 1,
 }
 
 # (row label, ours, anchor, ratios key or None, target or None)
@@ -95,12 +97,16 @@ ROWS = [
     ("write-unobserved-local-vs-floor [anchor: plain class]", "write-unobserved-local/ours", "write-unobserved-local/plain", None, None),
     ("inplace-edit-observed (100,000 items)", "inplace-edit-observed/ours", "inplace-edit-observed/observation", "inplace-edit-observed", 0.5),
     ("append-observed (100,000 items)", "append-observed/ours", "append-observed/observation", "append-observed", 0.5),
+    ("derived-read (cached sum of 1,000 items) [anchor: computed property, ours]", "derived-read/ours", "derived-read/computed", "derived-read", 0.1),
+    ("derived-read, vs Observation's computed property", "derived-read/ours", "derived-read/observation", None, None),
+    ("derived-diamond-1000 (write, 1 observer at the bottom), vs computed under Observation", "derived-diamond-1000/ours", "derived-diamond-1000/observation", "derived-diamond-1000", None),
 ]
 KEYS = ["untracked-read", "tracked-read", "write-unobserved", "write-sibling-observed",
         "oneshot-register-fire", "notify-1", "notify-100", "fanout-100k",
         "untracked-read-vs-floor", "send-vs-update", "viewstore-vs-store",
         "inplace-edit-observed", "append-observed", "untracked-read-local",
-        "untracked-read-local-vs-floor", "write-unobserved-local"]
+        "untracked-read-local-vs-floor", "write-unobserved-local", "derived-read",
+        "derived-diamond-1000"]
 
 # histogramSamples writes <baseline>.<target>.<name>.<metric>.histogram.samples.tsv, with
 # `/` and spaces in the name replaced by `_`; the first line is a header, then one raw value

@@ -24,4 +24,5 @@ let benchmarks: @Sendable () -> Void = {
   registerBridgeBenchmarks()
   registerInPlaceBenchmarks()
   registerLocalBenchmarks()
+  registerDerivedBenchmarks()
 }
