@@ -45,7 +45,7 @@ extension ArborealStore {
   ///
   /// ```swift
   /// let title = store.derived("title") { $0.draft.trimmingCharacters(in: .whitespaces) }
-  /// let binding = store.binding(get: title, tag: Action.setDraft)
+  /// let binding = store.binding(title, tag: Action.setDraft)
   /// ```
   ///
   /// Reading the binding reads the selector (cached until its inputs change; inside tracking,
@@ -56,7 +56,7 @@ extension ArborealStore {
   ///   - tag: Makes the action that sets a new value.
   /// - Returns: The binding; it keeps this store and the selector alive.
   public func binding<Value>(
-    get selector: Derived<Value>,
+    _ selector: Derived<Value>,
     tag: @escaping (Value) -> Model.Action
   ) -> StoreBinding<Value> {
     StoreBinding(

@@ -53,7 +53,7 @@ import Testing
       computations += 1
       return counter.count
     }
-    let binding = store.binding(get: count, tag: Counter.Action.set)
+    let binding = store.binding(count, tag: Counter.Action.set)
     #expect(binding.wrappedValue == 0)
     #expect(binding.wrappedValue == 0)
     #expect(computations == 1)
