@@ -63,6 +63,7 @@ OPERATIONS = {
     "write-unobserved-local": 1_000_000,
     "append-observed": 1_000,
     "derived-read": 1_000,
+    "derived-read-rows": 1_000,
     "derived-diamond-1000": 1,
 }
 
@@ -99,6 +100,8 @@ ROWS = [
     ("append-observed (100,000 items)", "append-observed/ours", "append-observed/observation", "append-observed", 0.5),
     ("derived-read (cached sum of 1,000 items) [anchor: computed property, ours]", "derived-read/ours", "derived-read/computed", "derived-read", 0.1),
     ("derived-read, vs Observation's computed property", "derived-read/ours", "derived-read/observation", None, None),
+    ("derived-read-rows (cached total of 1,000 row models) [anchor: computed property, ours]", "derived-read-rows/ours", "derived-read-rows/computed", "derived-read-rows", 0.1),
+    ("derived-read-rows, vs Observation's computed property", "derived-read-rows/ours", "derived-read-rows/observation", None, None),
     ("derived-diamond-1000 (write, 1 observer at the bottom), vs computed under Observation", "derived-diamond-1000/ours", "derived-diamond-1000/observation", "derived-diamond-1000", None),
 ]
 KEYS = ["untracked-read", "tracked-read", "write-unobserved", "write-sibling-observed",
@@ -106,7 +109,7 @@ KEYS = ["untracked-read", "tracked-read", "write-unobserved", "write-sibling-obs
         "untracked-read-vs-floor", "send-vs-update", "viewstore-vs-store",
         "inplace-edit-observed", "append-observed", "untracked-read-local",
         "untracked-read-local-vs-floor", "write-unobserved-local", "derived-read",
-        "derived-diamond-1000"]
+        "derived-read-rows", "derived-diamond-1000"]
 
 # histogramSamples writes <baseline>.<target>.<name>.<metric>.histogram.samples.tsv, with
 # `/` and spaces in the name replaced by `_`; the first line is a header, then one raw value

@@ -32,6 +32,30 @@ final class ObservedSumModel {
   var computedSum: Int { items.reduce(0, &+) }
 }
 
+/// Ours: a total over 1,000 row models, each with its own registrar, as a derived value and
+/// as a computed property.
+///
+/// Invariant (why `@unchecked Sendable` holds): a benchmark runs on one thread (see ``Sink``).
+final class DerivedRowsModel: Trackable, @unchecked Sendable {
+  let registrar = TrackingRegistrar()
+  @Tracked var rows: [TrackedModel]
+  @Derived({ (model: DerivedRowsModel) in model.rows.reduce(0) { $0 &+ $1.count } }) var total: Int
+
+  /// The same total, recomputed on every read.
+  var computedTotal: Int { rows.reduce(0) { $0 &+ $1.count } }
+
+  init() {
+    rows = (0..<derivedItemCount).map { _ in TrackedModel() }
+  }
+}
+
+/// The anchor: the same total over `@Observable` rows.
+@Observable
+final class ObservedRowsModel {
+  var rows = (0..<derivedItemCount).map { _ in ObservedModel() }
+  var computedTotal: Int { rows.reduce(0) { $0 &+ $1.count } }
+}
+
 /// A diamond of 1,000 derived values: one input, `diamondWidth` values that each read it, and
 /// one at the bottom that reads them all, with one observer.
 ///
@@ -137,6 +161,48 @@ func registerDerivedBenchmarks() {
     var total = 0
     for _ in benchmark.scaledIterations {
       total &+= model.computedSum
+      blackHole(model)
+    }
+    blackHole(total)
+  }
+
+  // MARK: derived-read-rows: read the total of 1,000 row models, cached or recomputed.
+
+  benchmark(
+    "derived-read-rows/ours", .perOperation(.kilo),
+    setUp: { () -> DerivedRowsModel in
+      let model = DerivedRowsModel()
+      _ = model.total
+      return model
+    }
+  ) { benchmark, model in
+    var total = 0
+    for _ in benchmark.scaledIterations {
+      total &+= model.total
+      blackHole(model)
+    }
+    blackHole(total)
+  }
+
+  benchmark(
+    "derived-read-rows/computed", .perOperation(.kilo),
+    setUp: { DerivedRowsModel() }
+  ) { benchmark, model in
+    var total = 0
+    for _ in benchmark.scaledIterations {
+      total &+= model.computedTotal
+      blackHole(model)
+    }
+    blackHole(total)
+  }
+
+  benchmark(
+    "derived-read-rows/observation", .perOperation(.kilo),
+    setUp: { ObservedRowsModel() }
+  ) { benchmark, model in
+    var total = 0
+    for _ in benchmark.scaledIterations {
+      total &+= model.computedTotal
       blackHole(model)
     }
     blackHole(total)
