@@ -88,10 +88,12 @@ final class DerivedDependent {
 /// another node's lock runs. Two threads that read a dirty value at once may both compute
 /// it; the later result is kept.
 ///
-/// Invariant (why `@unchecked Sendable` holds): the state is only accessed inside `withState`,
-/// under `lock`; the other stored properties are immutable. The computation runs only in the
-/// value's isolation: on the reading thread (the compiler keeps a non-`Sendable` ``Derived``
-/// in its isolation) or through `delivery`.
+/// Invariant (why `@unchecked Sendable` holds): the state (and a subclass's cache and owner)
+/// is only accessed inside `withState`, under `lock`; `publishedVersion` is atomic; the other
+/// stored properties are immutable. The computation runs only in the value's isolation: a
+/// model's where the model is used (the model is reached only there), a nonisolated one's
+/// closure is `Sendable`, and an actor-isolated one's reads are checked to run on its actor,
+/// as are its pushed recomputations (through `delivery`).
 @usableFromInline
 class DerivedNodeBase: @unchecked Sendable {
   enum Phase { case uncomputed, clean, check, dirty }
