@@ -498,4 +498,37 @@ import Testing
     #expect(sheet.doubled == 1_000)
     #expect(sheet.isMultipleOfFour == true)
   }
+
+  @Test func observersRegisteringAndCancellingWhileAnotherThreadWritesEndOnTheLastValue() async {
+    let sheet = SharedSheet()
+    let observers = 4
+    final class Shared: Sendable {
+      let lastSeen = Mutex<[Int: Int]>([:])
+      let tokens = Mutex<[TrackingToken]>([])
+    }
+    let shared = Shared()
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for value in 1...400 { sheet.counter.value = value }
+      }
+      for index in 0..<observers {
+        group.addTask {
+          for round in 0..<20 {
+            let token = observe { shared.lastSeen.withLock { $0[index] = sheet.doubled } }
+            if round == 19 {
+              shared.tokens.withLock { $0.append(token) }
+            } else {
+              token.cancel()
+            }
+          }
+        }
+      }
+    }
+    // Every observer still registered saw the last write.
+    #expect(shared.lastSeen.withLock { $0.values.allSatisfy { $0 == 800 } })
+    #expect(shared.lastSeen.withLock { $0.count } == observers)
+    shared.tokens.withLock { $0.forEach { $0.cancel() } }
+    // One input observer of the cached value is left on the counter, nothing more.
+    #expect(sheet.counter.registrar.registrationCount == 1)
+  }
 }
