@@ -421,8 +421,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     }
     if let (_, marks, plainSources, derivedSources, stamps) = known {
       let epochs = stamps.map { $0.core.epoch.load(ordering: .sequentiallyConsistent) }
-      let inputChanged = plainSources.contains { $0.hasChanged() }
-      var changed = inputChanged
+      var changed = plainSources.contains { $0.hasChanged() }
       if !changed {
         for source in derivedSources {
           guard let node = source.node, node.refreshVersion() == source.version else {
@@ -442,11 +441,6 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
         }
         if let settled { return settled }
       }
-      // Outside a transaction, a write of an input notifies its observers before the writer
-      // returns: the old input observer is being (or was) notified, and unregisters itself.
-      // Cancelling it here would cost a search of each entry it left, per value.
-      let inTransaction = ThreadContext.currentIfPresent?.isInTransaction ?? false
-      return recompute(keepingOldObserver: inputChanged && !inTransaction)
     }
     return recompute()
   }
@@ -463,10 +457,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   // MARK: Computing
 
   /// Runs the computation, records what it read, and replaces the cache.
-  ///
-  /// - Parameter keepingOldObserver: Whether the last computation's input observer is left to
-  ///   end by itself (a write it observed is notifying it) instead of being cancelled.
-  private func recompute(keepingOldObserver: Bool = false) -> (value: Value, version: UInt64) {
+  private func recompute() -> (value: Value, version: UInt64) {
     let (previous, versionBefore, owner) = withState {
       state -> (Value?, UInt64, AnyObject?) in
       (cached, state.version, self.owner)
@@ -530,7 +521,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     }
     // The old value and observer go outside the lock (a deinit is user code).
     released = nil
-    if !keepingOldObserver { oldObserver?.cancel() }
+    oldObserver?.cancel()
 
     if scope.runs.isEmpty {
       scope.recycle()
