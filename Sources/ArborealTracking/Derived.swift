@@ -76,6 +76,41 @@ public struct Derived<Value> {
       isDuplicate: { $0 == $1 })
   }
 
+  /// Creates a derived value of a main-actor model, whose every new result notifies its
+  /// observers.
+  ///
+  /// ```swift
+  /// @MainActor final class Editor: Trackable {
+  ///   let registrar = TrackingRegistrar()
+  ///   @Tracked var text = ""
+  ///   @Derived(mainActor: { (editor: Editor) in editor.text.count }) var length: Int
+  /// }
+  /// ```
+  ///
+  /// The value is computed, and must be read, on the main actor; a read from elsewhere stops
+  /// the program with a message.
+  ///
+  /// - Parameter compute: Computes the value from the model; its reads are tracked.
+  public init<Model: Trackable>(mainActor compute: @escaping @MainActor @Sendable (Model) -> Value)
+  {
+    let plain = nonisolated(compute)
+    node = DerivedNode(
+      modelCompute: { plain(unsafeDowncast($0, to: Model.self)) }, isDuplicate: nil,
+      delivery: .mainActor)
+  }
+
+  /// Creates a derived value of a main-actor model whose observers are notified only when its
+  /// result changes to a different value.
+  ///
+  /// - Parameter compute: Computes the value from the model; its reads are tracked.
+  public init<Model: Trackable>(mainActor compute: @escaping @MainActor @Sendable (Model) -> Value)
+  where Value: Equatable {
+    let plain = nonisolated(compute)
+    node = DerivedNode(
+      modelCompute: { plain(unsafeDowncast($0, to: Model.self)) }, isDuplicate: { $0 == $1 },
+      delivery: .mainActor)
+  }
+
   /// Creates a free-standing derived value, whose every new result notifies its observers.
   ///
   /// - Parameters:
@@ -168,4 +203,23 @@ extension Derived: Sendable where Value: Sendable {}
 
 extension Derived: TrackedStorage {
   var trackingKeyID: UInt64 { node.key.id }
+}
+
+/// A main-actor function of one argument as a plain one, to be called on the main actor only
+/// (the node checks every read; see ``DerivedNode``). A global actor's function has the layout
+/// of a plain function: its isolation is in its type alone.
+private func nonisolated<Argument, Result>(
+  _ function: @escaping @MainActor @Sendable (Argument) -> Result
+) -> @Sendable (Argument) -> Result {
+  unsafeBitCast(
+    MainActorFunction(function: function), to: PlainFunction1Holder<Argument, Result>.self
+  ).function
+}
+
+private struct MainActorFunction<Argument, Result> {
+  let function: @MainActor @Sendable (Argument) -> Result
+}
+
+private struct PlainFunction1Holder<Argument, Result> {
+  let function: @Sendable (Argument) -> Result
 }

@@ -401,6 +401,21 @@ import Testing
     token.cancel()
   }
 
+  @MainActor @Test func aMainActorModelsDerivedValue() {
+    let sheet = MainActorSheet()
+    var seen: [Int] = []
+    let token = observe { seen.append(sheet.doubled) }
+    sheet.width = 3
+    sheet.width = 3  // equal: nothing
+    withTransaction {
+      sheet.width = 4
+      sheet.width = 5
+    }
+    #expect(seen == [4, 6, 10])
+    #expect(sheet.doubled == 10)
+    token.cancel()
+  }
+
   actor Ledger {
     let cart = Cart()
 

@@ -313,13 +313,22 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     super.init(name: name, delivery: delivery)
   }
 
-  init(modelCompute: @escaping (AnyObject) -> Value, isDuplicate: ((Value, Value) -> Bool)?) {
+  /// A model's value, computed where the model is used (`.synchronous`), or on the main
+  /// actor for a main-actor model.
+  init(
+    modelCompute: @escaping (AnyObject) -> Value, isDuplicate: ((Value, Value) -> Bool)?,
+    delivery: Delivery = .synchronous
+  ) {
     self.compute = nil
     self.modelCompute = modelCompute
     self.isDuplicate = isDuplicate
     self.name = ""
-    self.checksIsolation = false
-    super.init(name: "", delivery: .synchronous)
+    if case .synchronous = delivery {
+      checksIsolation = false
+    } else {
+      checksIsolation = true
+    }
+    super.init(name: "", delivery: delivery)
   }
 
   override var displayName: String {

@@ -121,3 +121,11 @@ final class SharedSheet: Trackable, @unchecked Sendable {
   var doubled: Int
   @Derived({ (sheet: SharedSheet) -> Bool in sheet.doubled % 4 == 0 }) var isMultipleOfFour: Bool
 }
+
+/// A main-actor model with a derived value.
+@MainActor
+final class MainActorSheet: Trackable {
+  let registrar = TrackingRegistrar()
+  @Tracked var width = 2
+  @Derived(mainActor: { (sheet: MainActorSheet) in sheet.width * 2 }) var doubled: Int
+}
