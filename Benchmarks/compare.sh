@@ -66,6 +66,9 @@ OPERATIONS = {
     "replay": 1_000_000,
     "recording-load": 1_000,
     "timeline-jump": 1_000,
+    "derived-read": 1_000,
+    "derived-read-rows": 1_000,
+    "derived-diamond-1000": 1,
 }
 
 # (row label, ours, anchor, ratios key or None, target or None)
@@ -104,6 +107,11 @@ ROWS = [
     ("replay (per recorded action; target in ns: 1M actions/s)", "replay/ours", None, "replay-actions-per-second", 1000),
     ("recording-load (per JSON line read, before replay)", "recording-load/ours", None, "recording-load-lines-per-second", None),
     ("timeline-jump (100,000 steps, back and forth; target: well under 1 s)", "timeline-jump/ours", None, "timeline-jumps-per-second", 100_000_000),
+    ("derived-read (cached sum of 1,000 items) [anchor: computed property, ours]", "derived-read/ours", "derived-read/computed", "derived-read", 0.1),
+    ("derived-read, vs Observation's computed property", "derived-read/ours", "derived-read/observation", None, None),
+    ("derived-read-rows (cached total of 1,000 row models) [anchor: computed property, ours]", "derived-read-rows/ours", "derived-read-rows/computed", "derived-read-rows", 0.1),
+    ("derived-read-rows, vs Observation's computed property", "derived-read-rows/ours", "derived-read-rows/observation", None, None),
+    ("derived-diamond-1000 (write, 1 observer at the bottom), vs computed under Observation", "derived-diamond-1000/ours", "derived-diamond-1000/observation", "derived-diamond-1000", None),
 ]
 # Rows without an anchor whose ratios key is a throughput: the key's value is operations per
 # second (1e9 / ns per operation), and the target, if any, is a most ns per operation.
@@ -116,7 +124,8 @@ KEYS = ["untracked-read", "tracked-read", "write-unobserved", "write-sibling-obs
         "inplace-edit-observed", "append-observed", "untracked-read-local",
         "untracked-read-local-vs-floor", "write-unobserved-local", "record-vs-send",
         "replay-actions-per-second", "recording-load-lines-per-second",
-        "timeline-jumps-per-second"]
+        "timeline-jumps-per-second", "derived-read",
+        "derived-read-rows", "derived-diamond-1000"]
 
 # histogramSamples writes <baseline>.<target>.<name>.<metric>.histogram.samples.tsv, with
 # `/` and spaces in the name replaced by `_`; the first line is a header, then one raw value

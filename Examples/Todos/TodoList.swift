@@ -40,6 +40,22 @@ final class TodoList: ReplayableModel {
   @Tracked private(set) var undoHistory: [[TodoRecord]] = []
   /// Why the last save failed, or nil if it succeeded (or none ran yet).
   @Tracked private(set) var saveProblem: String?
+
+  /// The to-dos the filter shows, with the numbers the user types: derived, so `list` reuses
+  /// it until a to-do or the filter changes.
+  @Derived({ (list: TodoList) in
+    list.items.enumerated().compactMap { offset, todo in
+      list.filter.includes(isDone: todo.isDone) ? VisibleTodo(number: offset + 1, todo: todo) : nil
+    }
+  })
+  var visible: [VisibleTodo]
+
+  /// The counts and the filter. Derived: the status line's observer depends on this value
+  /// alone, so it runs only when the line would change (not when a to-do's text does).
+  @Derived({ (list: TodoList) in
+    TodoStatus(total: list.items.count, done: list.items.count { $0.isDone }, filter: list.filter)
+  })
+  var status: TodoStatus
   private var nextID: Int
   private var revision = 0
 
@@ -153,17 +169,6 @@ extension TodoList {
   /// The to-do the user calls `number` (1-based, as `list` shows it), if there is one.
   func item(number: Int) -> Todo? {
     items.indices.contains(number - 1) ? items[number - 1] : nil
-  }
-
-  /// The to-dos the filter shows, with the numbers the user types.
-  var visible: [(number: Int, todo: Todo)] {
-    items.enumerated().compactMap { offset, todo in
-      filter.includes(isDone: todo.isDone) ? (offset + 1, todo) : nil
-    }
-  }
-
-  var status: TodoStatus {
-    TodoStatus(total: items.count, done: items.count { $0.isDone }, filter: filter)
   }
 
   var canUndo: Bool { !undoHistory.isEmpty }

@@ -10,3 +10,9 @@ struct TodoStatus: Equatable {
     return "[\(total) \(noun): \(total - done) active, \(done) done · showing \(filter.rawValue)]"
   }
 }
+
+/// A to-do the filter shows, with the number the user types for it.
+struct VisibleTodo {
+  var number: Int
+  var todo: Todo
+}

@@ -4,8 +4,10 @@ import ExampleSupport
 /// The command line around the store: runs one typed line at a time and prints the results.
 ///
 /// The status line and save problems are printed by observers (`observe`), so they appear
-/// exactly when what they read changes. A single to-do is reached through the keyed
-/// `viewStore(key:get:tag:)`, and `edit` reads and writes its text through a binding.
+/// exactly when what they read changes; the status line and the filtered list are derived
+/// values of the model (`@Derived`), cached until a to-do or the filter changes. A single
+/// to-do is reached through the keyed `viewStore(key:get:tag:)`, and `edit` reads and writes
+/// its text through a binding.
 @MainActor
 final class TodosApp {
   let store: Store<TodoList>
@@ -168,7 +170,8 @@ final class TodosApp {
         model.items.isEmpty ? "(no to-dos yet)" : "(no \(model.filter.rawValue) to-dos)")
       return
     }
-    for (number, todo) in visible {
+    for shown in visible {
+      let (number, todo) = (shown.number, shown.todo)
       console.say("\(number < 10 ? " " : "")\(number). [\(todo.isDone ? "x" : " ")] \(todo.text)")
     }
   }

@@ -25,4 +25,5 @@ let benchmarks: @Sendable () -> Void = {
   registerInPlaceBenchmarks()
   registerLocalBenchmarks()
   registerDevtoolsBenchmarks()
+  registerDerivedBenchmarks()
 }

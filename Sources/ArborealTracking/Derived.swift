@@ -1,0 +1,225 @@
+/// A value computed from tracked properties, cached until one of them changes: a total, a
+/// filtered list, a validation message.
+///
+/// Declare it on a ``Trackable`` model next to its ``Tracked`` properties, with a closure
+/// that receives the model:
+///
+/// ```swift
+/// final class Cart: Trackable {
+///   let registrar = TrackingRegistrar()
+///   @Tracked var prices: [Int] = []
+///   @Derived({ (cart: Cart) in cart.prices.reduce(0, +) }) var total: Int
+/// }
+/// ```
+///
+/// or free-standing, over any tracked state the closure captures:
+///
+/// ```swift
+/// let total = Derived { cart.prices.reduce(0, +) }
+/// print(total.value)
+/// ```
+///
+/// A derived value is:
+///
+/// - **Lazy**: computed at its first read, never while nobody reads or observes it.
+/// - **Cached**: a read returns the cached result until a tracked property (or another
+///   derived value) that the last computation read changes; the next read then recomputes it,
+///   once, however many of its inputs changed. A read of a cached value costs a lock and a
+///   load per model it depends on, whatever the computation costs.
+/// - **Its own dependency**: code that reads it inside `observe`, `withTracking` or another
+///   derived value depends on the derived value, not on its inputs. When its inputs change
+///   but an `Equatable` result does not, nobody who read only the derived value is notified.
+///   An observed derived value is recomputed right after the change that affects it (once per
+///   transaction), and notifies its observers only if its result changed.
+/// - **Glitch-free**: chains and diamonds of derived values recompute each value at most once
+///   per change, and a reader never sees some values before a change and others after it,
+///   even inside a transaction or while other observers of the same change run. A
+///   computation that takes another branch depends on what that branch reads.
+///
+/// A derived value that reads itself, directly or through others, stops the program with a
+/// message that names the values in the cycle (`Sheet.a → Sheet.b → Sheet.a`): it is a
+/// programming error that no result can fix, like an index out of range.
+///
+/// The computation must not write tracked properties. A model's derived value is computed
+/// where the model is read or changed. A free-standing one is computed in the isolation its
+/// closure inherited: made on the main actor or another actor, it must be read there (a read
+/// from elsewhere stops the program with a message); made in nonisolated code, its closure
+/// is `Sendable` and it may be read from any thread. Reading it from several threads at once
+/// is safe; two threads that read it while it is out of date may both compute it. Its
+/// changes are not state: they do not appear in store logs or `TestStore` assertions.
+///
+/// `Derived` is `Sendable` when its value is.
+@propertyWrapper
+public struct Derived<Value> {
+  @usableFromInline let node: DerivedNode<Value>
+
+  /// Creates a model's derived value, whose every new result notifies its observers.
+  ///
+  /// - Parameter compute: Computes the value from the model; its reads are tracked.
+  public init<Model: Trackable>(_ compute: @escaping @Sendable (Model) -> Value) {
+    node = DerivedNode(
+      modelCompute: { compute(unsafeDowncast($0, to: Model.self)) }, isDuplicate: nil)
+  }
+
+  /// Creates a model's derived value whose observers are notified only when its result
+  /// changes to a different value.
+  ///
+  /// ```swift
+  /// @Derived({ (form: Form) in form.email.contains("@") }) var isValid: Bool
+  /// ```
+  ///
+  /// - Parameter compute: Computes the value from the model; its reads are tracked.
+  public init<Model: Trackable>(_ compute: @escaping @Sendable (Model) -> Value)
+  where Value: Equatable {
+    node = DerivedNode(
+      modelCompute: { compute(unsafeDowncast($0, to: Model.self)) },
+      isDuplicate: { $0 == $1 })
+  }
+
+  /// Creates a derived value of a main-actor model, whose every new result notifies its
+  /// observers.
+  ///
+  /// ```swift
+  /// @MainActor final class Editor: Trackable {
+  ///   let registrar = TrackingRegistrar()
+  ///   @Tracked var text = ""
+  ///   @Derived(mainActor: { (editor: Editor) in editor.text.count }) var length: Int
+  /// }
+  /// ```
+  ///
+  /// The value is computed, and must be read, on the main actor; a read from elsewhere stops
+  /// the program with a message.
+  ///
+  /// - Parameter compute: Computes the value from the model; its reads are tracked.
+  public init<Model: Trackable>(mainActor compute: @escaping @MainActor @Sendable (Model) -> Value)
+  {
+    let plain = nonisolated(compute)
+    node = DerivedNode(
+      modelCompute: { plain(unsafeDowncast($0, to: Model.self)) }, isDuplicate: nil,
+      delivery: .mainActor)
+  }
+
+  /// Creates a derived value of a main-actor model whose observers are notified only when its
+  /// result changes to a different value.
+  ///
+  /// - Parameter compute: Computes the value from the model; its reads are tracked.
+  public init<Model: Trackable>(mainActor compute: @escaping @MainActor @Sendable (Model) -> Value)
+  where Value: Equatable {
+    let plain = nonisolated(compute)
+    node = DerivedNode(
+      modelCompute: { plain(unsafeDowncast($0, to: Model.self)) }, isDuplicate: { $0 == $1 },
+      delivery: .mainActor)
+  }
+
+  /// Creates a free-standing derived value, whose every new result notifies its observers.
+  ///
+  /// - Parameters:
+  ///   - name: The name its changes carry in ``TrackingChanges``.
+  ///   - isolation: The caller's isolation; leave the default.
+  ///   - compute: Computes the value; its reads are tracked. It inherits the caller's actor,
+  ///     and runs there.
+  public init(
+    _ name: String = "derived",
+    isolation: isolated (any Actor)? = #isolation,
+    @_inheritActorContext _ compute: @escaping @isolated(any) @Sendable () -> Value
+  ) {
+    node = DerivedNode(
+      name: name, delivery: Delivery(compute.isolation ?? isolation),
+      compute: synchronous(compute), isDuplicate: nil)
+  }
+
+  /// Creates a free-standing derived value whose observers are notified only when its result
+  /// changes to a different value.
+  ///
+  /// ```swift
+  /// let total = Derived("total") { cart.prices.reduce(0, +) }
+  /// let token = observe { print("total:", total.value) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - name: The name its changes carry in ``TrackingChanges``.
+  ///   - isolation: The caller's isolation; leave the default.
+  ///   - compute: Computes the value; its reads are tracked. It inherits the caller's actor,
+  ///     and runs there.
+  public init(
+    _ name: String = "derived",
+    isolation: isolated (any Actor)? = #isolation,
+    @_inheritActorContext _ compute: @escaping @isolated(any) @Sendable () -> Value
+  ) where Value: Equatable {
+    node = DerivedNode(
+      name: name, delivery: Delivery(compute.isolation ?? isolation),
+      compute: synchronous(compute), isDuplicate: { $0 == $1 })
+  }
+
+  /// The value of a free-standing derived value: the cached result, or a new one when an
+  /// input changed. Inside a tracking closure, the read is tracked.
+  ///
+  /// A model's derived value is read through its property (`cart.total`).
+  ///
+  /// - Complexity: O(*m*) for the *m* models the value depends on when it is cached;
+  ///   otherwise the cost of the computation.
+  public var value: Value { node.read(owner: nil) }
+
+  /// The key that observers of this value depend on; ``TrackingChanges`` names it when the
+  /// value changes.
+  public var key: TrackingKey { node.key }
+
+  /// Unavailable: a model's derived value is read through the model (`cart.total`).
+  @available(
+    *, unavailable, message: "@Derived is only available on properties of Trackable classes"
+  )
+  public var wrappedValue: Value {
+    fatalError("@Derived is only available on properties of Trackable classes")
+  }
+
+  /// The value, up to date, read through the model.
+  @inlinable
+  public static subscript<Model: Trackable>(
+    _enclosingInstance model: Model,
+    wrapped wrappedKeyPath: KeyPath<Model, Value>,
+    storage storageKeyPath: KeyPath<Model, Derived<Value>>
+  ) -> Value {
+    model[keyPath: storageKeyPath].node.read(owner: model)
+  }
+
+  /// The value's key (`cart.$total`), which ``TrackingChanges`` names when it changes.
+  public static subscript<Model: Trackable>(
+    _enclosingInstance model: Model,
+    projected projectedKeyPath: KeyPath<Model, TrackingKey>,
+    storage storageKeyPath: KeyPath<Model, Derived<Value>>
+  ) -> TrackingKey {
+    let node = model[keyPath: storageKeyPath].node
+    return model.registrar.core.named(node.key.id, name: "", of: model)
+  }
+
+  /// Unavailable: the key is reached through the model (`cart.$total`).
+  @available(
+    *, unavailable, message: "@Derived is only available on properties of Trackable classes"
+  )
+  public var projectedValue: TrackingKey { key }
+}
+
+extension Derived: Sendable where Value: Sendable {}
+
+extension Derived: TrackedStorage {
+  var trackingKeyID: UInt64 { node.key.id }
+}
+
+/// A main-actor function of one argument as a plain one, to be called on the main actor only
+/// (the node checks every read; see ``DerivedNode``). A global actor's function has the layout
+/// of a plain function: its isolation is in its type alone.
+private func nonisolated<Argument, Result>(
+  _ function: @escaping @MainActor @Sendable (Argument) -> Result
+) -> @Sendable (Argument) -> Result {
+  unsafeBitCast(
+    MainActorFunction(function: function), to: PlainFunction1Holder<Argument, Result>.self
+  ).function
+}
+
+private struct MainActorFunction<Argument, Result> {
+  let function: @MainActor @Sendable (Argument) -> Result
+}
+
+private struct PlainFunction1Holder<Argument, Result> {
+  let function: @Sendable (Argument) -> Result
+}

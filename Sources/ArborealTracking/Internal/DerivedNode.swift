@@ -1,0 +1,591 @@
+import Synchronization
+
+/// The reads one computation made of one registrar, kept to tell later whether any of those
+/// properties changed since.
+struct DerivedPlainSource {
+  let core: RegistrarCore
+  let records: [AccessRecord]
+
+  /// Whether a property read here was written after the read. An entry that is gone counts as
+  /// a change: the registrar only drops entries without observers, and this computation's
+  /// input observer was in each one until a write took it out.
+  func hasChanged() -> Bool {
+    let now = core.epoch.load(ordering: .sequentiallyConsistent)
+    guard records.contains(where: { $0.epoch != now }) else { return false }
+    return core.withState { state in
+      records.contains { record in
+        guard let index = state.index(of: record.id) else { return true }
+        return state.entries[index].lastWrite > record.epoch
+      }
+    }
+  }
+}
+
+/// A registrar epoch seen by a computation: while every registrar a value depends on, directly
+/// or through other derived values, still has the epoch it had, none of their properties was
+/// written (the input observers keep those properties' writes on the registrars' slow path,
+/// where each write moves the epoch).
+struct DerivedStamp {
+  let core: RegistrarCore
+  var epoch: UInt64
+}
+
+/// A derived value that depends on another, by a weak reference: a dependent never keeps its
+/// source alive (a released source simply counts as changed).
+struct DerivedSourceEdge {
+  weak var node: DerivedNodeBase?
+  let version: UInt64
+}
+
+/// A derived value that read this one, and the generation of its computation that did.
+final class DerivedDependent {
+  weak var node: DerivedNodeBase?
+  var generation: UInt64
+
+  init(node: DerivedNodeBase, generation: UInt64) {
+    self.node = node
+    self.generation = generation
+  }
+}
+
+/// One derived value: a cached result of a computation over tracked properties and other
+/// derived values, the record of what it read, and its place in the graph of derived values.
+///
+/// ## Data (behind `lock`)
+/// - `phase`: `uncomputed` until the first read; `clean` when the cache was valid when last
+///   checked; `check` when a value it reads may have changed (set by a source's change,
+///   pushed down the graph); `dirty` when a tracked property it read changed (set by its
+///   input observer).
+/// - `version`: counts the changes of the cached value (an equal `Equatable` result does not
+///   count); dependents compare it with the version they read.
+/// - `generation`: counts computations; an input observer or a dependent edge from an older
+///   computation is stale and ignored.
+/// - `marks`: counts phase changes made by notifications, so that a check that raced one
+///   does not mark the value clean.
+/// - `plainSources`, `derivedSources`: what the last computation read, directly.
+/// - `stamps`: the registrar epochs of everything it depends on, transitively.
+/// - `dependents`: the derived values whose last computation read this one (weakly).
+/// - `inputObserver`: a one-shot observer of the tracked properties the computation read,
+///   delivered in the value's isolation, which marks it dirty.
+///
+/// ## Reading
+/// A clean value whose stamps all still hold is returned from the cache: one lock and one
+/// atomic load per registrar it depends on. Otherwise the value checks its sources (tracked
+/// properties by their registrars' records, derived values recursively, which recomputes
+/// those that changed) and recomputes only if one of them changed. The checks make reads
+/// glitch-free: a value read during a transaction, or while other observers of the same write
+/// are being notified, sees every source as it is now, never a mix.
+///
+/// ## Pushing
+/// When the input observer fires (after the write, or at the end of the transaction), the
+/// value marks itself dirty and every derived value that depends on it, transitively,
+/// `check`. The marked values that have observers of their own are then brought up to date,
+/// each once, and notify their observers only if their result changed. Unobserved values
+/// stay marked until they are read.
+///
+/// ## Locking
+/// `lock` is held only for bookkeeping: never while the computation, an `==`, an observer or
+/// another node's lock runs. Two threads that read a dirty value at once may both compute
+/// it; the later result is kept.
+///
+/// Invariant (why `@unchecked Sendable` holds): the state (and a subclass's cache and owner)
+/// is only accessed inside `withState`, under `lock`; `publishedVersion` is atomic; the other
+/// stored properties are immutable. The computation runs only in the value's isolation: a
+/// model's where the model is used (the model is reached only there), a nonisolated one's
+/// closure is `Sendable`, and an actor-isolated one's reads are checked to run on its actor,
+/// as are its pushed recomputations (through `delivery`).
+@usableFromInline
+class DerivedNodeBase: @unchecked Sendable {
+  enum Phase { case uncomputed, clean, check, dirty }
+
+  struct State {
+    var phase = Phase.uncomputed
+    var version: UInt64 = 0
+    var generation: UInt64 = 0
+    var marks: UInt64 = 0
+    var plainSources: [DerivedPlainSource] = []
+    var derivedSources: [DerivedSourceEdge] = []
+    var stamps: [DerivedStamp] = []
+    var dependents: [ObjectIdentifier: DerivedDependent] = [:]
+    var inputObserver: ObserverCore?
+    /// The key with its name and owner, once a change needed it.
+    var namedKey: TrackingKey?
+  }
+
+  /// The registrar of the value's own key: its observers are the observers of the value.
+  @usableFromInline let registrar = TrackingRegistrar()
+  @usableFromInline let key: TrackingKey
+  /// Where the input observer runs, and so where pushed recomputations happen.
+  let delivery: Delivery
+  /// `version`, published for the read path's lock-free re-check; stored under the lock.
+  @usableFromInline let publishedVersion = Atomic<UInt64>(0)
+  private let lock = Lock()
+  @exclusivity(unchecked) private var state = State()
+
+  init(name: String, delivery: Delivery) {
+    key = TrackingKey(name)
+    self.delivery = delivery
+  }
+
+  deinit {
+    // The input observer refers to this node weakly; unregister it from its registrars now.
+    state.inputObserver?.cancel()
+  }
+
+  /// Runs `body` with exclusive access to the state. Subclasses keep their cache under the
+  /// same lock, through this.
+  @inline(__always)
+  final func withState<R>(_ body: (inout State) -> R) -> R {
+    lock.withLock(owner: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())) {
+      body(&state)
+    }
+  }
+
+  /// Runs `body` under the lock when the value is clean and nothing it depends on was written
+  /// since it was last checked, and returns its version; returns 0 (no version) otherwise.
+  @usableFromInline
+  final func withCleanState(_ body: () -> Void) -> UInt64 {
+    withState { state in
+      guard state.phase == .clean else { return 0 }
+      for stamp in state.stamps
+      where stamp.core.epoch.load(ordering: .sequentiallyConsistent) != stamp.epoch {
+        return 0
+      }
+      body()
+      return state.version
+    }
+  }
+
+  /// Whether a derived value is being computed on this thread (reads then record edges and
+  /// look for cycles).
+  @usableFromInline
+  static var isComputingOnThisThread: Bool {
+    guard let context = DerivedContext.currentIfPresent else { return false }
+    return !context.frames.isEmpty
+  }
+
+  // MARK: Overridden by DerivedNode
+
+  /// Brings the value up to date and returns its version.
+  func refreshVersion() -> UInt64 { fatalError("DerivedNodeBase.refreshVersion is abstract") }
+
+  /// The value's name, for the cycle message.
+  var displayName: String { key.name }
+
+  /// The model that owns the value, if any (for its name and owner in changes).
+  var ownerObject: AnyObject? { nil }
+
+  // MARK: Graph
+
+  /// Records that `dependent`'s computation `generation` read this value.
+  final func addDependent(_ dependent: DerivedNodeBase, generation: UInt64) {
+    withState { state in
+      let identity = ObjectIdentifier(dependent)
+      if let existing = state.dependents[identity], existing.node === dependent {
+        existing.generation = generation
+      } else {
+        state.dependents[identity] = DerivedDependent(node: dependent, generation: generation)
+      }
+    }
+  }
+
+  /// The live dependents, with the generation that read this value; drops released ones.
+  private func liveDependents() -> [(DerivedNodeBase, UInt64)] {
+    withState { state in
+      guard !state.dependents.isEmpty else { return [] }
+      var live: [(DerivedNodeBase, UInt64)] = []
+      var released: [ObjectIdentifier] = []
+      for (identity, dependent) in state.dependents {
+        if let node = dependent.node {
+          live.append((node, dependent.generation))
+        } else {
+          released.append(identity)
+        }
+      }
+      for identity in released { state.dependents[identity] = nil }
+      return live
+    }
+  }
+
+  /// Whether an observer (not another derived value) depends on this value.
+  final var isObserved: Bool {
+    let core = registrar.core
+    guard core.observedMask.load(ordering: .relaxed) & key.maskBit != 0 else { return false }
+    return core.withState { state in
+      guard let index = state.index(of: key.id) else { return false }
+      return !state.entries[index].observers.isEmpty
+    }
+  }
+
+  /// Called by the input observer of computation `generation`: a tracked property the value
+  /// read changed. Marks the value dirty and its dependents `check`, then brings the marked
+  /// values that have observers up to date.
+  final func inputsChanged(generation: UInt64) {
+    let marked = withState { state -> Bool in
+      guard state.generation == generation,
+        state.phase == .clean || state.phase == .check
+      else { return false }
+      state.phase = .dirty
+      state.marks &+= 1
+      return true
+    }
+    guard marked else { return }
+    var observed: [DerivedNodeBase] = []
+    var pending: [DerivedNodeBase] = [self]
+    while let node = pending.popLast() {
+      if node.isObserved { observed.append(node) }
+      for (dependent, generation) in node.liveDependents() {
+        let newlyMarked = dependent.withState { state -> Bool in
+          guard state.generation == generation, state.phase == .clean else { return false }
+          state.phase = .check
+          state.marks &+= 1
+          return true
+        }
+        if newlyMarked { pending.append(dependent) }
+      }
+    }
+    for node in observed {
+      node.delivery.perform { _ = node.refreshVersion() }
+    }
+  }
+
+  /// Tells the value's observers that it changed. Derived values are not state: the change is
+  /// kept out of change recordings (store logs, `TestStore`).
+  final func reportChange() {
+    let key = withState { $0.namedKey } ?? nameKey()
+    let context = ThreadContext.currentIfPresent
+    let logged = context?.changeLog?.count
+    registrar.didChange(key)
+    if let context, let logged, let count = context.changeLog?.count, count > logged {
+      let identity = ObjectIdentifier(registrar.core)
+      var index = logged
+      while index < (context.changeLog?.count ?? 0) {
+        if context.changeLog?[index].registrar == identity {
+          context.changeLog?.remove(at: index)
+        } else {
+          index += 1
+        }
+      }
+    }
+  }
+
+  /// The key named after the model's property and qualified by the model, when there is one.
+  private func nameKey() -> TrackingKey {
+    var named = key
+    if let owner = ownerObject, let registrar = (owner as? any Trackable)?.registrar {
+      named = registrar.core.named(key.id, name: "", of: owner)
+    }
+    withState { $0.namedKey = named }
+    return named
+  }
+}
+
+/// A derived value of type `Value` (see ``DerivedNodeBase``).
+@usableFromInline
+final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
+  /// The free-standing computation, or nil for a model's value.
+  private let compute: (() -> Value)?
+  /// A model's computation, given the model.
+  private let modelCompute: ((AnyObject) -> Value)?
+  private let isDuplicate: ((Value, Value) -> Bool)?
+  /// The model owning the value: set at its first read, never released before the node (the
+  /// model stores the node), so unowned.
+  @exclusivity(unchecked) private unowned(unsafe) var owner: AnyObject?
+  @usableFromInline @exclusivity(unchecked) var cached: Value?
+  private let name: String
+  /// Whether the computation is isolated to an actor, so that every read must happen there.
+  @usableFromInline let checksIsolation: Bool
+
+  init(
+    name: String, delivery: Delivery, compute: @escaping () -> Value,
+    isDuplicate: ((Value, Value) -> Bool)?
+  ) {
+    self.compute = compute
+    self.modelCompute = nil
+    self.isDuplicate = isDuplicate
+    self.name = name
+    if case .synchronous = delivery {
+      checksIsolation = false
+    } else {
+      checksIsolation = true
+    }
+    super.init(name: name, delivery: delivery)
+  }
+
+  /// A model's value, computed where the model is used (`.synchronous`), or on the main
+  /// actor for a main-actor model.
+  init(
+    modelCompute: @escaping (AnyObject) -> Value, isDuplicate: ((Value, Value) -> Bool)?,
+    delivery: Delivery = .synchronous
+  ) {
+    self.compute = nil
+    self.modelCompute = modelCompute
+    self.isDuplicate = isDuplicate
+    self.name = ""
+    if case .synchronous = delivery {
+      checksIsolation = false
+    } else {
+      checksIsolation = true
+    }
+    super.init(name: "", delivery: delivery)
+  }
+
+  override var displayName: String {
+    guard let owner = withState({ _ in self.owner }) else {
+      return name.isEmpty ? "derived#\(key.id)" : name
+    }
+    let type = String(describing: type(of: owner))
+    return "\(type).\(PropertyNames.name(of: key.id, in: owner) ?? "derived#\(key.id)")"
+  }
+
+  override var ownerObject: AnyObject? { withState { _ in owner } }
+
+  override func refreshVersion() -> UInt64 { current(owner: nil).version }
+
+  // MARK: Reading
+
+  /// The value for a reader, up to date; the read is recorded as a dependency of the running
+  /// computation, or of the running tracking scope.
+  ///
+  /// - Parameter owner: The model, when read through its property.
+  @inlinable
+  func read(owner: AnyObject?) -> Value {
+    // Inlined and specialised in the caller: a cached value costs one lock and a load per
+    // registrar it depends on, with no generic code in the way.
+    if _fastPath(!checksIsolation && !DerivedNodeBase.isComputingOnThisThread) {
+      var value: Value?
+      let version = withCleanState { value = cached }
+      if version != 0, let value {
+        registrar.access(key)
+        if publishedVersion.load(ordering: .acquiring) == version { return value }
+      }
+    }
+    return readSlow(owner: owner)
+  }
+
+  /// ``read(owner:)`` when the cache cannot answer at once.
+  @usableFromInline
+  func readSlow(owner: AnyObject?) -> Value {
+    if checksIsolation { delivery.preconditionIsolated(displayName) }
+    if let context = DerivedContext.currentIfPresent, !context.frames.isEmpty {
+      return readInsideComputation(owner: owner, context.frames)
+    }
+    let (value, version) = cachedIfValid() ?? refresh(owner: owner)
+    registrar.access(key)
+    // A change that landed between the check and the access above reached no registration
+    // of this reader: read again. Later ones are caught by the registration.
+    if publishedVersion.load(ordering: .acquiring) != version {
+      return current(owner: owner).value
+    }
+    return value
+  }
+
+  /// A read while derived values are being computed on this thread: checks for a cycle, and
+  /// records an edge when the reader is the innermost computation itself.
+  private func readInsideComputation(owner: AnyObject?, _ frames: [DerivedFrame]) -> Value {
+    checkForCycle(frames)
+    let (value, version) = cachedIfValid() ?? refresh(owner: owner)
+    if let frame = DerivedContext.readingFrame {
+      frame.reads.append(DerivedRead(node: self, version: version))
+      return value
+    }
+    registrar.access(key)
+    if publishedVersion.load(ordering: .acquiring) != version {
+      return current(owner: owner).value
+    }
+    return value
+  }
+
+  /// The value, recomputed first if a source changed, and its version.
+  private func current(owner: AnyObject?) -> (value: Value, version: UInt64) {
+    if let context = DerivedContext.currentIfPresent, !context.frames.isEmpty {
+      checkForCycle(context.frames)
+    }
+    return cachedIfValid() ?? refresh(owner: owner)
+  }
+
+  /// The cached value and its version when the value is clean and nothing it depends on was
+  /// written since it was last checked: one lock, and one atomic load per registrar.
+  private func cachedIfValid() -> (value: Value, version: UInt64)? {
+    withState { state -> (Value, UInt64)? in
+      guard state.phase == .clean, let cached else { return nil }
+      for stamp in state.stamps
+      where stamp.core.epoch.load(ordering: .sequentiallyConsistent) != stamp.epoch {
+        return nil
+      }
+      return (cached, state.version)
+    }
+  }
+
+  /// The slow path of a read: checks the sources, then recomputes if one changed.
+  private func refresh(owner: AnyObject?) -> (value: Value, version: UInt64) {
+    let known = withState {
+      state -> (Phase, UInt64, [DerivedPlainSource], [DerivedSourceEdge], [DerivedStamp])? in
+      if self.owner == nil, let owner { self.owner = owner }
+      guard state.phase == .clean || state.phase == .check else { return nil }
+      return (
+        state.phase, state.marks, state.plainSources, state.derivedSources, state.stamps
+      )
+    }
+    if let (_, marks, plainSources, derivedSources, stamps) = known {
+      let epochs = stamps.map { $0.core.epoch.load(ordering: .sequentiallyConsistent) }
+      var changed = plainSources.contains { $0.hasChanged() }
+      if !changed {
+        for source in derivedSources {
+          guard let node = source.node, node.refreshVersion() == source.version else {
+            changed = true
+            break
+          }
+        }
+      }
+      if !changed {
+        let settled = withState { state -> (Value, UInt64)? in
+          guard state.marks == marks, let cached else { return nil }
+          state.phase = .clean
+          for index in state.stamps.indices where index < epochs.count {
+            state.stamps[index].epoch = epochs[index]
+          }
+          return (cached, state.version)
+        }
+        if let settled { return settled }
+      }
+    }
+    return recompute()
+  }
+
+  /// Stops with a message naming the values when this one is already being computed on this
+  /// thread: it depends on itself.
+  private func checkForCycle(_ frames: [DerivedFrame]) {
+    guard let start = frames.firstIndex(where: { $0.node === self }) else { return }
+    let names = frames[start...].map(\.node.displayName) + [displayName]
+    fatalError(
+      "ArborealTracking: a derived value depends on itself: \(names.joined(separator: " → "))")
+  }
+
+  // MARK: Computing
+
+  /// Runs the computation, records what it read, and replaces the cache.
+  private func recompute() -> (value: Value, version: UInt64) {
+    let (previous, versionBefore, owner) = withState {
+      state -> (Value?, UInt64, AnyObject?) in
+      (cached, state.version, self.owner)
+    }
+    let context = DerivedContext.current
+    let frame = DerivedFrame(node: self)
+    context.frames.append(frame)
+    let compute = self.compute
+    let modelCompute = self.modelCompute
+    let (value, scope) = AccessScope.run(mergingIntoParent: false) { () -> Value in
+      frame.scope = ThreadContext.currentIfPresent?.scope?.toOpaque()
+      if let compute { return compute() }
+      guard let owner, let modelCompute else {
+        fatalError("ArborealTracking: a model's derived value was read before its model")
+      }
+      return modelCompute(owner)
+    }
+    context.frames.removeLast()
+
+    // What was read: tracked properties by registrar, derived values by edge.
+    var plainSources: [DerivedPlainSource] = []
+    var stamps: [DerivedStamp] = []
+    func stamp(_ core: RegistrarCore, _ epoch: UInt64) {
+      if let index = stamps.firstIndex(where: { $0.core === core }) {
+        stamps[index].epoch = min(stamps[index].epoch, epoch)
+      } else {
+        stamps.append(DerivedStamp(core: core, epoch: epoch))
+      }
+    }
+    for run in scope.runs {
+      let records = Array(scope.records(of: run))
+      plainSources.append(DerivedPlainSource(core: run.core, records: records))
+      for record in records { stamp(run.core, record.epoch) }
+    }
+    var derivedSources: [DerivedSourceEdge] = []
+    var seen = Set<ObjectIdentifier>()
+    for read in frame.reads where seen.insert(ObjectIdentifier(read.node)).inserted {
+      derivedSources.append(DerivedSourceEdge(node: read.node, version: read.version))
+      for inner in read.node.withState({ $0.stamps }) { stamp(inner.core, inner.epoch) }
+    }
+
+    // Compared outside the lock: `==` is user code.
+    let same = previous.map { previous in isDuplicate?(previous, value) ?? false } ?? false
+    let first = previous == nil
+    var released: Value? = value
+    let (generation, oldObserver, version) = withState {
+      state -> (UInt64, ObserverCore?, UInt64) in
+      state.generation &+= 1
+      let old = state.inputObserver
+      state.inputObserver = nil
+      swap(&released, &cached)
+      if !same || state.version != versionBefore {
+        state.version &+= 1
+        publishedVersion.store(state.version, ordering: .releasing)
+      }
+      state.phase = .clean
+      state.plainSources = plainSources
+      state.derivedSources = derivedSources
+      state.stamps = stamps
+      return (state.generation, old, state.version)
+    }
+    // The old value and observer go outside the lock (a deinit is user code).
+    released = nil
+    oldObserver?.cancel()
+
+    if scope.runs.isEmpty {
+      scope.recycle()
+    } else {
+      let observer = ObserverCore(
+        kind: .oneShot, delivery: delivery,
+        callback: UncheckedCallback(unchecked: { [weak self] _ in
+          self?.inputsChanged(generation: generation)
+        }), origin: nil)
+      let current = withState { state -> Bool in
+        guard state.generation == generation else { return false }
+        state.inputObserver = observer
+        return true
+      }
+      if current {
+        observer.finishOneShotRegistration(scope)
+      } else {
+        scope.discard()
+        scope.recycle()
+      }
+    }
+    for source in derivedSources {
+      source.node?.addDependent(self, generation: generation)
+    }
+    // A source that changed after it was read and before the edge above existed pushed
+    // nothing here: catch it now.
+    for source in derivedSources {
+      guard let node = source.node,
+        node.publishedVersion.load(ordering: .acquiring) == source.version
+      else {
+        inputsChanged(generation: generation)
+        break
+      }
+    }
+    if !same && !first { reportChange() }
+    return (value, version)
+  }
+}
+
+extension Delivery {
+  /// Stops the program when the caller is not in this isolation: a derived value whose
+  /// computation is isolated to an actor is read only there.
+  func preconditionIsolated(_ name: @autoclosure () -> String) {
+    switch self {
+    case .synchronous:
+      return
+    case .mainActor:
+      if !Platform.isOnMainActor {
+        fatalError(
+          "ArborealTracking: the derived value \(name()) was made on the main actor and read "
+            + "off it; read it on the main actor")
+      }
+    case .actor(let actor):
+      actor.preconditionIsolated(
+        "ArborealTracking: the derived value \(name()) was made on an actor and read off it; "
+          + "read it on that actor")
+    }
+  }
+}
