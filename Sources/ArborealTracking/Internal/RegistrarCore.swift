@@ -100,11 +100,11 @@ func recordTrackedAccess(_ core: Unmanaged<RegistrarCore>, id: UInt64) {
 /// - `state`: the entries (observers and last-write epochs), behind `lock`.
 ///
 /// ## Why no write is lost
-/// A reader increments `pendingScopes`, loads `epoch`, sets its bit, then reads the value. A
-/// writer loads the bit (with the activity word) to choose its path, then stores the value.
-/// In a program without data races on the value one of the two accesses happens before the
-/// other: if the read comes first, so does the bit, which the writer then sees; if the write
-/// comes first, the reader sees the new value. (Racing accesses to a non-atomic value are a
+/// A reader's access loads the value and, in a tracking scope, increments `pendingScopes`,
+/// loads `epoch` and sets its bit. A writer loads the bit (with the activity word) to choose
+/// its path, then stores the value. In a program without data races on the value one of the
+/// two accesses happens before the other: if the read comes first, so does the bit, which
+/// the writer then sees; if the write comes first, the reader sees the new value. (Racing accesses to a non-atomic value are a
 /// data race in any case, and no ordering of the registrar's could make them safe.) So a
 /// write that follows the read takes the slow path and records `lastWrite` under the lock;
 /// registration then compares `lastWrite` with the read's epoch and fires at once if the
