@@ -13,10 +13,13 @@ import Testing
     var random = SeededRandom(seed: seed)
     let store = Store(state: Board(), environment: ())
     let recorder = try StoreRecorder(store, to: path)
-    for _ in 0..<count {
+    for index in 0..<count {
       store.send(random.boardAction(ids: store.state.cards.map(\.id)))
       // Sometimes let effects deliver in between, so that their actions interleave.
       if random.next(below: settle) == 0 { await store.finish() }
+      // `finish()` need not suspend: yield now and then, so that the other main-actor tests
+      // (a `TestStore` waits at most a second) are not held up, slow builds (ASan) included.
+      if index % 50 == 49 { await Task.yield() }
     }
     await store.finish()
     await recorder.finish()
@@ -26,6 +29,7 @@ import Testing
   @Test func replayingARecordedSessionGivesAnIdenticalSnapshot() async throws {
     let file = try TemporaryFile()
     for seed in UInt64(1)...1_000 {
+      await Task.yield()  // one session at a time, other main-actor tests in between
       var random = SeededRandom(seed: seed &* 7919)
       let (store, recorder) = try await recordSession(
         seed: seed, count: 1 + random.next(below: 40), to: file.path)

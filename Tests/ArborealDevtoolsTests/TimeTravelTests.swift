@@ -18,9 +18,11 @@ import Testing
       previous?(entry)
       snapshots.append(store.state.snapshot)
     }
-    for _ in 0..<count {
+    for index in 0..<count {
       store.send(random.boardAction(ids: store.state.cards.map(\.id)))
       if random.next(below: 5) == 0 { await store.finish() }
+      // Let the other main-actor tests run now and then (`finish()` need not suspend).
+      if index % 50 == 49 { await Task.yield() }
     }
     await store.finish()
     await recorder.finish()
@@ -98,7 +100,7 @@ import Testing
     for index in 0..<(count - 2) {
       store.send(index % 3 == 0 ? .card(id: 1 + index % 2, .bump) : .card(id: 2, .toggle))
       // Let the other main-actor tests run now and then.
-      if index % 1_000 == 0 { await Task.yield() }
+      if index % 100 == 0 { await Task.yield() }
     }
     await recorder.finish()
     let recording = recorder.recording
