@@ -52,6 +52,28 @@ import Testing
     #expect(numbers.sums.value == 2)
   }
 
+  /// A cached read over many models skips checking each of them while nothing they belong to
+  /// was written; a write to any one of them, or between two reads of another value, is
+  /// still seen, and a write elsewhere recomputes nothing.
+  @Test func aTotalOverAThousandModelsSeesAWriteToAnyOfThem() {
+    let ledger = Ledger(rows: 1_000)
+    let other = Ledger(rows: 2)
+    #expect(ledger.total == 1_000)
+    #expect(other.total == 2)
+    #expect(ledger.total == 1_000)
+    #expect(ledger.totals.value == 1)
+    for index in [999, 0, 500] {
+      ledger.rows[index].amount += 1
+      #expect(ledger.total == 1_000 + [999, 0, 500].firstIndex(of: index)! + 1)
+    }
+    #expect(ledger.totals.value == 4)
+    // Writes to rows of another ledger move the shared clock but none of this one's stamps.
+    other.rows[0].amount = 5
+    #expect(other.total == 6)
+    #expect(ledger.total == 1_003)
+    #expect(ledger.totals.value == 4)
+  }
+
   @Test func aFreeStandingDerivedValueIsLazyAndCached() {
     let shared = SharedCounter()
     let tally = Tally()

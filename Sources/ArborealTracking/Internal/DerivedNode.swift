@@ -21,6 +21,11 @@ struct DerivedPlainSource {
   }
 }
 
+/// Moves on every write recorded by a registrar that some derived value depends on (see
+/// ``RegistrarCore/countWritesForDerivedValues()``): while it reads what it read at a value's
+/// last check, none of its stamps can have moved.
+let derivedInputClock = Atomic<UInt64>(0)
+
 /// A registrar epoch seen by a computation: while every registrar a value depends on, directly
 /// or through other derived values, still has the epoch it had, none of their properties was
 /// written (the input observers keep those properties' writes on the registrars' slow path,
@@ -70,7 +75,8 @@ final class DerivedDependent {
 ///
 /// ## Reading
 /// A clean value whose stamps all still hold is returned from the cache: one lock and one
-/// atomic load per registrar it depends on. Otherwise the value checks its sources (tracked
+/// atomic load (``derivedInputClock``) when no registrar it depends on recorded a write since
+/// its last check, else one atomic load per registrar it depends on. Otherwise the value checks its sources (tracked
 /// properties by their registrars' records, derived values recursively, which recomputes
 /// those that changed) and recomputes only if one of them changed. The checks make reads
 /// glitch-free: a value read during a transaction, or while other observers of the same write
@@ -106,6 +112,12 @@ class DerivedNodeBase: @unchecked Sendable {
     var plainSources: [DerivedPlainSource] = []
     var derivedSources: [DerivedSourceEdge] = []
     var stamps: [DerivedStamp] = []
+    /// The ``derivedInputClock`` reading before the last check that found every stamp
+    /// holding; `.max` when none did since the stamps last changed. While the clock still
+    /// reads this, no registrar a derived value depends on recorded a write, so the stamps
+    /// still hold without being looked at: a cached read is O(1), however many models the
+    /// value depends on.
+    var checkedAt = UInt64.max
     var dependents: [ObjectIdentifier: DerivedDependent] = [:]
     var inputObserver: ObserverCore?
     /// The key with its name and owner, once a change needed it.
@@ -146,14 +158,26 @@ class DerivedNodeBase: @unchecked Sendable {
   @usableFromInline
   final func withCleanState(_ body: () -> Void) -> UInt64 {
     withState { state in
-      guard state.phase == .clean else { return 0 }
-      for stamp in state.stamps
-      where stamp.core.epoch.load(ordering: .sequentiallyConsistent) != stamp.epoch {
-        return 0
-      }
+      guard state.phase == .clean, Self.stampsHold(&state) else { return 0 }
       body()
       return state.version
     }
+  }
+
+  /// Whether no registrar the value depends on recorded a write since the stamps were taken.
+  /// O(1) while ``derivedInputClock`` has not moved since the last check that found them
+  /// holding; otherwise one atomic load per registrar. Called under the lock.
+  static func stampsHold(_ state: inout State) -> Bool {
+    // Read before the stamps: a write that lands after this reading moves the clock past it,
+    // so the next check looks at the stamps again.
+    let now = derivedInputClock.load(ordering: .sequentiallyConsistent)
+    if now == state.checkedAt { return true }
+    for stamp in state.stamps
+    where stamp.core.epoch.load(ordering: .sequentiallyConsistent) != stamp.epoch {
+      return false
+    }
+    state.checkedAt = now
+    return true
   }
 
   /// Whether a derived value is being computed on this thread (reads then record edges and
@@ -408,11 +432,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   /// written since it was last checked: one lock, and one atomic load per registrar.
   private func cachedIfValid() -> (value: Value, version: UInt64)? {
     withState { state -> (Value, UInt64)? in
-      guard state.phase == .clean, let cached else { return nil }
-      for stamp in state.stamps
-      where stamp.core.epoch.load(ordering: .sequentiallyConsistent) != stamp.epoch {
-        return nil
-      }
+      guard state.phase == .clean, let cached, Self.stampsHold(&state) else { return nil }
       return (cached, state.version)
     }
   }
@@ -445,6 +465,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
           for index in state.stamps.indices where index < epochs.count {
             state.stamps[index].epoch = epochs[index]
           }
+          state.checkedAt = .max
           return (cached, state.version)
         }
         if let settled { return settled }
@@ -507,6 +528,10 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       for inner in read.node.withState({ $0.stamps }) { stamp(inner.core, inner.epoch) }
     }
 
+    // Writes to these registrars now move the clock that lets cached reads skip the stamps.
+    // Before the stamps are stored: no read can rely on them before the registrars count.
+    for stamp in stamps { stamp.core.countWritesForDerivedValues() }
+
     // Compared outside the lock: `==` is user code.
     let same = previous.map { previous in isDuplicate?(previous, value) ?? false } ?? false
     let first = previous == nil
@@ -525,6 +550,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       state.plainSources = plainSources
       state.derivedSources = derivedSources
       state.stamps = stamps
+      state.checkedAt = .max
       return (state.generation, old, state.version)
     }
     // The old value and observer go outside the lock (a deinit is user code).

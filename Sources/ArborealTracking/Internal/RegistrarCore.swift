@@ -128,6 +128,9 @@ final class RegistrarCore: @unchecked Sendable {
   @usableFromInline let observedMask = Atomic<UInt64>(0)
   let epoch = Atomic<UInt64>(0)
   let pendingScopes = Atomic<Int>(0)
+  /// Whether a derived value depends on this registrar: then every write it records moves
+  /// ``derivedInputClock``. Set under the lock, never cleared.
+  private let feedsDerivedValues = Atomic<Bool>(false)
   private let lock = Lock()
   @exclusivity(unchecked) private var state = RegistrarState()
 
@@ -314,6 +317,9 @@ final class RegistrarCore: @unchecked Sendable {
     return withState { state -> ObserverList in
       let next = epoch.load(ordering: .relaxed) &+ 1
       epoch.store(next, ordering: .sequentiallyConsistent)
+      if feedsDerivedValues.load(ordering: .relaxed) {
+        derivedInputClock.wrappingAdd(1, ordering: .sequentiallyConsistent)
+      }
       var emptied = false
       let observers = state.recordWrite(of: naming(&state), epoch: next, emptied: &emptied)
       // The write took the entry's last observers, one-shots that will not unregister from
@@ -350,6 +356,13 @@ final class RegistrarCore: @unchecked Sendable {
       let changes = TrackingChanges(key: key)
       observers.forEach { $0.notify(changes, firedBy: self, id: key.id) }
     }
+  }
+
+  /// Makes every write this registrar records from now on move ``derivedInputClock``. Under
+  /// the lock, so that a write recorded after this returns sees it.
+  func countWritesForDerivedValues() {
+    guard !feedsDerivedValues.load(ordering: .relaxed) else { return }
+    withState { _ in feedsDerivedValues.store(true, ordering: .relaxed) }
   }
 
   /// Puts back a one-shot observer that a write of property `id` handed to a transaction in

@@ -129,3 +129,25 @@ final class MainActorSheet: Trackable {
   @Tracked var width = 2
   @Derived(mainActor: { (sheet: MainActorSheet) in sheet.width * 2 }) var doubled: Int
 }
+
+/// One row of a ``Ledger``.
+final class LedgerRow: Trackable {
+  let registrar = TrackingRegistrar()
+  @Tracked var amount = 1
+}
+
+/// A total over many row models: a derived value that depends on many registrars.
+final class Ledger: Trackable {
+  let registrar = TrackingRegistrar()
+  let totals = Tally()
+  let rows: [LedgerRow]
+  @Derived({ (ledger: Ledger) -> Int in
+    ledger.totals.add()
+    return ledger.rows.reduce(0) { $0 + $1.amount }
+  })
+  var total: Int
+
+  init(rows: Int) {
+    self.rows = (0..<rows).map { _ in LedgerRow() }
+  }
+}
