@@ -31,11 +31,26 @@ if ! swift run -c release MemoryProfile >"$results/memory.txt" 2>"$results/memor
   tail -n 20 "$results/memory.log" >&2
 fi
 
+# The `--filter` patterns, if any, so that rows left out on purpose are not reported missing.
+filters=()
+previous=""
+for argument in "$@"; do
+  if [ "$previous" = "--filter" ]; then filters+=("$argument"); fi
+  case "$argument" in --filter=*) filters+=("${argument#--filter=}") ;; esac
+  previous="$argument"
+done
+
 python_status=0
-python3 - "$results" <<'PY' || python_status=$?
+python3 - "$results" "${filters[@]}" <<'PY' || python_status=$?
 import glob, os, re, statistics, sys
 
 results = sys.argv[1]
+# `--filter` patterns given to compare.sh: a row whose benchmarks none of them selects was
+# left out on purpose, so it is shown as missing but does not fail the run.
+filters = [re.compile(pattern) for pattern in sys.argv[2:]]
+
+def selected(name):
+    return name is None or not filters or any(f.search(name) for f in filters)
 
 # Operations per iteration of each scenario: the `scalingFactor` its benchmarks declare in
 # Benchmarks/TrackingBenchmarks/*.swift (`.perOperation(...)`). Keep the two in step.
@@ -178,7 +193,8 @@ missing = False
 for label, ours_name, anchor_name, key, target in ROWS:
     ours, anchor = per_op(ours_name, "wallClock"), per_op(anchor_name, "wallClock")
     ratio = ours / anchor if ours is not None and anchor else None
-    missing = missing or ours is None or (anchor_name is not None and ratio is None)
+    if selected(ours_name) and selected(anchor_name):
+        missing = missing or ours is None or (anchor_name is not None and ratio is None)
     target_text = "-" if target is None else f"<= {target:g}"
     if key in THROUGHPUT:
         ratios[key] = round(1e9 / ours) if ours else None
