@@ -67,7 +67,8 @@ enum Registrations {
     case .none:
       return .none
     case .one(let core, _):
-      return ObjectIdentifier(core.takeUnretainedValue()) == identity ? .none : self
+      // Compared by address: the registrar may be in its deinit, so no reference is made.
+      return UInt(bitPattern: core.toOpaque()) == UInt(bitPattern: identity) ? .none : self
     case .many(var registrations):
       registrations.removeAll { ObjectIdentifier($0.core) == identity }
       return registrations.isEmpty ? .none : .many(registrations)
