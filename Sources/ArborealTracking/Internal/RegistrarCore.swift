@@ -104,14 +104,14 @@ func recordTrackedAccess(_ core: Unmanaged<RegistrarCore>, id: UInt64) {
 /// loads `epoch` and sets its bit. A writer loads the bit (with the activity word) to choose
 /// its path, then stores the value. In a program without data races on the value one of the
 /// two accesses happens before the other: if the read comes first, so does the bit, which
-/// the writer then sees; if the write comes first, the reader sees the new value. (Racing accesses to a non-atomic value are a
-/// data race in any case, and no ordering of the registrar's could make them safe.) So a
-/// write that follows the read takes the slow path and records `lastWrite` under the lock;
-/// registration then compares `lastWrite` with the read's epoch and fires at once if the
-/// property changed in between.
-/// Clearing a bit stores the mask, then re-checks `pendingScopes` and puts the bit back if a
-/// reader arrived meanwhile (both sides sequentially consistent), so a reader never relies on
-/// a bit that is being cleared.
+/// the writer then sees; if the write comes first, the reader sees the new value. (Racing
+/// accesses to a non-atomic value are a data race in any case, and no ordering of the
+/// registrar's could make them safe.) So a write that follows the read takes the slow path
+/// and records `lastWrite` under the lock; registration then compares `lastWrite` with the
+/// read's epoch and fires at once if the property changed in between. Clearing a bit stores
+/// the mask, then re-checks `pendingScopes` and puts the bit back if a reader arrived
+/// meanwhile (both sides sequentially consistent), so a reader never relies on a bit that is
+/// being cleared.
 ///
 /// ## Locking
 /// `lock` is never held while user code runs, nor while another lock is taken: observers are
