@@ -76,9 +76,10 @@ final class DerivedDependent {
 /// ## Reading
 /// A clean value whose stamps all still hold is returned from the cache: one lock and one
 /// atomic load (``derivedInputClock``) when no registrar it depends on recorded a write since
-/// its last check, else one atomic load per registrar it depends on. Otherwise the value checks its sources (tracked
-/// properties by their registrars' records, derived values recursively, which recomputes
-/// those that changed) and recomputes only if one of them changed. The checks make reads
+/// its last check, else one atomic load per registrar it depends on. Otherwise the value
+/// checks its sources (tracked properties by their registrars' records, derived values
+/// recursively, which recomputes those that changed) and recomputes only if one of them
+/// changed. The checks make reads
 /// glitch-free: a value read during a transaction, or while other observers of the same write
 /// are being notified, sees every source as it is now, never a mix.
 ///
