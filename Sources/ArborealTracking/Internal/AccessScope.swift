@@ -103,16 +103,6 @@ final class AccessScope {
     }
   }
 
-  /// Whether the scope read exactly one property, `id` of the registrar `core`.
-  func readOnly(_ core: ObjectIdentifier, id: UInt64) -> Bool {
-    runs.withUnsafeBufferPointer { runs in
-      guard runs.count == 1, ObjectIdentifier(runs[0].core) == core,
-        runs[0].range.count == 1
-      else { return false }
-      return records[runs[0].range.lowerBound].id == id
-    }
-  }
-
   /// Gives back the pending counts of every run without registering anything.
   func discard() {
     for run in runs { run.core.releasePending() }

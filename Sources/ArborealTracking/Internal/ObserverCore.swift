@@ -333,7 +333,7 @@ final class ObserverCore: @unchecked Sendable {
       if let only = scope.onlyRead {
         // One property of one model: no list to walk, nothing to retain.
         only.core._withUnsafeGuaranteedRef { core in
-          core.change(of: only.record, into: &changed)
+          core.changes(in: CollectionOfOne(only.record), into: &changed)
           core.releasePending(tidy: false)
         }
       } else {
@@ -382,7 +382,8 @@ final class ObserverCore: @unchecked Sendable {
     case .none:
       return scope.runs.isEmpty
     case .one(let core, let id):
-      return scope.readOnly(ObjectIdentifier(core.takeUnretainedValue()), id: id)
+      guard let only = scope.onlyRead else { return false }
+      return only.core.toOpaque() == core.toOpaque() && only.record.id == id
     case .many(let old):
       let runs = scope.runs
       guard old.count == runs.count else { return false }

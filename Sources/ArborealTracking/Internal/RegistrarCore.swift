@@ -280,40 +280,44 @@ final class RegistrarCore: @unchecked Sendable {
   func didChange(tracked id: UInt64, name: String, model: AnyObject, write: StartValue?) {
     var info: TrackingKeyInfo?
     let key = TrackingKey(unnamed: id)
-    let observers = recordWrite(key) { state in
+    let context = ThreadContext.unmanagedCurrent
+    let observers = recordWrite(key, context: context) { state in
       info = state.info(of: id)
       return info.map { TrackingKey(id: id, info: $0) } ?? key
     }
-    let named: TrackingKey
     if let info {
-      named = TrackingKey(id: id, info: info)
-    } else {
-      named = TrackingKey(id: id, info: makeInfo(id, name: name, of: model))
-      withState { $0.rename(named) }
+      report(
+        TrackingKey(id: id, info: info), to: observers, context: context, model: model,
+        write: write)
+      return
     }
-    report(named, to: observers, model: model, write: write)
+    let named = TrackingKey(id: id, info: makeInfo(id, name: name, of: model))
+    withState { $0.rename(named) }
+    // Looked up again: the reflection above may run a model's `customMirror`.
+    report(
+      named, to: observers, context: ThreadContext.unmanagedCurrent, model: model, write: write)
   }
 
   /// Records a change of `key` and notifies its observers (or hands them to the thread's
   /// transaction). Called after the new value is stored, by hand-written accessors.
   @usableFromInline
   func didChange(_ key: TrackingKey) {
-    report(key, to: recordWrite(key) { _ in key }, model: nil, write: nil)
-  }
-
-  /// Whether the calling thread has a transaction open.
-  private var isInTransaction: Bool {
-    guard let context = ThreadContext.unmanagedCurrent else { return false }
-    return context._withUnsafeGuaranteedRef { $0.isInTransaction }
+    let context = ThreadContext.unmanagedCurrent
+    let observers = recordWrite(key, context: context) { _ in key }
+    report(key, to: observers, context: context, model: nil, write: nil)
   }
 
   /// Records a write of property `key.id` under the lock, with the key `naming` gives, and
   /// returns the observers to notify.
+  ///
+  /// - Parameter context: The calling thread's context, looked up once per write by the
+  ///   caller (it is unmanaged: the thread keeps it alive).
   @inline(__always)
   private func recordWrite(
-    _ key: TrackingKey, naming: (inout RegistrarState) -> TrackingKey
+    _ key: TrackingKey, context: Unmanaged<ThreadContext>?,
+    naming: (inout RegistrarState) -> TrackingKey
   ) -> ObserverList {
-    let inTransaction = isInTransaction
+    let inTransaction = context?._withUnsafeGuaranteedRef { $0.isInTransaction } ?? false
     return withState { state -> ObserverList in
       let next = epoch.load(ordering: .relaxed) &+ 1
       epoch.store(next, ordering: .sequentiallyConsistent)
@@ -334,11 +338,11 @@ final class RegistrarCore: @unchecked Sendable {
   /// Tells the change log, the mirror, and the observers (or the thread's transaction) of a
   /// recorded write.
   private func report(
-    _ key: TrackingKey, to observers: ObserverList, model: AnyObject?, write: StartValue?
+    _ key: TrackingKey, to observers: ObserverList, context: Unmanaged<ThreadContext>?,
+    model: AnyObject?, write: StartValue?
   ) {
     if let mirror { mirror.trackingMirrorDidChange(key) }
-    // Unmanaged: the thread keeps its context alive.
-    if let context = ThreadContext.unmanagedCurrent {
+    if let context {
       let handled = context._withUnsafeGuaranteedRef { context -> Bool in
         if activity.writesTakeSlowPath {
           context.changeLog?.append(
@@ -418,7 +422,9 @@ final class RegistrarCore: @unchecked Sendable {
 
   /// Adds the keys in `records` written after they were read to `changed`. Lock-free when
   /// nothing was written since.
-  func changes(in records: ArraySlice<AccessRecord>, into changed: inout SmallList<TrackingKey>) {
+  func changes(
+    in records: some Collection<AccessRecord>, into changed: inout SmallList<TrackingKey>
+  ) {
     let now = epoch.load(ordering: .sequentiallyConsistent)
     guard records.contains(where: { $0.epoch != now }) else { return }
     withState { state in
@@ -426,17 +432,6 @@ final class RegistrarCore: @unchecked Sendable {
         if let key = state.changed(record.id, since: record.epoch), !changed.contains(key) {
           changed.append(key)
         }
-      }
-    }
-  }
-
-  /// Adds the key of `record` to `changed` if it was written after it was read:
-  /// ``changes(in:into:)`` for one read.
-  func change(of record: AccessRecord, into changed: inout SmallList<TrackingKey>) {
-    guard record.epoch != epoch.load(ordering: .sequentiallyConsistent) else { return }
-    withState { state in
-      if let key = state.changed(record.id, since: record.epoch), !changed.contains(key) {
-        changed.append(key)
       }
     }
   }
