@@ -467,6 +467,19 @@ import Testing
     #expect(result == [10, 15, 15, 2])
   }
 
+  /// A total over 1,000 models read on the main actor sees writes made to any of them by a
+  /// detached task, though its cached reads skip checking the models while nothing moved.
+  @MainActor @Test func aTotalReadOnTheMainActorSeesWritesFromADetachedTask() async {
+    let shared = SharedLedger()
+    #expect(shared.ledger.total == 1_000)
+    #expect(shared.ledger.total == 1_000)
+    for index in [0, 500, 999] {
+      await Task.detached { shared.ledger.rows[index].amount += 1 }.value
+      #expect(shared.ledger.total == 1_000 + [0, 500, 999].firstIndex(of: index)! + 1)
+    }
+    #expect(shared.ledger.totals.value == 4)
+  }
+
   @Test func nonisolatedObserversOfASendableModel() {
     let sheet = SharedSheet()
     let seen = Mutex<[Bool]>([])
