@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// One derived value being computed on the calling thread.
 ///
 /// - `node`: the value being computed; the computing call keeps it alive while the frame is
@@ -36,43 +28,24 @@ struct DerivedRead {
 /// learns which computation reads it, and how a cycle is found (a value that is already on
 /// its thread's stack is being read by its own computation).
 ///
-/// Invariant: a context is only touched by the thread that owns it; it lives in a
-/// `pthread_key_t` slot of its own, released when the thread exits.
+/// Invariant: a context is only touched by the thread that owns it; it is the thread's
+/// ``ThreadContext``'s, and lives and dies with it.
 final class DerivedContext {
   @exclusivity(unchecked) var frames: [DerivedFrame] = []
 
-  private static let key: pthread_key_t = {
-    var key = pthread_key_t()
-    let status = pthread_key_create(&key) { pointer in
-      #if canImport(Darwin)
-        Unmanaged<DerivedContext>.fromOpaque(pointer).release()
-      #else
-        if let pointer { Unmanaged<DerivedContext>.fromOpaque(pointer).release() }
-      #endif
-    }
-    precondition(status == 0, "ArborealTracking: pthread_key_create failed (\(status))")
-    return key
-  }()
-
-  /// The calling thread's context, if one was created.
-  static var currentIfPresent: DerivedContext? {
-    guard let pointer = pthread_getspecific(key) else { return nil }
-    return Unmanaged<DerivedContext>.fromOpaque(pointer).takeUnretainedValue()
-  }
+  /// The calling thread's context, if the thread has a ``ThreadContext``.
+  static var currentIfPresent: DerivedContext? { ThreadContext.currentIfPresent?.derived }
 
   /// The calling thread's context, created on first use.
-  static var current: DerivedContext {
-    if let context = currentIfPresent { return context }
-    let context = DerivedContext()
-    pthread_setspecific(key, Unmanaged.passRetained(context).toOpaque())
-    return context
-  }
+  static var current: DerivedContext { ThreadContext.current.derived }
 
   /// The frame of the computation that is reading right now, if the innermost tracking scope
   /// on this thread is a derived value's own.
   static var readingFrame: DerivedFrame? {
-    guard let context = currentIfPresent, let frame = context.frames.last else { return nil }
-    let scope = ThreadContext.currentIfPresent?.scope?.toOpaque()
+    guard let context = ThreadContext.currentIfPresent,
+      let frame = context.derived.frames.last
+    else { return nil }
+    let scope = context.scope?.toOpaque()
     return scope != nil && scope == frame.scope ? frame : nil
   }
 }

@@ -28,6 +28,8 @@ final class ThreadContext {
   @exclusivity(unchecked) var changeLog: [RecordedChange]?
   /// Consumed scopes kept for reuse.
   @exclusivity(unchecked) var spareScopes: [AccessScope] = []
+  /// The derived values being computed on this thread.
+  let derived = DerivedContext()
 
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
