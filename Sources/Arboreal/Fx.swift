@@ -447,6 +447,22 @@ public struct Fx<Action: Sendable>: Sendable {
     Fx(effects: [.cancel(CancelID(member: EffectScope(Child.Action.self)))])
   }
 
+  /// Asks the parent to dismiss the model whose update returns it: a presented child (a
+  /// sheet, an editor) is set to nil, a screen on a stack is popped.
+  ///
+  /// ```swift
+  /// case .saveTapped:
+  ///   return .merge(Fx { .saved(title) }, .dismiss)
+  /// case .cancelTapped:
+  ///   return .dismiss
+  /// ```
+  ///
+  /// The nearest parent that forwards a ``PresentationAction`` or a ``StackAction`` to the
+  /// model (or to one of its ancestors) receives its `.dismiss` or `.popFrom(id:)` action, as
+  /// an effect action, after this one. When no such parent exists, the store ignores it and,
+  /// in debug builds, reports it to ``ArborealDiagnostics/droppedActionHandler``.
+  public static var dismiss: Fx { Fx(effects: [.dismiss]) }
+
   /// The same effects, cancellable by `id` with ``cancel(id:)``.
   ///
   /// With `cancelInFlight`, starting one of these effects first cancels every running effect

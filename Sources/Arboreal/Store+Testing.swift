@@ -34,3 +34,12 @@ extension Store {
   /// How many groups are open; for this package's tests.
   var openGroupCount: Int { table.groups.count }
 }
+
+extension Store {
+  /// How many child models own running effects (or have descendants that do); for this
+  /// package's tests.
+  var childRecordCount: Int { lifetimes?.recordCount ?? 0 }
+
+  /// How many routes to such children are watched; for this package's tests.
+  var childWatchCount: Int { lifetimes?.watchCount ?? 0 }
+}

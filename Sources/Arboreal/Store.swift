@@ -118,6 +118,9 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   @exclusivity(unchecked) private var isResuming = false
   /// When each queue with spacing last started (or will start) an effect.
   @exclusivity(unchecked) private var lastStarts: [CancelID: QueueStart] = [:]
+  /// The child models that own running effects, and the watches that end those effects when
+  /// a child leaves the state; made with the first effect a `forward` started.
+  @exclusivity(unchecked) private(set) var lifetimes: ChildLifetimes?
   /// The observations made by ``subscribe(to:get:tag:)``, released with the store.
   @exclusivity(unchecked) private var storeSubscriptions: [TrackingToken] = []
 
@@ -408,9 +411,12 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// effects merged into the same `Fx` under the same id are siblings, and starting one must
   /// not cancel another.
   private func run(_ fx: Fx<Model.Action>, in group: GroupID) {
+    // In first-seen order, each once (a set beside the array: an `Fx` merging the effects of
+    // many children holds as many identifiers).
     var inFlight: [CancelID] = []
+    var seen = Set<CancelID>()
     for case .run(let work) in fx.effects {
-      for id in work.cancelInFlightIDs where !inFlight.contains(id) { inFlight.append(id) }
+      for id in work.cancelInFlightIDs where seen.insert(id).inserted { inFlight.append(id) }
     }
     for id in inFlight {
       perform(table.cancel(id))
@@ -423,12 +429,28 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
         dropSuspended { $0.work.cancelIDs.contains(id) }
       case .run(let work):
         start(work, in: group)
+      case .dismiss:
+        reportUnhandledDismiss()
       }
     }
   }
 
+  /// A `Fx.dismiss` that reached the store: no presentation or stack `forward` was between the
+  /// model that returned it and the store's model. Reported in debug builds, then ignored.
+  private func reportUnhandledDismiss() {
+    #if DEBUG
+      ArborealDiagnostics.reportDroppedAction(
+        "Arboreal: `Fx.dismiss` reached the store of \(Model.self) and was ignored: the model "
+          + "that returned it is not presented. Forward a `PresentationAction` or a "
+          + "`StackAction` to it, whose `forward` dismisses it.")
+    #endif
+  }
+
   private func start(_ work: Effect<Model.Action>.Work, in group: GroupID) {
     if let window = work.unlessRunning, table.isRunning(window) { return }
+    // An effect of a child that is no longer in the state (it left in the action that
+    // returned the effect) never starts.
+    if !work.owners.isEmpty, childLifetimes().admit(work.owners) != nil { return }
     var work = work
     work.origin = logSequence
     if let queue = work.queue, !admit(&work, to: queue, in: group) { return }
@@ -546,6 +568,23 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
 
   private func finish(_ effect: EffectID) {
     perform(table.finish(effect))
+  }
+
+  /// The lifetime records, made on first use.
+  private func childLifetimes() -> ChildLifetimes {
+    if let lifetimes { return lifetimes }
+    let made = ChildLifetimes(
+      leave: { [unowned self] link in self.childLeft(link) },
+      isBusy: { [unowned self] link in self.table.isRunning(link.membership) })
+    lifetimes = made
+    return made
+  }
+
+  /// A child with effects left the state: its effects, and those of its descendants, end now
+  /// and deliver nothing more; the suspended ones never start.
+  private func childLeft(_ link: ChildLink) {
+    perform(table.cancel(link.membership))
+    dropSuspended { $0.work.cancelIDs.contains(link.membership) }
   }
 
   private func resumeIdleWaiters() {

@@ -51,11 +51,17 @@ struct CancelID: Hashable, @unchecked Sendable {
 }
 
 /// One level of effect scoping: the child a parent tagged effects for with `Fx.tag(_:)` (the
-/// child's action type) or `Fx.tag(key:_:)` (the action type and the child's key).
+/// child's action type), `Fx.tag(key:_:)` (the action type and the child's key), or forwarded
+/// an action to with `forward` (the child instance itself).
 ///
 /// Invariant (why `@unchecked Sendable` holds): `key` is only ever made from a `Sendable`
-/// value (`Fx.tag(key:_:)` and `Fx.cancel(child:key:)` take `some Hashable & Sendable`), and
-/// `ObjectIdentifier` is a plain value.
+/// value (`Fx.tag(key:_:)`, `Fx.cancel(child:key:)` and `forward` take `some Hashable &
+/// Sendable` keys or key paths, which are immutable), and `ObjectIdentifier` is a plain value.
+///
+/// An instance scope names a model by its `ObjectIdentifier`, which the runtime may reuse once
+/// the model is freed. It cannot be mistaken for a later model: the store's lifetime records
+/// (`ChildLifetimes`) keep every model with running effects alive, and cancel those effects
+/// when the model leaves the state, before it can be freed.
 struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// The child's action type.
   let action: ObjectIdentifier
@@ -63,12 +69,15 @@ struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
   let actionName: String
   /// The child's key among its siblings, or nil for a child tagged without one.
   let key: AnyHashable?
+  /// The child model itself, for a child forwarded to with `forward`; nil for a tagged one.
+  let instance: ObjectIdentifier?
 
   /// The scope of a child tagged without a key.
   init<Action>(_ action: Action.Type) {
     self.action = ObjectIdentifier(action)
     self.actionName = String(reflecting: action)
     self.key = nil
+    self.instance = nil
   }
 
   /// The scope of the child with `key`.
@@ -76,15 +85,25 @@ struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
     self.action = ObjectIdentifier(action)
     self.actionName = String(reflecting: action)
     self.key = AnyHashable(key)
+    self.instance = nil
+  }
+
+  /// The scope of one child model instance, forwarded to with `forward`.
+  init<Action>(_ action: Action.Type, instance: AnyObject, key: AnyHashable?) {
+    self.action = ObjectIdentifier(action)
+    self.actionName = String(reflecting: action)
+    self.key = key
+    self.instance = ObjectIdentifier(instance)
   }
 
   static func == (lhs: EffectScope, rhs: EffectScope) -> Bool {
-    lhs.action == rhs.action && lhs.key == rhs.key
+    lhs.action == rhs.action && lhs.key == rhs.key && lhs.instance == rhs.instance
   }
 
   func hash(into hasher: inout Hasher) {
     hasher.combine(action)
     hasher.combine(key)
+    hasher.combine(instance)
   }
 
   var description: String {

@@ -7,6 +7,10 @@ enum Effect<Action: Sendable>: Sendable {
   case run(Work)
   /// Cancel every running effect tagged with the identifier.
   case cancel(CancelID)
+  /// The model that returned it asks its parent to dismiss it (`Fx.dismiss`): a presentation or
+  /// stack `forward` turns it into the parent's dismissing action; anywhere else the store
+  /// reports it (debug builds) and ignores it.
+  case dismiss
 
   /// Async work that may deliver actions.
   struct Work: Sendable {
@@ -31,6 +35,10 @@ enum Effect<Action: Sendable>: Sendable {
     /// The log number (`StoreLogEntry.sequence`) of the action whose update returned the
     /// effect, set by the store when it starts it; 0 when none was logged.
     var origin = 0
+    /// The child models the effect belongs to, innermost first: the model whose update
+    /// returned it, then each parent that forwarded it, up to (not including) the model of
+    /// the store. Empty for the store's own model's effects. Each `forward` appends its link.
+    var owners: [ChildLink] = []
   }
 
   /// Delivers one action from an effect to its store.
@@ -38,23 +46,35 @@ enum Effect<Action: Sendable>: Sendable {
 
   /// The same entry as the parent of the child `scope` sees it: its actions transformed by
   /// `transform`, its identifiers scoped to the child, and (for work) cancellable with every
-  /// other effect of the child by the child's membership identifier.
+  /// other effect of the child by the child's membership identifier, and by `alsoMember`.
+  ///
+  /// With `link` (a `forward`), the work also belongs to the link's child.
   func tag<Parent: Sendable>(
-    _ transform: @escaping @Sendable (Action) -> Parent, scope: EffectScope
+    _ transform: @escaping @Sendable (Action) -> Parent, scope: EffectScope,
+    alsoMember: CancelID? = nil, link: ChildLink? = nil
   ) -> Effect<Parent> {
     switch self {
     case .cancel(let id):
       return .cancel(id.scoped(in: scope))
+    case .dismiss:
+      // A `forward` that can dismiss its child converts it before tagging.
+      return .dismiss
     case .run(let work):
       let operation = work.operation
+      var cancelIDs = work.cancelIDs.map { $0.scoped(in: scope) }
+      cancelIDs.append(CancelID(member: scope))
+      if let alsoMember { cancelIDs.append(alsoMember) }
+      var owners = work.owners
+      if let link { owners.append(link) }
       return .run(
         Effect<Parent>.Work(
           operation: { send in await operation { action in await send(transform(action)) } },
-          cancelIDs: work.cancelIDs.map { $0.scoped(in: scope) } + [CancelID(member: scope)],
+          cancelIDs: cancelIDs,
           cancelInFlightIDs: work.cancelInFlightIDs.map { $0.scoped(in: scope) },
           unlessRunning: work.unlessRunning?.scoped(in: scope),
           delays: work.delays,
-          queue: work.queue.map { $0.scoped(in: scope) }
+          queue: work.queue.map { $0.scoped(in: scope) },
+          owners: owners
         ))
     }
   }

@@ -1,0 +1,288 @@
+extension ArborealModel {
+  /// Sends a child action to the child this model always holds, and returns the child's
+  /// effects as this model's: the one line a parent writes for a kind of child.
+  ///
+  /// ```swift
+  /// case .editor(let action):
+  ///   return forward(action, to: \.editor, environment: environment, tag: Action.editor)
+  /// ```
+  ///
+  /// The effects belong to the child instance: its cancellation identifiers are its own (a
+  /// sibling of the same type never cancels them), and when the model at `child` is replaced
+  /// by another instance, they end within that action, with nothing in this update asking
+  /// for it. ``Fx/cancel(child:)`` still cancels them. A ``Fx/dismiss`` the child returns goes
+  /// on to the nearest presentation or stack that can dismiss.
+  ///
+  /// - Parameters:
+  ///   - action: The child's action.
+  ///   - child: Where this model holds the child.
+  ///   - environment: The services the child's effects use.
+  ///   - tag: Makes this model's action of a child action; runs in the effects' tasks.
+  /// - Returns: The child's effects, tagged.
+  /// - Complexity: O(*e*) for *e* effects, plus the child's update.
+  @MainActor
+  public func forward<Child: ArborealModel>(
+    _ action: Child.Action,
+    to child: KeyPath<Self, Child>,
+    environment: Child.Environment,
+    tag: @escaping @Sendable (Child.Action) -> Action
+  ) -> Fx<Action> {
+    let model = self[keyPath: child]
+    return forwardUpdate(
+      action, to: model, environment: environment, path: child, key: nil,
+      alsoMember: EffectScope(Child.Action.self), dismissal: nil,
+      read: { .one(ObjectIdentifier(self[keyPath: child])) }, tag: tag)
+  }
+
+  /// Sends a child action to an optional child, if it is there, and returns the child's
+  /// effects as this model's.
+  ///
+  /// ```swift
+  /// case .detail(let action):
+  ///   return forward(action, to: \.detail, environment: environment, tag: Action.detail)
+  /// ```
+  ///
+  /// When the child is nil, the action is dropped, and reported in debug builds to
+  /// ``ArborealDiagnostics/droppedActionHandler`` with the child's type and place. The
+  /// child's effects belong to the instance: they end within the action that sets the property
+  /// to nil or to another instance. The key path may go through an enumeration's computed
+  /// property (`\.destination?.detail`). To dismiss the child with an action, forward a
+  /// ``PresentationAction`` instead.
+  ///
+  /// - Parameters:
+  ///   - action: The child's action.
+  ///   - child: Where this model holds the child.
+  ///   - environment: The services the child's effects use.
+  ///   - tag: Makes this model's action of a child action; runs in the effects' tasks.
+  /// - Returns: The child's effects, tagged; ``Fx/none`` when the child is nil.
+  /// - Complexity: O(*e*) for *e* effects, plus the child's update.
+  @MainActor
+  public func forward<Child: ArborealModel>(
+    _ action: Child.Action,
+    to child: KeyPath<Self, Child?>,
+    environment: Child.Environment,
+    tag: @escaping @Sendable (Child.Action) -> Action
+  ) -> Fx<Action> {
+    forwardUpdate(
+      action, to: self[keyPath: child], environment: environment, path: child, key: nil,
+      alsoMember: EffectScope(Child.Action.self), dismissal: nil,
+      read: { .of(self[keyPath: child]) }, tag: tag)
+  }
+
+  /// Sends a child action to the child with `id` in a collection, if it is there, and returns
+  /// the child's effects as this model's.
+  ///
+  /// ```swift
+  /// case .photo(let id, let action):
+  ///   return forward(action, to: \.photos, id: id, environment: environment) {
+  ///     .photo(id: id, $0)
+  ///   }
+  /// ```
+  ///
+  /// When no child has the identifier, the action is dropped, and reported in debug builds to
+  /// ``ArborealDiagnostics/droppedActionHandler``. Each child's effects belong to that
+  /// instance: siblings using the same cancellation identifier never cancel each other's
+  /// effects, and a child removed from the collection (or replaced by another instance with the
+  /// same identifier) has its effects ended within that action. ``Fx/cancel(child:key:)``
+  /// with the identifier still cancels them.
+  ///
+  /// - Parameters:
+  ///   - action: The child's action.
+  ///   - children: Where this model holds its children.
+  ///   - id: The child's identifier.
+  ///   - environment: The services the child's effects use.
+  ///   - tag: Makes this model's action of a child action; runs in the effects' tasks.
+  /// - Returns: The child's effects, tagged; ``Fx/none`` when there is no such child.
+  /// - Complexity: O(*n*) to find the child among *n* (a linear search), plus O(*e*) for *e*
+  ///   effects and the child's update. While children of the collection run effects, each
+  ///   transaction that changes the collection reads it once, in O(*n*).
+  @MainActor
+  public func forward<Children: Collection>(
+    _ action: Children.Element.Action,
+    to children: KeyPath<Self, Children>,
+    id: Children.Element.ID,
+    environment: Children.Element.Environment,
+    tag: @escaping @Sendable (Children.Element.Action) -> Action
+  ) -> Fx<Action>
+  where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
+    let child = self[keyPath: children].first { $0.id == id }
+    return forwardUpdate(
+      action, to: child, environment: environment, path: children, key: AnyHashable(id),
+      alsoMember: EffectScope(Children.Element.Action.self, key: id), dismissal: nil,
+      read: { .of(all: self[keyPath: children]) }, tag: tag)
+  }
+
+  /// Sends a child action to a child of a collection that this model has in hand (while it
+  /// goes through its children, say), and returns the child's effects as this model's.
+  ///
+  /// ```swift
+  /// case .refreshAll:
+  ///   return .merge(photos.map { photo in
+  ///     let id = photo.id
+  ///     return forward(.refresh, to: photo, in: \.photos, environment: environment) {
+  ///       .photo(id: id, $0)
+  ///     }
+  ///   })
+  /// ```
+  ///
+  /// The same as ``forward(_:to:id:environment:tag:)`` without the search: the child's effects
+  /// belong to it, and end when `children` no longer holds it (an effect of a child that is not
+  /// in `children` when the action's effects start never starts).
+  ///
+  /// - Parameters:
+  ///   - action: The child's action.
+  ///   - child: The child, an element of `children`.
+  ///   - children: Where this model holds its children.
+  ///   - environment: The services the child's effects use.
+  ///   - tag: Makes this model's action of a child action; runs in the effects' tasks.
+  /// - Returns: The child's effects, tagged.
+  /// - Complexity: O(*e*) for *e* effects, plus the child's update.
+  @MainActor
+  public func forward<Children: Collection>(
+    _ action: Children.Element.Action,
+    to child: Children.Element,
+    in children: KeyPath<Self, Children>,
+    environment: Children.Element.Environment,
+    tag: @escaping @Sendable (Children.Element.Action) -> Action
+  ) -> Fx<Action>
+  where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
+    forwardUpdate(
+      action, to: child, environment: environment, path: children, key: AnyHashable(child.id),
+      alsoMember: EffectScope(Children.Element.Action.self, key: child.id), dismissal: nil,
+      read: { .of(all: self[keyPath: children]) }, tag: tag)
+  }
+
+  /// Handles the actions of a presented child: sends ``PresentationAction/presented(_:)``
+  /// actions to it, and sets it to nil on ``PresentationAction/dismiss``.
+  ///
+  /// ```swift
+  /// case .editor(let action):
+  ///   return forward(action, to: \.editor, environment: environment, tag: Action.editor)
+  /// ```
+  ///
+  /// Setting the child to nil (here or anywhere in this model's update) ends its effects
+  /// within the action. When the child returns ``Fx/dismiss``, this model receives
+  /// `tag(.dismiss)`, and the child is gone after it. A `presented` action for a child that
+  /// is nil is dropped, and reported in debug builds.
+  ///
+  /// - Parameters:
+  ///   - action: The presentation action.
+  ///   - child: Where this model holds the child; writable, to dismiss it.
+  ///   - environment: The services the child's effects use.
+  ///   - tag: Makes this model's action of a presentation action.
+  /// - Returns: The child's effects, tagged.
+  /// - Complexity: O(*e*) for *e* effects, plus the child's update.
+  @MainActor
+  public func forward<Child: ArborealModel>(
+    _ action: PresentationAction<Child.Action>,
+    to child: ReferenceWritableKeyPath<Self, Child?>,
+    environment: Child.Environment,
+    tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Action
+  ) -> Fx<Action> {
+    switch action {
+    case .dismiss:
+      self[keyPath: child] = nil
+      return .none
+    case .presented(let action):
+      return forwardUpdate(
+        action, to: self[keyPath: child], environment: environment, path: child, key: nil,
+        alsoMember: EffectScope(Child.Action.self), dismissal: tag(.dismiss),
+        read: { .of(self[keyPath: child]) }, tag: { tag(.presented($0)) })
+    }
+  }
+
+  /// Handles the actions of a navigation stack: sends each screen its actions, and pops on
+  /// ``StackAction/popFrom(id:)``.
+  ///
+  /// ```swift
+  /// case .path(let action):
+  ///   return forward(action, in: \.path, environment: environment, tag: Action.path)
+  /// ```
+  ///
+  /// Every screen popped (here, or by any other change of the stack) has its effects ended
+  /// within the action. When a screen returns ``Fx/dismiss``, this model receives
+  /// `tag(.popFrom(id:))` for it. An action for a screen that is not on the stack is dropped,
+  /// and reported in debug builds.
+  ///
+  /// - Parameters:
+  ///   - action: The stack action.
+  ///   - stack: Where this model holds the stack; writable, to pop.
+  ///   - environment: The services the screens' effects use.
+  ///   - tag: Makes this model's action of a stack action.
+  /// - Returns: The screen's effects, tagged.
+  /// - Complexity: O(*n*) for a stack of *n* screens, plus O(*e*) for *e* effects and the
+  ///   screen's update.
+  @MainActor
+  public func forward<Element: ArborealModel>(
+    _ action: StackAction<Element.Action>,
+    in stack: ReferenceWritableKeyPath<Self, ModelStack<Element>>,
+    environment: Element.Environment,
+    tag: @escaping @Sendable (StackAction<Element.Action>) -> Action
+  ) -> Fx<Action> {
+    switch action {
+    case .popFrom(let id):
+      if !self[keyPath: stack].pop(from: id) {
+        reportDrop(
+          "\(action)", sentTo: ChildLink.describe(child: Element.self, path: stack, key: id))
+      }
+      return .none
+    case .element(let id, let action):
+      return forwardUpdate(
+        action, to: self[keyPath: stack][id: id], environment: environment, path: stack,
+        key: AnyHashable(id), alsoMember: EffectScope(Element.Action.self, key: id),
+        dismissal: tag(.popFrom(id: id)), read: { .of(all: self[keyPath: stack]) },
+        tag: { tag(.element(id: id, action: $0)) })
+    }
+  }
+
+  /// What every `forward` does once it has found the child (or not): runs the child's update,
+  /// and makes its effects this model's, owned by the child.
+  @MainActor
+  private func forwardUpdate<Child: ArborealModel>(
+    _ action: Child.Action,
+    to child: Child?,
+    environment: Child.Environment,
+    path: AnyKeyPath,
+    key: AnyHashable?,
+    alsoMember: EffectScope,
+    dismissal: Action?,
+    read: @escaping @MainActor () -> ChildPresence,
+    tag: @escaping @Sendable (Child.Action) -> Action
+  ) -> Fx<Action> {
+    guard let child else {
+      reportDrop(
+        "\(action)", sentTo: ChildLink.describe(child: Child.self, path: path, key: key))
+      return .none
+    }
+    let fx = child.update(action: action, environment: environment)
+    guard !fx.isNone else { return .none }
+    let scope = EffectScope(Child.Action.self, instance: child, key: key)
+    let link = ChildLink(
+      child: child, parent: self, path: path, key: key,
+      membership: CancelID(member: scope), read: read)
+    let member = CancelID(member: alsoMember)
+    var effects: [Effect<Action>] = []
+    effects.reserveCapacity(fx.effects.count)
+    for effect in fx.effects {
+      if case .dismiss = effect, let dismissal {
+        effects.append(
+          .run(
+            Effect<Action>.Work(
+              operation: { send in await send(dismissal) },
+              cancelIDs: [link.membership, member], owners: [link])))
+      } else {
+        effects.append(effect.tag(tag, scope: scope, alsoMember: member, link: link))
+      }
+    }
+    return Fx(effects: effects)
+  }
+
+  /// Reports an action dropped because its child is missing; debug builds only.
+  private func reportDrop(_ action: @autoclosure () -> String, sentTo place: String) {
+    #if DEBUG
+      ArborealDiagnostics.reportDroppedAction(
+        "Arboreal: dropped \(action()) sent to \(place): the child is no longer in its "
+          + "parent. Its effects were cancelled when it left; stop sending to it.")
+    #endif
+  }
+}

@@ -1,0 +1,167 @@
+import ArborealTracking
+
+/// The store's record of which child models own running effects, and the watches that end
+/// those effects when a child leaves the state.
+///
+/// ## Data
+/// - `records`: one per child model (by identity) that started an effect through `forward`
+///   and has not left the state since, or that is the parent of such a child. A record keeps
+///   its `ChildLink`, hence the model, alive.
+/// - `watches`: one per route (a parent instance and the key path its `forward` named) that
+///   holds at least one recorded child. A watch observes the route with the tracking layer's
+///   `observe`: its body reads the route through the parent's tracked properties, so it runs
+///   again after each transaction that changed them, synchronously on the main thread, before
+///   the store handles its next action.
+/// - `watchesByParent`: the routes of each parent, to drop them when the parent leaves.
+///
+/// ## Invariants
+/// 1. A child is in `records` only while its route held it at the route's last reading; its
+///    identifier is in its watch's `members` exactly while it is in `records`.
+/// 2. Every record's route has a watch; a watch whose `members` are empty is removed.
+/// 3. A record's parent, when it is not the store's model, has a record too (or was never
+///    forwarded to: a parent the store cannot see leave, treated as always present).
+/// 4. When a child leaves (its route no longer holds it, or its parent left), its record, its
+///    descendants' records and its routes' watches are removed, and `leave` is called for it
+///    before anything else happens, so that its effects are cancelled within the action.
+/// 5. A record whose child has no running effect and no recorded descendant is dropped the
+///    next time its route is read, so that idle children cost nothing.
+///
+/// A route's reading is O(*n*) for a collection of *n* children, once per transaction that
+/// changed what the route reads: the cost of the comparison of element identifiers that
+/// TCA's `forEach` makes for each action that changes a collection.
+@MainActor
+final class ChildLifetimes {
+  private struct Record {
+    let link: ChildLink
+    /// The identifiers of the recorded children whose parent is this child.
+    var children: Set<ObjectIdentifier> = []
+  }
+
+  private final class Watch {
+    let key: RouteKey
+    /// The children of the route at its last reading.
+    var present: ChildPresence = .none
+    /// The recorded children the route holds.
+    var members: Set<ObjectIdentifier> = []
+    var token: TrackingToken?
+
+    init(key: RouteKey) {
+      self.key = key
+    }
+  }
+
+  private var records: [ObjectIdentifier: Record] = [:]
+  private var watches: [RouteKey: Watch] = [:]
+  private var watchesByParent: [ObjectIdentifier: [RouteKey]] = [:]
+
+  /// Ends the effects of a child that left the state (and those of its descendants).
+  private let leave: (ChildLink) -> Void
+  /// Whether a child still has running effects (of its own or of its descendants).
+  private let isBusy: (ChildLink) -> Bool
+
+  init(leave: @escaping (ChildLink) -> Void, isBusy: @escaping (ChildLink) -> Bool) {
+    self.leave = leave
+    self.isBusy = isBusy
+  }
+
+  /// How many children are recorded; for this package's tests.
+  var recordCount: Int { records.count }
+
+  /// How many routes are watched; for this package's tests.
+  var watchCount: Int { watches.count }
+
+  /// Records the owners of an effect about to start, outermost first, and checks that each is
+  /// in the state now.
+  ///
+  /// - Parameter owners: The effect's owners, innermost first (`Effect.Work.owners`).
+  /// - Returns: The first owner that is not in the state (start nothing), or nil.
+  /// - Complexity: O(*d*) for *d* owners whose routes are watched already; a route watched
+  ///   for the first time is read once (O(*n*) for a collection of *n*).
+  func admit(_ owners: [ChildLink]) -> ChildLink? {
+    for link in owners.reversed() {
+      if records[link.id] != nil { continue }
+      let watch = self.watch(for: link)
+      guard watch.present.contains(link.id) else {
+        if watch.members.isEmpty { removeWatch(watch.key) }
+        return link
+      }
+      watch.members.insert(link.id)
+      records[link.id] = Record(link: link)
+      records[link.route.parent]?.children.insert(link.id)
+    }
+    return nil
+  }
+
+  /// The watch of a link's route, made (and read once) if there is none.
+  private func watch(for link: ChildLink) -> Watch {
+    if let watch = watches[link.route] { return watch }
+    let watch = Watch(key: link.route)
+    watches[link.route] = watch
+    watchesByParent[link.route.parent, default: []].append(link.route)
+    let read = link.read
+    // The body runs now, then after each transaction that changed what `read` read, on the
+    // main actor; it holds the watch and this object weakly (the store owns both).
+    watch.token = observe { [weak self, weak watch] in
+      let present = read()
+      guard let self, let watch else { return }
+      self.reconcile(watch, with: present)
+    }
+    return watch
+  }
+
+  /// Applies a new reading of a route: its members that it no longer holds leave; those that
+  /// are idle are dropped.
+  private func reconcile(_ watch: Watch, with present: ChildPresence) {
+    watch.present = present
+    guard !watch.members.isEmpty else { return }
+    var gone: [ObjectIdentifier] = []
+    var idle: [ObjectIdentifier] = []
+    for id in watch.members {
+      if !present.contains(id) {
+        gone.append(id)
+      } else if let record = records[id], record.children.isEmpty, !isBusy(record.link) {
+        idle.append(id)
+      }
+    }
+    for id in gone { childLeft(id) }
+    for id in idle { drop(id, leaving: false) }
+  }
+
+  /// A child left the state: drop it and its descendants, and end their effects.
+  private func childLeft(_ id: ObjectIdentifier) {
+    drop(id, leaving: true)
+  }
+
+  /// Removes a record, its descendants' records and its routes; calls `leave` for each
+  /// removed record when `leaving`.
+  private func drop(_ id: ObjectIdentifier, leaving: Bool) {
+    guard let record = records.removeValue(forKey: id) else { return }
+    let route = record.link.route
+    if let watch = watches[route] {
+      watch.members.remove(id)
+      if watch.members.isEmpty { removeWatch(route) }
+    }
+    records[route.parent]?.children.remove(id)
+    for child in record.children { drop(child, leaving: leaving) }
+    for key in watchesByParent.removeValue(forKey: id) ?? [] { removeWatch(key) }
+    if leaving { leave(record.link) }
+  }
+
+  private func removeWatch(_ key: RouteKey) {
+    guard let watch = watches.removeValue(forKey: key) else { return }
+    watch.token?.cancel()
+    watch.token = nil
+    if var keys = watchesByParent[key.parent] {
+      keys.removeAll { $0 == key }
+      watchesByParent[key.parent] = keys.isEmpty ? nil : keys
+    }
+  }
+
+  /// Cancels every watch: for the store's release.
+  func removeAll() {
+    for watch in watches.values { watch.token?.cancel() }
+    watches = [:]
+    watchesByParent = [:]
+    records = [:]
+  }
+}

@@ -1,0 +1,101 @@
+import ArborealTracking
+
+/// One step of an effect's ownership: the child model a parent forwarded an action to with
+/// `forward`, the parent, and the route that says where the parent holds it.
+///
+/// `forward` makes one per call whose child returned effects, and appends it to the owners of
+/// each of them (`Effect.Work.owners`), so that an effect started by a grandchild carries the
+/// grandchild's link, then the child's. The store's `ChildLifetimes` watches each route and ends
+/// the child's effects when the route no longer holds the child.
+///
+/// Invariant (why `@unchecked Sendable` holds): every stored property is a `let`; the models
+/// and the `read` closure are used only on the main actor (by `forward`, which runs in an
+/// update, and by the store). An `Fx` that carries a link to another thread carries it
+/// unused.
+final class ChildLink: @unchecked Sendable {
+  /// The child model. Held strongly: the store's lifetime record keeps the model alive while
+  /// its effects run, so that its identifier stays its own.
+  let child: AnyObject
+  /// The model that forwarded to it.
+  let parent: AnyObject
+  /// Which of the parent's routes holds the child: the parent and the key path.
+  let route: RouteKey
+  /// Reads, through the parent's tracked properties, which children the route holds now.
+  let read: @MainActor () -> ChildPresence
+  /// The child's place in its parent for messages: `\Album.rows` and, for a child in a
+  /// collection, its key.
+  private let place: (path: AnyKeyPath, key: AnyHashable?)
+  /// The membership identifier every effect of the child (and of its descendants) carries.
+  let membership: CancelID
+
+  init(
+    child: AnyObject, parent: AnyObject, path: AnyKeyPath, key: AnyHashable?,
+    membership: CancelID, read: @escaping @MainActor () -> ChildPresence
+  ) {
+    self.child = child
+    self.parent = parent
+    self.route = RouteKey(parent: ObjectIdentifier(parent), path: path)
+    self.read = read
+    self.place = (path, key)
+    self.membership = membership
+  }
+
+  /// The child's identity in messages: `Photo[id: 5] in Album`.
+  var name: String {
+    ChildLink.describe(child: type(of: child), path: place.path, key: place.key)
+  }
+
+  /// `Photo[id: 5] in Album`, or `Editor in \Form.editor` when the key path can name the
+  /// property (a stored property; a `@Tracked` one is computed, and names only its type).
+  static func describe(child: Any.Type, path: AnyKeyPath, key: AnyHashable?) -> String {
+    let key = key.map { "[id: \(String(reflecting: $0.base))]" } ?? ""
+    let written = String(reflecting: path)
+    let place = written.contains("<computed") ? "\(type(of: path).rootType)" : written
+    return "\(child)\(key) in \(place)"
+  }
+
+  /// The child's identity.
+  var id: ObjectIdentifier { ObjectIdentifier(child) }
+}
+
+/// A route of one parent instance: the parent and the key path its `forward` named.
+///
+/// Invariant (why `@unchecked Sendable` holds): key paths are immutable values, and
+/// `ObjectIdentifier` is a plain value.
+struct RouteKey: Hashable, @unchecked Sendable {
+  let parent: ObjectIdentifier
+  let path: AnyKeyPath
+}
+
+/// The children a route holds now, by identity.
+enum ChildPresence {
+  /// None: an optional child that is nil.
+  case none
+  /// One child: a child the parent always holds, or an optional one that is there.
+  case one(ObjectIdentifier)
+  /// The children of a collection or a stack.
+  case many(Set<ObjectIdentifier>)
+
+  /// Whether the route holds the child `id`.
+  func contains(_ id: ObjectIdentifier) -> Bool {
+    switch self {
+    case .none: false
+    case .one(let present): present == id
+    case .many(let present): present.contains(id)
+    }
+  }
+
+  /// The presence of an optional child.
+  static func of(_ child: AnyObject?) -> ChildPresence {
+    child.map { .one(ObjectIdentifier($0)) } ?? .none
+  }
+
+  /// The presence of the children of a collection.
+  ///
+  /// - Complexity: O(*n*) for *n* children.
+  static func of<C: Collection>(all children: C) -> ChildPresence where C.Element: AnyObject {
+    var ids = Set<ObjectIdentifier>(minimumCapacity: children.count)
+    for child in children { ids.insert(ObjectIdentifier(child)) }
+    return .many(ids)
+  }
+}

@@ -1,0 +1,155 @@
+/// The identity of a screen in a ``ModelStack``: stable while the screen is on the stack,
+/// never reused by that stack.
+///
+/// A stack numbers its screens 0, 1, 2… in the order they are pushed, so the same pushes give
+/// the same identifiers on every run (a test can name them).
+public struct StackElementID: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The number: the count of screens pushed on the stack before this one.
+  public let rawValue: Int
+
+  /// An identifier by its number, to name a screen in a test.
+  ///
+  /// ```swift
+  /// await store.send(.path(.popFrom(id: StackElementID(rawValue: 0))))
+  /// ```
+  ///
+  /// - Parameter rawValue: The number.
+  public init(rawValue: Int) {
+    self.rawValue = rawValue
+  }
+
+  /// Orders identifiers by number: older screens first.
+  public static func < (lhs: StackElementID, rhs: StackElementID) -> Bool {
+    lhs.rawValue < rhs.rawValue
+  }
+
+  /// `#2`.
+  public var description: String { "#\(rawValue)" }
+}
+
+/// A navigation stack of child models, bottom first, each with a stable ``StackElementID``.
+///
+/// Hold it in a tracked property and forward its ``StackAction``s in one line; screens pushed
+/// and popped come and go with their effects:
+///
+/// ```swift
+/// @Tracked private(set) var path = ModelStack<Screen>()
+///
+/// case .openDetail(let id):
+///   path.push(Screen.detail(Detail(id: id)))
+///   return .none
+/// case .path(let action):
+///   return forward(action, in: \.path, environment: environment, tag: Action.path)
+/// ```
+///
+/// Popping a screen (``StackAction/popFrom(id:)``, ``popLast()``, ``pop(from:)``, the screen's
+/// own ``Fx/dismiss``) ends the effects of every screen popped, within the action.
+///
+/// A stack of several kinds of screens holds one model type whose update forwards to the
+/// screen it holds; see "Children that come and go".
+public struct ModelStack<Element: ArborealModel>: RandomAccessCollection {
+  private var ids: [StackElementID] = []
+  private var elements: [Element] = []
+  private var nextID = 0
+
+  /// An empty stack.
+  public init() {}
+
+  /// A stack holding `elements`, bottom first, numbered from 0.
+  ///
+  /// - Parameter elements: The screens.
+  public init(_ elements: some Sequence<Element>) {
+    for element in elements { push(element) }
+  }
+
+  /// The position of the bottom screen: 0.
+  public var startIndex: Int { 0 }
+
+  /// The position after the top screen: the number of screens.
+  public var endIndex: Int { elements.count }
+
+  /// The screen at `position`, counted from the bottom.
+  ///
+  /// - Parameter position: A valid position.
+  public subscript(position: Int) -> Element { elements[position] }
+
+  /// The identifier of each screen, bottom first.
+  public var elementIDs: [StackElementID] { ids }
+
+  /// The screen with `id`, or nil when it is not on the stack.
+  ///
+  /// - Parameter id: The screen's identifier.
+  /// - Complexity: O(*n*) for *n* screens (stacks are short), from the top.
+  public subscript(id id: StackElementID) -> Element? {
+    guard let index = index(of: id) else { return nil }
+    return elements[index]
+  }
+
+  /// The identifier of the screen at `position`.
+  ///
+  /// - Parameter position: A valid position.
+  /// - Returns: The identifier.
+  public func id(at position: Int) -> StackElementID { ids[position] }
+
+  /// Pushes a screen on top.
+  ///
+  /// - Parameter element: The screen.
+  /// - Returns: Its identifier.
+  @discardableResult
+  public mutating func push(_ element: Element) -> StackElementID {
+    let id = StackElementID(rawValue: nextID)
+    nextID += 1
+    ids.append(id)
+    elements.append(element)
+    return id
+  }
+
+  /// Pops the top screen.
+  ///
+  /// - Returns: The popped screen, or nil when the stack is empty.
+  @discardableResult
+  public mutating func popLast() -> Element? {
+    guard !elements.isEmpty else { return nil }
+    ids.removeLast()
+    return elements.removeLast()
+  }
+
+  /// Pops the screen with `id` and every screen above it.
+  ///
+  /// - Parameter id: The lowest screen to pop.
+  /// - Returns: Whether the screen was on the stack.
+  /// - Complexity: O(*n*) for *n* screens.
+  @discardableResult
+  public mutating func pop(from id: StackElementID) -> Bool {
+    guard let index = index(of: id) else { return false }
+    ids.removeSubrange(index...)
+    elements.removeSubrange(index...)
+    return true
+  }
+
+  /// Pops every screen above the one with `id`.
+  ///
+  /// - Parameter id: The screen to show.
+  /// - Returns: Whether the screen was on the stack.
+  /// - Complexity: O(*n*) for *n* screens.
+  @discardableResult
+  public mutating func pop(to id: StackElementID) -> Bool {
+    guard let index = index(of: id) else { return false }
+    ids.removeSubrange((index + 1)...)
+    elements.removeSubrange((index + 1)...)
+    return true
+  }
+
+  /// Pops every screen.
+  public mutating func removeAll() {
+    ids.removeAll()
+    elements.removeAll()
+  }
+
+  private func index(of id: StackElementID) -> Int? {
+    ids.lastIndex(of: id)
+  }
+}
+
+@available(*, unavailable)
+extension ModelStack: Sendable {}

@@ -1,0 +1,32 @@
+/// The actions of a presented child (a sheet, an editor, an alert): the child's own actions,
+/// and its dismissal.
+///
+/// A parent holds the child in an optional tracked property and gives it one action case:
+///
+/// ```swift
+/// enum Action: Sendable {
+///   case editor(PresentationAction<Editor.Action>)
+///   case editTapped
+/// }
+///
+/// case .editTapped:
+///   editor = Editor(title: title)
+///   return .none
+/// case .editor(let action):
+///   return forward(action, to: \.editor, environment: environment, tag: Action.editor)
+/// ```
+///
+/// ``ArborealModel/forward(_:to:environment:tag:)-(PresentationAction<Child.Action>,_,_,_)``
+/// sends ``presented(_:)`` actions to the child, and handles ``dismiss`` by setting the
+/// property to nil, which ends the child's effects. The child asks to be dismissed by returning
+/// ``Fx/dismiss``. For an ``AlertState``, which is a value and not a model, the parent handles
+/// both cases itself.
+public enum PresentationAction<Action: Sendable>: Sendable {
+  /// An action of the presented child.
+  case presented(Action)
+  /// Dismiss the child: the parent sets it to nil.
+  case dismiss
+}
+
+extension PresentationAction: Equatable where Action: Equatable {}
+extension PresentationAction: Hashable where Action: Hashable {}

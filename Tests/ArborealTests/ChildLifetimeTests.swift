@@ -1,0 +1,146 @@
+import Testing
+
+@testable import Arboreal
+
+/// Effects belong to the model instance whose update started them: when it leaves the state
+/// (removed, set to nil, popped, replaced), they end within that action, with nothing in the
+/// parent's update asking for it; siblings never share cancellation identifiers.
+@MainActor @Suite struct ChildLifetimeTests {
+  private func makeStore(jobs ids: [Int]) -> (Store<Board>, Jobs) {
+    let jobs = Jobs(ids: ids + [-1, -2])
+    let store = Store(state: Board(), environment: jobs)
+    store.send(.add(ids: ids))
+    return (store, jobs)
+  }
+
+  @Test(arguments: [1, 10_000])
+  func removingChildrenEndsTheirEffectsWithinTheAction(count: Int) async {
+    let ids = Array(0..<count)
+    let (store, jobs) = makeStore(jobs: ids)
+    let handle = store.send(.startAll)
+    #expect(store.runningEffectCount == count)
+    #expect(store.childRecordCount == count)
+    store.send(.removeAll)
+    // Ended as part of the action: nothing runs once `send` returns.
+    #expect(store.runningEffectCount == 0)
+    #expect(store.childRecordCount == 0)
+    #expect(store.childWatchCount == 0)
+    await handle.value
+    for gate in jobs.gates.values { gate.open() }
+    await store.finish()
+    #expect(store.state.jobs.isEmpty)
+  }
+
+  @Test func removingSomeChildrenLeavesTheOthersRunning() async {
+    let (store, jobs) = makeStore(jobs: [1, 2, 3])
+    for id in [1, 2, 3] { store.send(.job(id: id, .start)) }
+    store.send(.remove(ids: [2]))
+    #expect(store.runningEffectCount == 2)
+    store.send(.reverse)  // a reorder keeps every child in the state
+    #expect(store.runningEffectCount == 2)
+    jobs.gates[1]?.open()
+    jobs.gates[3]?.open()
+    await store.finish()
+    #expect(store.state.jobs.map(\.isDone) == [true, true])
+    #expect(jobs.cancelled.all.contains(2))
+  }
+
+  @Test func siblingsInACollectionNeverShareCancelIDs() async {
+    let (store, jobs) = makeStore(jobs: [1, 2])
+    store.send(.job(id: 1, .start))
+    // Job 2 uses the same identifier with `cancelInFlight`: job 1's effect runs on.
+    store.send(.job(id: 2, .start))
+    #expect(store.runningEffectCount == 2)
+    store.send(.job(id: 2, .stop))
+    #expect(store.runningEffectCount == 1)
+    jobs.gates[1]?.open()
+    await store.finish()
+    #expect(store.state.jobs.map(\.isDone) == [true, false])
+  }
+
+  @Test func twoFixedChildrenOfOneTypeNeverShareCancelIDs() async {
+    let (store, jobs) = makeStore(jobs: [])
+    store.send(.left(.start))
+    store.send(.right(.start))
+    #expect(store.runningEffectCount == 2)
+    store.send(.right(.stop))
+    #expect(store.runningEffectCount == 1)
+    jobs.gates[-1]?.open()
+    await store.finish()
+    #expect(store.state.left.isDone)
+    #expect(!store.state.right.isDone)
+  }
+
+  @Test func replacingAChildByAnotherInstanceEndsTheOldOnesEffects() async {
+    let (store, jobs) = makeStore(jobs: [1])
+    store.send(.job(id: 1, .start))
+    let old = store.state.jobs[0]
+    store.send(.replace(id: 1))
+    #expect(store.runningEffectCount == 0)
+    #expect(store.state.jobs[0] !== old)
+    // The new instance with the same id runs its own.
+    store.send(.job(id: 1, .start))
+    #expect(store.runningEffectCount == 1)
+    jobs.gates[1]?.open()
+    await store.finish()
+    #expect(store.state.jobs[0].isDone)
+    #expect(!old.isDone)
+  }
+
+  @Test func settingAnOptionalChildToNilEndsItsEffects() async {
+    let (store, jobs) = makeStore(jobs: [])
+    store.send(.presentPlain(id: 7))
+    store.send(.plain(.start))
+    #expect(store.runningEffectCount == 1)
+    store.send(.clearPlain)
+    #expect(store.runningEffectCount == 0)
+    await store.finish()
+    #expect(jobs.cancelled.all == [7] || jobs.cancelled.all.isEmpty)
+  }
+
+  @Test func anEffectOfAChildRemovedInTheSameActionNeverStarts() async {
+    let (store, _) = makeStore(jobs: [1])
+    let handle = store.send(.startAndRemove(id: 1))
+    #expect(store.runningEffectCount == 0)
+    #expect(handle.isFinished)
+  }
+
+  @Test func theParentStillCancelsOneChildsEffectsByItsKey() async {
+    let (store, jobs) = makeStore(jobs: [1, 2])
+    store.send(.job(id: 1, .start))
+    store.send(.job(id: 2, .start))
+    store.send(.cancelJob(id: 1))
+    #expect(store.runningEffectCount == 1)
+    jobs.gates[2]?.open()
+    await store.finish()
+    #expect(store.state.jobs.map(\.isDone) == [false, true])
+  }
+
+  @Test func aChildWhoseEffectsEndedCostsNothingOnceItsListChanges() async {
+    let (store, jobs) = makeStore(jobs: [1, 2])
+    store.send(.job(id: 1, .start))
+    #expect(store.childRecordCount == 1)
+    #expect(store.childWatchCount == 1)
+    jobs.gates[1]?.open()
+    await store.finish()
+    // The record goes at the next reading of the list.
+    store.send(.add(ids: [3]))
+    #expect(store.childRecordCount == 0)
+    #expect(store.childWatchCount == 0)
+  }
+
+  #if DEBUG
+    @Test func anActionForwardedToAMissingChildIsDroppedAndReported() {
+      let messages = Log<String>()
+      ArborealDiagnostics.droppedActionHandler = { messages.append($0) }
+      defer { ArborealDiagnostics.droppedActionHandler = nil }
+      let (store, _) = makeStore(jobs: [1])
+      store.send(.remove(ids: [1]))
+      store.send(.job(id: 1, .start))
+      #expect(store.runningEffectCount == 0)
+      let reported = messages.all.filter { $0.contains("Job[id: 1] in Board") }
+      #expect(reported.count == 1)
+      #expect(reported.first?.contains("dropped start") == true)
+    }
+  #endif
+}
