@@ -255,14 +255,17 @@ extension ArborealModel {
       return .none
     }
     let fx = child.update(action: action, environment: environment)
-    guard !fx.isNone else { return .none }
+    // A subscribing child's subscriptions are evaluated after each of its updates, and travel
+    // up with its effects, tagged by every `forward` on the way.
+    let subscriptions = currentSubscriptions(of: child, environment: environment)
+    guard !fx.isNone || subscriptions != nil else { return .none }
     let scope = EffectScope(Child.Action.self, instance: child, key: key)
     let link = ChildLink(
       child: child, parent: self, path: path, key: key,
       membership: CancelID(member: scope), read: read)
     let member = CancelID(member: alsoMember)
     var effects: [Effect<Action>] = []
-    effects.reserveCapacity(fx.effects.count)
+    effects.reserveCapacity(fx.effects.count + 1)
     for effect in fx.effects {
       if case .dismiss = effect, let dismissal {
         effects.append(
@@ -274,7 +277,33 @@ extension ArborealModel {
         effects.append(effect.tag(tag, scope: scope, alsoMember: member, link: link))
       }
     }
+    if let subscriptions {
+      effects.append(
+        .subscribe(
+          owners: [link],
+          subscriptions.map { $0.tagged(tag, scope: scope, alsoMember: member, link: link) }))
+    }
     return Fx(effects: effects)
+  }
+
+  /// The subscriptions `child` wants now, when it is a ``SubscribingModel``; nil otherwise.
+  @MainActor
+  private func currentSubscriptions<Child: ArborealModel>(
+    of child: Child, environment: Child.Environment
+  ) -> [Subscription<Child.Action>]? {
+    guard let subscribing = child as? any SubscribingModel else { return nil }
+    return subscriptions(of: subscribing, as: Child.self, environment: environment)
+  }
+
+  /// Reads the subscriptions of a model known to be `Child` through its `SubscribingModel`
+  /// conformance.
+  @MainActor
+  private func subscriptions<Subscribing: SubscribingModel, Child: ArborealModel>(
+    of model: Subscribing, as child: Child.Type, environment: Child.Environment
+  ) -> [Subscription<Child.Action>] {
+    // `Subscribing` is `Child` (the model was cast from a `Child`), so the casts always hold.
+    let environment = environment as! Subscribing.Environment
+    return model.subscriptions(environment: environment) as! [Subscription<Child.Action>]
   }
 
   /// Reports an action dropped because its child is missing; debug builds only.

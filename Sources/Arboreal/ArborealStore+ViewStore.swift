@@ -97,4 +97,85 @@ extension ArborealStore {
       forward: { action in self.send(tag(key, action)) }
     )
   }
+
+  /// A view store scoped to an optional child (a presented sheet, an editor); nil while the
+  /// child is absent.
+  ///
+  /// ```swift
+  /// if let editor = store.viewStore(get: \.editor, tag: { .editor(.presented($0)) }) {
+  ///   render(editor)
+  /// }
+  /// ```
+  ///
+  /// When the child later goes away (dismissed, or replaced by nil), the view store's
+  /// ``ViewStore/isPresent`` becomes false and its sends are dropped and, in debug builds,
+  /// reported, as for a keyed view store whose child was removed. When another child is
+  /// presented, it follows that one.
+  ///
+  /// - Parameters:
+  ///   - get: Reads the optional child from this store's model; re-evaluated on every access.
+  ///   - tag: Makes a parent action of a child action.
+  /// - Returns: The view store, or nil when the child is absent now.
+  public func viewStore<Child: ArborealModel>(
+    get: @escaping (Model) -> Child?,
+    tag: @escaping (Child.Action) -> Model.Action
+  ) -> ViewStore<Child>? {
+    guard let model = presentState, let child = get(model) else { return nil }
+    return ViewStore(
+      child: child,
+      resolve: { self.presentState.flatMap(get) },
+      isParentPresent: { self.isPresent },
+      keyName: "\(Child.self) (presented in \(Model.self))",
+      forward: { action in self.send(tag(action)) }
+    )
+  }
+
+  /// A view store scoped to the screen with `id` on a ``ModelStack``; nil when it is not on
+  /// the stack.
+  ///
+  /// ```swift
+  /// let top = store.state.path.elementIDs.last.flatMap {
+  ///   store.viewStore(stack: \.path, id: $0, tag: Action.path)
+  /// }
+  /// top?.send(.close)  // store receives .path(.element(id: …, action: .close))
+  /// ```
+  ///
+  /// Once the screen is popped, the view store's ``ViewStore/isPresent`` is false and its
+  /// sends are dropped (and reported in debug builds).
+  ///
+  /// - Parameters:
+  ///   - stack: Reads the stack from this store's model.
+  ///   - id: The screen's identifier.
+  ///   - tag: Makes a parent action of a stack action.
+  /// - Returns: The view store, or nil when no screen has the identifier now.
+  public func viewStore<Element: ArborealModel>(
+    stack: @escaping (Model) -> ModelStack<Element>,
+    id: StackElementID,
+    tag: @escaping (StackAction<Element.Action>) -> Model.Action
+  ) -> ViewStore<Element>? {
+    viewStore(
+      key: id, get: { model, id in stack(model)[id: id] },
+      tag: { id, action in tag(.element(id: id, action: action)) })
+  }
+
+  /// A view store per screen of a ``ModelStack``, bottom first: what renders a whole stack.
+  ///
+  /// ```swift
+  /// for screen in store.viewStores(stack: \.path, tag: Action.path) {
+  ///   render(screen)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - stack: Reads the stack from this store's model.
+  ///   - tag: Makes a parent action of a stack action.
+  /// - Returns: The view stores, bottom first; empty when this store is not present.
+  /// - Complexity: O(*n*²) for *n* screens (stacks are short).
+  public func viewStores<Element: ArborealModel>(
+    stack: @escaping (Model) -> ModelStack<Element>,
+    tag: @escaping (StackAction<Element.Action>) -> Model.Action
+  ) -> [ViewStore<Element>] {
+    guard let model = presentState else { return [] }
+    return stack(model).elementIDs.compactMap { viewStore(stack: stack, id: $0, tag: tag) }
+  }
 }

@@ -121,6 +121,10 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// The child models that own running effects, and the watches that end those effects when
   /// a child leaves the state; made with the first effect a `forward` started.
   @exclusivity(unchecked) private(set) var lifetimes: ChildLifetimes?
+  /// For each child model whose subscriptions a `forward` reported, the ids of those
+  /// started, in the order they were started; dropped when the child leaves the state.
+  @exclusivity(unchecked) private var childSubscriptions: [ObjectIdentifier: ChildSubscriptions] =
+    [:]
   /// The observations made by ``subscribe(to:get:tag:)``, released with the store.
   @exclusivity(unchecked) private var storeSubscriptions: [TrackingToken] = []
 
@@ -403,6 +407,45 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     }
   }
 
+  /// Starts the subscriptions of a child whose id is new and cancels those whose id is gone,
+  /// as for the store's model; their effects belong to the child, so they also end when it
+  /// leaves the state.
+  ///
+  /// - Complexity: O(*s*) for *s* subscriptions, plus their starts and cancellations.
+  private func refreshSubscriptions(
+    of owners: [ChildLink], wanted: [Subscription<Model.Action>]
+  ) {
+    guard let child = owners.first else { return }
+    // An entry is the child's only while the child lives: a freed child's identifier may name
+    // a new model later.
+    var running = childSubscriptions[child.id].flatMap { $0.child === child.child ? $0.ids : nil }
+    if running == nil, wanted.isEmpty { return }
+    // A child that left in this very action subscribes to nothing.
+    if childLifetimes().admit(owners) != nil {
+      childSubscriptions[child.id] = nil
+      return
+    }
+    let wantedIDs = Set(wanted.map(\.id))
+    let runningIDs = Set(running ?? [])
+    var kept: [CancelID] = []
+    for id in running ?? [] {
+      if wantedIDs.contains(id) {
+        kept.append(id)
+      } else {
+        perform(table.cancel(CancelID(SubscriptionKey(id: id))))
+      }
+    }
+    running = nil
+    for subscription in wanted where !runningIDs.contains(subscription.id) {
+      kept.append(subscription.id)
+      let group = table.openGroup()
+      run(subscription.fx().cancellable(id: SubscriptionKey(id: subscription.id)), in: group)
+      perform(table.release(group))
+    }
+    childSubscriptions[child.id] =
+      kept.isEmpty ? nil : ChildSubscriptions(child: child.child, ids: kept)
+  }
+
   // MARK: Effects
 
   /// Performs the entries of `fx` in order: cancellations, and effects started in `group`.
@@ -431,6 +474,8 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
         start(work, in: group)
       case .dismiss:
         reportUnhandledDismiss()
+      case .subscribe(let owners, let subscriptions):
+        refreshSubscriptions(of: owners, wanted: subscriptions)
       }
     }
   }
@@ -583,6 +628,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// A child with effects left the state: its effects, and those of its descendants, end now
   /// and deliver nothing more; the suspended ones never start.
   private func childLeft(_ link: ChildLink) {
+    childSubscriptions[link.id] = nil
     perform(table.cancel(link.membership))
     dropSuspended { $0.work.cancelIDs.contains(link.membership) }
   }
@@ -660,6 +706,12 @@ extension Store {
     storeSubscriptions.append(token)
     return token
   }
+}
+
+/// The subscriptions started for one child model, and the model, held weakly.
+private struct ChildSubscriptions {
+  weak var child: AnyObject?
+  let ids: [CancelID]
 }
 
 /// The cancellation identifier of a running subscription: a type of its own, so that no

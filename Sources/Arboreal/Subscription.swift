@@ -106,6 +106,22 @@ public struct Subscription<Action: Sendable>: Sendable {
       fx: { fx().tag(key: key, transform) })
   }
 
+  /// The same subscription as the parent of the child `scope` sees it (see `Effect.tag`).
+  func tagged<Parent: Sendable>(
+    _ transform: @escaping @Sendable (Action) -> Parent, scope: EffectScope,
+    alsoMember: CancelID?, link: ChildLink?
+  ) -> Subscription<Parent> {
+    let fx = self.fx
+    return Subscription<Parent>(
+      id: id.scoped(in: scope),
+      fx: {
+        Fx<Parent>(
+          effects: fx().effects.map {
+            $0.tag(transform, scope: scope, alsoMember: alsoMember, link: link)
+          })
+      })
+  }
+
   private init(id: CancelID, fx: @escaping @MainActor () -> Fx<Action>) {
     self.id = id
     self.fx = fx

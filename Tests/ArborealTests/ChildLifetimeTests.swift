@@ -25,8 +25,9 @@ import Testing
     #expect(store.runningEffectCount == 0)
     #expect(store.childRecordCount == 0)
     #expect(store.childWatchCount == 0)
-    await handle.value
+    // Opened only now, so that a regression fails the expectations above instead of hanging.
     for gate in jobs.gates.values { gate.open() }
+    await handle.value
     await store.finish()
     #expect(store.state.jobs.isEmpty)
   }

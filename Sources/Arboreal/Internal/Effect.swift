@@ -11,6 +11,11 @@ enum Effect<Action: Sendable>: Sendable {
   /// stack `forward` turns it into the parent's dismissing action; anywhere else the store
   /// reports it (debug builds) and ignores it.
   case dismiss
+  /// The subscriptions a child model wants now (a `SubscribingModel` forwarded to with
+  /// `forward`), evaluated after its update: the store starts those whose id is new for that
+  /// child and cancels those whose id is gone. The owners are the child's link, then each
+  /// parent's that forwarded it, as in `Work.owners`.
+  case subscribe(owners: [ChildLink], [Subscription<Action>])
 
   /// Async work that may deliver actions.
   struct Work: Sendable {
@@ -59,6 +64,12 @@ enum Effect<Action: Sendable>: Sendable {
     case .dismiss:
       // A `forward` that can dismiss its child converts it before tagging.
       return .dismiss
+    case .subscribe(var owners, let subscriptions):
+      if let link { owners.append(link) }
+      return .subscribe(
+        owners: owners,
+        subscriptions.map { $0.tagged(transform, scope: scope, alsoMember: alsoMember, link: link) }
+      )
     case .run(let work):
       let operation = work.operation
       var cancelIDs = work.cancelIDs.map { $0.scoped(in: scope) }

@@ -1,0 +1,153 @@
+import Arboreal
+import ArborealTesting
+import Testing
+
+/// Children that come and go, through the test store: a stack of timer screens, a presented
+/// editor, dismissal from the child, and the subscriptions of nested children.
+enum ComeAndGo {
+  /// A screen with a timer that runs while `isRunning`, and that can ask to be dismissed.
+  final class Timer: SubscribingModel {
+    enum Action: Sendable, Equatable {
+      case start
+      case stop
+      case tick
+      case close
+    }
+
+    struct Environment: Sendable {
+      var clock: any Clock<Duration>
+    }
+
+    let registrar = TrackingRegistrar()
+    @Tracked private(set) var isRunning = false
+    @Tracked private(set) var ticks = 0
+
+    func update(action: Action, environment: Environment) -> Fx<Action> {
+      switch action {
+      case .start:
+        isRunning = true
+      case .stop:
+        isRunning = false
+      case .tick:
+        ticks += 1
+      case .close:
+        return .dismiss
+      }
+      return .none
+    }
+
+    func subscriptions(environment: Environment) -> [Subscription<Action>] {
+      isRunning ? [.every(.seconds(1), clock: environment.clock, id: "tick") { .tick }] : []
+    }
+  }
+
+  /// A parent with a stack of timers and a presented timer; it lists no subscription.
+  final class Root: ArborealModel {
+    enum Action: Sendable, Equatable {
+      case path(StackAction<Timer.Action>)
+      case sheet(PresentationAction<Timer.Action>)
+      case push
+      case present
+    }
+
+    let registrar = TrackingRegistrar()
+    @Tracked private(set) var path = ModelStack<Timer>()
+    @Tracked private(set) var sheet: Timer?
+
+    func update(action: Action, environment: Timer.Environment) -> Fx<Action> {
+      switch action {
+      case .path(let action):
+        return forward(action, in: \.path, environment: environment, tag: Action.path)
+      case .sheet(let action):
+        return forward(action, to: \.sheet, environment: environment, tag: Action.sheet)
+      case .push:
+        path.push(Timer())
+        return .none
+      case .present:
+        sheet = Timer()
+        return .none
+      }
+    }
+  }
+}
+
+@MainActor @Suite struct ChildrenComeAndGoTests {
+  typealias Root = ComeAndGo.Root
+  let first = StackElementID(rawValue: 0)
+
+  @Test func aPushedScreensTimerTicksUntilItIsPopped() async {
+    let clock = TestClock()
+    let store = TestStore(state: Root(), environment: .init(clock: clock))
+    await store.send(.push) { #expect($0.path.count == 1) }
+    await store.send(.path(.element(id: first, action: .start))) {
+      #expect($0.path[id: first]?.isRunning == true)
+    }
+    await clock.advance(by: .seconds(2))
+    await store.receive(.path(.element(id: first, action: .tick))) {
+      #expect($0.path[id: first]?.ticks == 1)
+    }
+    await store.receive(.path(.element(id: first, action: .tick))) {
+      #expect($0.path[id: first]?.ticks == 2)
+    }
+    await store.send(.path(.popFrom(id: first))) { #expect($0.path.isEmpty) }
+    // Popped: its timer stopped within the action, and nothing is waiting on the clock.
+    #expect(clock.pendingCount == 0)
+    await clock.advance(by: .seconds(5))
+    await store.finish()
+  }
+
+  @Test func aScreenThatAsksToBeDismissedIsPopped() async {
+    let clock = TestClock()
+    let store = TestStore(state: Root(), environment: .init(clock: clock))
+    await store.send(.push) { #expect($0.path.count == 1) }
+    await store.send(.push) { #expect($0.path.count == 2) }
+    let second = StackElementID(rawValue: 1)
+    await store.send(.path(.element(id: second, action: .start))) {
+      #expect($0.path[id: second]?.isRunning == true)
+    }
+    await store.send(.path(.element(id: second, action: .close)))
+    await store.receive(.path(.popFrom(id: second))) {
+      #expect($0.path.elementIDs == [self.first])
+    }
+    #expect(clock.pendingCount == 0)
+    await store.finish()
+  }
+
+  @Test func aPresentedChildsTimerStopsWhenItIsDismissed() async {
+    let clock = TestClock()
+    let store = TestStore(state: Root(), environment: .init(clock: clock))
+    await store.send(.present) { #expect($0.sheet != nil) }
+    await store.send(.sheet(.presented(.start))) { #expect($0.sheet?.isRunning == true) }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.sheet(.presented(.tick))) { #expect($0.sheet?.ticks == 1) }
+    await store.send(.sheet(.dismiss)) { #expect($0.sheet == nil) }
+    #expect(clock.pendingCount == 0)
+    await store.finish()
+  }
+
+  @Test func aPresentedChildThatAsksToBeDismissedIsSetToNil() async {
+    let clock = TestClock()
+    let store = TestStore(state: Root(), environment: .init(clock: clock))
+    await store.send(.present) { #expect($0.sheet != nil) }
+    await store.send(.sheet(.presented(.start))) { #expect($0.sheet?.isRunning == true) }
+    await store.send(.sheet(.presented(.close)))
+    await store.receive(.sheet(.dismiss)) { #expect($0.sheet == nil) }
+    #expect(clock.pendingCount == 0)
+    await store.finish()
+  }
+
+  @Test func aStoppedChildsTimerStopsWhileTheChildStays() async {
+    let clock = TestClock()
+    let store = TestStore(state: Root(), environment: .init(clock: clock))
+    await store.send(.push) { #expect($0.path.count == 1) }
+    await store.send(.path(.element(id: first, action: .start))) {
+      #expect($0.path[id: first]?.isRunning == true)
+    }
+    await store.send(.path(.element(id: first, action: .stop))) {
+      #expect($0.path[id: first]?.isRunning == false)
+    }
+    #expect(clock.pendingCount == 0)
+    await clock.advance(by: .seconds(3))
+    await store.finish()
+  }
+}
