@@ -268,11 +268,9 @@ extension ArborealModel {
     effects.reserveCapacity(fx.effects.count + 1)
     for effect in fx.effects {
       if case .dismiss = effect, let dismissal {
-        effects.append(
-          .run(
-            Effect<Action>.Work(
-              operation: { send in await send(dismissal) },
-              cancelIDs: [link.membership, member], owners: [link])))
+        // Delivered at once, in order with the child's other `send`s: a child that sends a
+        // delegate action and then dismisses itself is heard before it goes.
+        effects.append(.send(dismissal))
       } else {
         effects.append(effect.tag(tag, scope: scope, alsoMember: member, link: link))
       }

@@ -447,19 +447,37 @@ public struct Fx<Action: Sendable>: Sendable {
     Fx(effects: [.cancel(CancelID(member: EffectScope(Child.Action.self)))])
   }
 
+  /// An action delivered at once: the store handles it right after the action whose update
+  /// returned it, before any effect's action, without starting a task.
+  ///
+  /// ```swift
+  /// case .saveTapped:
+  ///   return .merge(.send(.delegate(.saved(title))), .dismiss)
+  /// ```
+  ///
+  /// Several are handled in the order of the `Fx`'s entries, and a parent receives a child's
+  /// tagged like any of its effects' actions. A test store receives it like an effect action
+  /// (`await store.receive(…)`). Prefer calling a helper of `update` for work the same model
+  /// does next; this is for what another model (a parent) must hear.
+  ///
+  /// - Parameter action: The action.
+  /// - Returns: The delivery.
+  public static func send(_ action: Action) -> Fx { Fx(effects: [.send(action)]) }
+
   /// Asks the parent to dismiss the model whose update returns it: a presented child (a
   /// sheet, an editor) is set to nil, a screen on a stack is popped.
   ///
   /// ```swift
   /// case .saveTapped:
-  ///   return .merge(Fx { .saved(title) }, .dismiss)
+  ///   return .merge(.send(.delegate(.saved(title))), .dismiss)
   /// case .cancelTapped:
   ///   return .dismiss
   /// ```
   ///
   /// The nearest parent that forwards a ``PresentationAction`` or a ``StackAction`` to the
-  /// model (or to one of its ancestors) receives its `.dismiss` or `.popFrom(id:)` action, as
-  /// an effect action, after this one. When no such parent exists, the store ignores it and,
+  /// model (or to one of its ancestors) receives its `.dismiss` or `.popFrom(id:)` action at
+  /// once, as with ``send(_:)``: after the action that returned it, in order with the model's
+  /// other `send`s, before any effect's action. When no such parent exists, the store ignores it and,
   /// in debug builds, reports it to ``ArborealDiagnostics/droppedActionHandler``.
   public static var dismiss: Fx { Fx(effects: [.dismiss]) }
 

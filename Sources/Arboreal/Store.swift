@@ -472,12 +472,26 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
         dropSuspended { $0.work.cancelIDs.contains(id) }
       case .run(let work):
         start(work, in: group)
+      case .send(let action):
+        deliverNow(action, in: group)
       case .dismiss:
         reportUnhandledDismiss()
       case .subscribe(let owners, let subscriptions):
         refreshSubscriptions(of: owners, wanted: subscriptions)
       }
     }
+  }
+
+  /// An action an update returned with `Fx.send(_:)`: queued behind the action being handled
+  /// (the store is busy), in `group`, as if an effect of the group had delivered it at once;
+  /// the test store's interceptor receives it like any effect action.
+  private func deliverNow(_ action: Model.Action, in group: GroupID) {
+    guard table.retain(group) else { return }
+    if let effectActionInterceptor {
+      effectActionInterceptor(action, InterceptedActionTicket(group: group, origin: logSequence))
+      return
+    }
+    queue.append(Queued(action: action, group: group, origin: logSequence))
   }
 
   /// A `Fx.dismiss` that reached the store: no presentation or stack `forward` was between the

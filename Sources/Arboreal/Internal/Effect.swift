@@ -7,6 +7,9 @@ enum Effect<Action: Sendable>: Sendable {
   case run(Work)
   /// Cancel every running effect tagged with the identifier.
   case cancel(CancelID)
+  /// Deliver an action at once (`Fx.send(_:)`): the store handles it right after the action
+  /// whose update returned it, before any effect's action, in the order of the entries.
+  case send(Action)
   /// The model that returned it asks its parent to dismiss it (`Fx.dismiss`): a presentation or
   /// stack `forward` turns it into the parent's dismissing action; anywhere else the store
   /// reports it (debug builds) and ignores it.
@@ -61,6 +64,8 @@ enum Effect<Action: Sendable>: Sendable {
     switch self {
     case .cancel(let id):
       return .cancel(id.scoped(in: scope))
+    case .send(let action):
+      return .send(transform(action))
     case .dismiss:
       // A `forward` that can dismiss its child converts it before tagging.
       return .dismiss
