@@ -264,6 +264,9 @@ extension ArborealModel {
       child: child, parent: self, path: path, key: key,
       membership: CancelID(member: scope), read: read)
     let member = CancelID(member: alsoMember)
+    #if DEBUG
+      if dismissal != nil { reportEffectsDismissedWith(fx, child: child) }
+    #endif
     var effects: [Effect<Action>] = []
     effects.reserveCapacity(fx.effects.count + 1)
     for effect in fx.effects {
@@ -302,6 +305,20 @@ extension ArborealModel {
     // `Subscribing` is `Child` (the model was cast from a `Child`), so the casts always hold.
     let environment = environment as! Subscribing.Environment
     return model.subscriptions(environment: environment) as! [Subscription<Child.Action>]
+  }
+
+  /// Reports work returned together with `Fx.dismiss`: it belongs to the child, which the
+  /// dismissal removes at once, so it is cancelled before it can deliver anything.
+  private func reportEffectsDismissedWith<Child: ArborealModel>(
+    _ fx: Fx<Child.Action>, child: Child
+  ) {
+    guard fx.effects.contains(where: { if case .dismiss = $0 { true } else { false } }),
+      fx.effects.contains(where: { if case .run = $0 { true } else { false } })
+    else { return }
+    ArborealDiagnostics.reportDroppedAction(
+      "Arboreal: \(Child.self) returned effects together with `Fx.dismiss`: they belong to it, "
+        + "and end when the dismissal removes it, before they deliver anything. Return what "
+        + "the parent must hear with `Fx.send(_:)`, which is delivered before the dismissal.")
   }
 
   /// Reports an action dropped because its child is missing; debug builds only.

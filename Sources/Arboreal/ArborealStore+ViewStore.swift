@@ -42,7 +42,7 @@ extension ArborealStore {
     viewStore(get: { $0 }, tag: { $0 })
   }
 
-  /// The rest of ``viewStore(get:tag:)``, out of line.
+  /// The rest of ``viewStore(get:tag:)->ViewStore<Child>``, out of line.
   @usableFromInline
   func makeViewStore<Child: ArborealModel>(
     get: @escaping (Model) -> Child,

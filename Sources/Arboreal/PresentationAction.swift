@@ -16,7 +16,7 @@
 ///   return forward(action, to: \.editor, environment: environment, tag: Action.editor)
 /// ```
 ///
-/// ``ArborealModel/forward(_:to:environment:tag:)-(PresentationAction<Child.Action>,_,_,_)``
+/// `forward(_:to:environment:tag:)` (a method of ``ArborealModel``), given a presentation action,
 /// sends ``presented(_:)`` actions to the child, and handles ``dismiss`` by setting the
 /// property to nil, which ends the child's effects. The child asks to be dismissed by returning
 /// ``Fx/dismiss``. For an ``AlertState``, which is a value and not a model, the parent handles

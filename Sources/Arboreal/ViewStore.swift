@@ -1,7 +1,7 @@
 /// A store scoped to a child model: it reads the child from its parent store and sends the
 /// child's actions to the parent, tagged as parent actions.
 ///
-/// Make one with ``ArborealStore/viewStore(get:tag:)`` (a child the parent always has) or
+/// Make one with ``ArborealStore/viewStore(get:tag:)->ViewStore<Child>`` (a child the parent always has) or
 /// ``ArborealStore/viewStore(key:get:tag:)`` (a child in a collection). A component written
 /// against a `ViewStore<Child>` (or any ``ArborealStore``) knows nothing of its parent.
 ///
@@ -71,7 +71,7 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
   /// ```
   ///
   /// ``state`` is always `state`, ``isPresent`` always true, and ``send(_:)`` calls `send` and
-  /// returns a finished handle. Scoping it (``ArborealStore/viewStore(get:tag:)``,
+  /// returns a finished handle. Scoping it (``ArborealStore/viewStore(get:tag:)->ViewStore<Child>``,
   /// ``ArborealStore/binding(get:tag:)``) works as on any store.
   ///
   /// - Parameters:
@@ -99,7 +99,7 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
   }
 
   /// Whether the child is in its parent: always true for a view store scoped with
-  /// ``ArborealStore/viewStore(get:tag:)`` below no keyed view store.
+  /// ``ArborealStore/viewStore(get:tag:)->ViewStore<Child>`` below no keyed view store.
   ///
   /// A keyed view store is present while its parent is and has a child with its key; any
   /// other view store is present while its parent is.

@@ -5,6 +5,7 @@ import Testing
 /// Children that come and go, through the test store: a stack of timer screens, a presented
 /// editor, dismissal from the child, and the subscriptions of nested children.
 enum ComeAndGo {
+  // article begins: timer
   /// A screen with a timer that runs while `isRunning`, and that can ask to be dismissed.
   final class Timer: SubscribingModel {
     enum Action: Sendable, Equatable {
@@ -40,7 +41,9 @@ enum ComeAndGo {
       isRunning ? [.every(.seconds(1), clock: environment.clock, id: "tick") { .tick }] : []
     }
   }
+  // article ends: timer
 
+  // article begins: stack
   /// A parent with a stack of timers and a presented timer; it lists no subscription.
   final class Root: ArborealModel {
     enum Action: Sendable, Equatable {
@@ -69,12 +72,14 @@ enum ComeAndGo {
       }
     }
   }
+  // article ends: stack
 }
 
 @MainActor @Suite struct ChildrenComeAndGoTests {
   typealias Root = ComeAndGo.Root
   let first = StackElementID(rawValue: 0)
 
+  // article begins: stack-test
   @Test func aPushedScreensTimerTicksUntilItIsPopped() async {
     let clock = TestClock()
     let store = TestStore(state: Root(), environment: .init(clock: clock))
@@ -95,6 +100,7 @@ enum ComeAndGo {
     await clock.advance(by: .seconds(5))
     await store.finish()
   }
+  // article ends: stack-test
 
   @Test func aScreenThatAsksToBeDismissedIsPopped() async {
     let clock = TestClock()

@@ -166,3 +166,42 @@ final class Shelf: ArborealModel {
     }
   }
 }
+
+#if DEBUG
+  @MainActor @Suite struct DismissDiagnosticsTests {
+    final class Closer: ArborealModel {
+      enum Action: Sendable, Equatable { case close, saved }
+      let registrar = TrackingRegistrar()
+      func update(action: Action, environment: Void) -> Fx<Action> {
+        switch action {
+        case .close: return .merge(Fx { .saved }, .dismiss)
+        case .saved: return .none
+        }
+      }
+    }
+
+    final class Host: ArborealModel {
+      enum Action: Sendable, Equatable { case closer(PresentationAction<Closer.Action>) }
+      let registrar = TrackingRegistrar()
+      @Tracked private(set) var closer: Closer? = Closer()
+      func update(action: Action, environment: Void) -> Fx<Action> {
+        switch action {
+        case .closer(let action):
+          return forward(action, to: \.closer, environment: (), tag: Action.closer)
+        }
+      }
+    }
+
+    @Test func effectsReturnedWithADismissalAreReported() {
+      let messages = Log<String>()
+      ArborealDiagnostics.droppedActionHandler = { messages.append($0) }
+      defer { ArborealDiagnostics.droppedActionHandler = nil }
+      let store = Store(state: Host(), environment: ())
+      store.send(.closer(.presented(.close)))
+      #expect(store.state.closer == nil)
+      #expect(store.runningEffectCount == 0)
+      let reported = messages.all.filter { $0.contains("Closer returned effects together with") }
+      #expect(reported.count == 1)
+    }
+  }
+#endif

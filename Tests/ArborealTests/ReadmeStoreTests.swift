@@ -58,7 +58,7 @@ enum ReadmeStore {
         self.quote = quote
         return .none
       case .counter(let action):
-        return counter.update(action: action, environment: ()).tag(Action.counter)
+        return forward(action, to: \.counter, environment: (), tag: Action.counter)
       }
     }
   }
