@@ -69,6 +69,7 @@ OPERATIONS = {
     "register-1000": 1,
     "send-vs-update": 1_000_000,
     "viewstore-vs-store": 1_000_000,
+    "forward-vs-tag": 1_000_000,
     "effect-roundtrip": 1_000,
     "bridged-read": 1_000_000,
     "bridged-write": 1_000_000,
@@ -84,6 +85,8 @@ OPERATIONS = {
     "derived-read": 1_000,
     "derived-read-rows": 1_000,
     "derived-diamond-1000": 1,
+    "remove-child-with-effects": 10_000,
+    "push-pop": 1_000,
 }
 
 # (row label, ours, anchor, ratios key or None, target or None)
@@ -105,6 +108,7 @@ ROWS = [
     ("write-unobserved-vs-floor [anchor: plain class]", "write-unobserved/ours", "write-unobserved/plain", None, None),
     ("send-vs-update [anchor: calling update directly]", "send-vs-update/send", "send-vs-update/update", "send-vs-update", 10),
     ("viewstore-vs-store [anchor: Store.send of the tagged action]", "viewstore-vs-store/viewstore", "viewstore-vs-store/store", "viewstore-vs-store", 1.3),
+    ("forward-vs-tag [anchor: the child's update called and tagged by hand]", "forward-vs-tag/forward", "forward-vs-tag/tag", "forward-vs-tag", 1.5),
     ("effect-roundtrip (send + effect + its action, awaited)", "effect-roundtrip/send", None, None, None),
     ("bridged-read [anchor: ours, not bridged]", "bridged-read/bridged", "untracked-read/ours", None, None),
     ("bridged-read, vs Observation", "bridged-read/bridged", "untracked-read/observation", None, None),
@@ -127,6 +131,8 @@ ROWS = [
     ("derived-read-rows (cached total of 1,000 row models) [anchor: computed property, ours]", "derived-read-rows/ours", "derived-read-rows/computed", "derived-read-rows", 0.1),
     ("derived-read-rows, vs Observation's computed property", "derived-read-rows/ours", "derived-read-rows/observation", None, None),
     ("derived-diamond-1000 (write, 1 observer at the bottom), vs computed under Observation", "derived-diamond-1000/ours", "derived-diamond-1000/observation", "derived-diamond-1000", None),
+    ("remove-child-with-effects (per row of 10,000, one action) [anchor: tag(key:) + cancel(child:key:) by hand]", "remove-child-with-effects/forward", "remove-child-with-effects/tagged", "remove-child-with-effects", 1.5),
+    ("push-pop (push, start an effect, pop) [anchor: tag(key:) + cancel(child:key:) by hand]", "push-pop/forward", "push-pop/tagged", "push-pop", 2),
 ]
 # Rows without an anchor whose ratios key is a throughput: the key's value is operations per
 # second (1e9 / ns per operation), and the target, if any, is a most ns per operation.
@@ -140,7 +146,7 @@ KEYS = ["untracked-read", "tracked-read", "write-unobserved", "write-sibling-obs
         "untracked-read-local-vs-floor", "write-unobserved-local", "record-vs-send",
         "replay-actions-per-second", "recording-load-lines-per-second",
         "timeline-jumps-per-second", "derived-read",
-        "derived-read-rows", "derived-diamond-1000"]
+        "derived-read-rows", "derived-diamond-1000", "remove-child-with-effects", "push-pop", "forward-vs-tag"]
 
 # histogramSamples writes <baseline>.<target>.<name>.<metric>.histogram.samples.tsv, with
 # `/` and spaces in the name replaced by `_`; the first line is a header, then one raw value

@@ -28,10 +28,12 @@ extension ArborealModel {
     tag: @escaping @Sendable (Child.Action) -> Action
   ) -> Fx<Action> {
     let model = self[keyPath: child]
-    return forwardUpdate(
-      action, to: model, environment: environment, path: child, key: nil,
-      alsoMember: EffectScope(Child.Action.self), dismissal: nil,
-      read: { .one(ObjectIdentifier(self[keyPath: child])) }, tag: tag)
+    return forwardUpdate(action, to: model, environment: environment, path: child, key: Never?.none)
+    {
+      ForwardRoute(
+        alsoMember: EffectScope(Child.Action.self), dismissal: nil,
+        read: { .one(ObjectIdentifier(self[keyPath: child])) }, tag: tag)
+    }
   }
 
   /// Sends a child action to an optional child, if it is there, and returns the child's
@@ -64,9 +66,12 @@ extension ArborealModel {
     tag: @escaping @Sendable (Child.Action) -> Action
   ) -> Fx<Action> {
     forwardUpdate(
-      action, to: self[keyPath: child], environment: environment, path: child, key: nil,
-      alsoMember: EffectScope(Child.Action.self), dismissal: nil,
-      read: { .of(self[keyPath: child]) }, tag: tag)
+      action, to: self[keyPath: child], environment: environment, path: child, key: Never?.none
+    ) {
+      ForwardRoute(
+        alsoMember: EffectScope(Child.Action.self), dismissal: nil,
+        read: { .of(self[keyPath: child]) }, tag: tag)
+    }
   }
 
   /// Sends a child action to the child with `id` in a collection, if it is there, and returns
@@ -106,10 +111,11 @@ extension ArborealModel {
   ) -> Fx<Action>
   where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
     let child = self[keyPath: children].first { $0.id == id }
-    return forwardUpdate(
-      action, to: child, environment: environment, path: children, key: AnyHashable(id),
-      alsoMember: EffectScope(Children.Element.Action.self, key: id), dismissal: nil,
-      read: { .of(all: self[keyPath: children]) }, tag: tag)
+    return forwardUpdate(action, to: child, environment: environment, path: children, key: id) {
+      ForwardRoute(
+        alsoMember: EffectScope(Children.Element.Action.self, key: id), dismissal: nil,
+        read: { .of(all: self[keyPath: children]) }, tag: tag)
+    }
   }
 
   /// Sends a child action to a child of a collection that this model has in hand (while it
@@ -146,10 +152,12 @@ extension ArborealModel {
     tag: @escaping @Sendable (Children.Element.Action) -> Action
   ) -> Fx<Action>
   where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
-    forwardUpdate(
-      action, to: child, environment: environment, path: children, key: AnyHashable(child.id),
-      alsoMember: EffectScope(Children.Element.Action.self, key: child.id), dismissal: nil,
-      read: { .of(all: self[keyPath: children]) }, tag: tag)
+    let id = child.id
+    return forwardUpdate(action, to: child, environment: environment, path: children, key: id) {
+      ForwardRoute(
+        alsoMember: EffectScope(Children.Element.Action.self, key: id), dismissal: nil,
+        read: { .of(all: self[keyPath: children]) }, tag: tag)
+    }
   }
 
   /// Handles the actions of a presented child: sends ``PresentationAction/presented(_:)``
@@ -185,9 +193,12 @@ extension ArborealModel {
       return .none
     case .presented(let action):
       return forwardUpdate(
-        action, to: self[keyPath: child], environment: environment, path: child, key: nil,
-        alsoMember: EffectScope(Child.Action.self), dismissal: tag(.dismiss),
-        read: { .of(self[keyPath: child]) }, tag: { tag(.presented($0)) })
+        action, to: self[keyPath: child], environment: environment, path: child, key: Never?.none
+      ) {
+        ForwardRoute(
+          alsoMember: EffectScope(Child.Action.self), dismissal: tag(.dismiss),
+          read: { .of(self[keyPath: child]) }, tag: { tag(.presented($0)) })
+      }
     }
   }
 
@@ -228,42 +239,49 @@ extension ArborealModel {
       return .none
     case .element(let id, let action):
       return forwardUpdate(
-        action, to: self[keyPath: stack][id: id], environment: environment, path: stack,
-        key: AnyHashable(id), alsoMember: EffectScope(Element.Action.self, key: id),
-        dismissal: tag(.popFrom(id: id)), read: { .of(all: self[keyPath: stack]) },
-        tag: { tag(.element(id: id, action: $0)) })
+        action, to: self[keyPath: stack][id: id], environment: environment, path: stack, key: id
+      ) {
+        ForwardRoute(
+          alsoMember: EffectScope(Element.Action.self, key: id), dismissal: tag(.popFrom(id: id)),
+          read: { .of(all: self[keyPath: stack]) }, tag: { tag(.element(id: id, action: $0)) })
+      }
     }
   }
 
   /// What every `forward` does once it has found the child (or not): runs the child's update,
   /// and makes its effects this model's, owned by the child.
+  ///
+  /// `route` is called only when the child returned effects or subscribes, so that a child
+  /// update that returns ``Fx/none`` (the common case) builds no closure and no identifier.
   @MainActor
-  private func forwardUpdate<Child: ArborealModel>(
+  private func forwardUpdate<Child: ArborealModel, Key: Hashable & Sendable>(
     _ action: Child.Action,
     to child: Child?,
     environment: Child.Environment,
     path: AnyKeyPath,
-    key: AnyHashable?,
-    alsoMember: EffectScope,
-    dismissal: Action?,
-    read: @escaping @MainActor () -> ChildPresence,
-    tag: @escaping @Sendable (Child.Action) -> Action
+    key: Key?,
+    route: () -> ForwardRoute<Child.Action, Action>
   ) -> Fx<Action> {
     guard let child else {
       reportDrop(
-        "\(action)", sentTo: ChildLink.describe(child: Child.self, path: path, key: key))
+        "\(action)",
+        sentTo: ChildLink.describe(child: Child.self, path: path, key: key.map(AnyHashable.init)))
       return .none
     }
     let fx = child.update(action: action, environment: environment)
     // A subscribing child's subscriptions are evaluated after each of its updates, and travel
     // up with its effects, tagged by every `forward` on the way.
-    let subscriptions = currentSubscriptions(of: child, environment: environment)
+    let subscriptions =
+      Child._isSubscribing ? currentSubscriptions(of: child, environment: environment) : nil
     guard !fx.isNone || subscriptions != nil else { return .none }
+    let route = route()
+    let (tag, dismissal) = (route.tag, route.dismissal)
+    let key = key.map(AnyHashable.init)
     let scope = EffectScope(Child.Action.self, instance: child, key: key)
     let link = ChildLink(
       child: child, parent: self, path: path, key: key,
-      membership: CancelID(member: scope), read: read)
-    let member = CancelID(member: alsoMember)
+      membership: CancelID(member: scope), read: route.read)
+    let member = CancelID(member: route.alsoMember)
     #if DEBUG
       if dismissal != nil { reportEffectsDismissedWith(fx, child: child) }
     #endif
@@ -329,4 +347,14 @@ extension ArborealModel {
           + "parent. Its effects were cancelled when it left; stop sending to it.")
     #endif
   }
+}
+
+/// What a `forward` needs only when the child returned effects: how the parent tags them, the
+/// child's membership by type (and key) for `Fx.cancel(child:)`, what a dismissal becomes, and
+/// how to read the route.
+struct ForwardRoute<ChildAction: Sendable, Action: Sendable> {
+  let alsoMember: EffectScope
+  let dismissal: Action?
+  let read: @MainActor () -> ChildPresence
+  let tag: @Sendable (ChildAction) -> Action
 }

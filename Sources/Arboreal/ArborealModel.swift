@@ -58,9 +58,17 @@ public protocol ArborealModel: Trackable, SendableMetatype {
   ///   - environment: The services effects may use.
   /// - Returns: The effects to run; their actions come back through the store.
   @MainActor func update(action: Action, environment: Environment) -> Fx<Action>
+
+  /// Whether the model is a ``SubscribingModel``; not for implementing: every model answers
+  /// false and every subscribing model true, through this package's default implementations,
+  /// which spares `forward` a dynamic cast per action.
+  static var _isSubscribing: Bool { get }
 }
 
 extension ArborealModel {
+  /// False: a model is not a ``SubscribingModel`` unless it conforms to it.
+  public static var _isSubscribing: Bool { false }
+
   /// Applies several actions in order and returns all their effects, merged.
   ///
   /// Useful to express one action as a sequence of others:

@@ -75,12 +75,6 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     let origin: Int?
   }
 
-  /// An effect waiting for room in its queue, with a hold on its group.
-  private struct Suspended {
-    let work: Effect<Model.Action>.Work
-    let group: GroupID
-  }
-
   typealias Table = EffectTable<Task<Void, Never>, CheckedContinuation<Void, Never>>
 
   // Main-actor state whose accesses never overlap (none spans a call that could reach the
@@ -109,15 +103,11 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     (() -> [Subscription<Model.Action>])?
   /// The ids of the subscriptions started, in the order they were started.
   @exclusivity(unchecked) private var activeSubscriptions: [CancelID] = []
-  /// Effects waiting for room in a queue (`.oldest(n, whenFull: .suspend)`), first in first
-  /// out, each holding its group.
-  @exclusivity(unchecked) private var suspended: [Suspended] = []
-  /// `!suspended.isEmpty`, as a plain flag the effect paths can test without generic metadata.
-  @exclusivity(unchecked) private var hasSuspended = false
+  /// The queue policy: the effects waiting for room in their queue, and when each queue with
+  /// spacing last started one (see `EffectQueues`).
+  @exclusivity(unchecked) private var queues = EffectQueues<Effect<Model.Action>.Work>()
   /// Whether `resumeSuspended()` is running (it starts effects, which can call it again).
   @exclusivity(unchecked) private var isResuming = false
-  /// When each queue with spacing last started (or will start) an effect.
-  @exclusivity(unchecked) private var lastStarts: [CancelID: QueueStart] = [:]
   /// The child models that own running effects, and the watches that end those effects when
   /// a child leaves the state; made with the first effect a `forward` started.
   @exclusivity(unchecked) private(set) var lifetimes: ChildLifetimes?
@@ -516,81 +506,58 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     launch(work, in: group)
   }
 
-  /// Applies the queue's policy to an effect about to start: cancels the oldest of a full
-  /// `newest` queue, drops or suspends the effect when an `oldest` queue is full, and delays it
-  /// to respect the queue's spacing.
+  /// Applies the queue's policy to an effect about to start (see `EffectQueues`): cancels the
+  /// oldest of a full `newest` queue, drops or suspends the effect when an `oldest` queue is
+  /// full, and delays it to respect the queue's spacing.
   ///
   /// - Returns: Whether to start the effect now.
   private func admit(
     _ work: inout Effect<Model.Action>.Work, to queue: QueueSpec, in group: GroupID
   ) -> Bool {
-    let running = table.running(queue.id)
-    switch queue.policy {
-    case .newest(let count):
-      for effect in running.prefix(max(0, running.count - count + 1)) {
-        perform(table.cancel(effect: effect))
-      }
-    case .oldest(let count, .drop):
-      if running.count >= count { return false }
-    case .oldest(let count, .suspend):
-      let waiting = hasSuspended && suspended.contains { $0.work.queue?.id == queue.id }
-      if running.count >= count || waiting {
-        table.retain(group)
-        suspended.append(Suspended(work: work, group: group))
-        hasSuspended = true
-        return false
-      }
+    switch queues.admit(work, in: queue, group: group, running: table.running(queue.id)) {
+    case .drop:
+      return false
+    case .suspend:
+      // The suspended effect keeps a hold on its group until it starts or is dropped.
+      table.retain(group)
+      return false
+    case .start(let delay):
+      if let delay { delayStart(&work, by: delay, on: queue) }
+      return true
+    case .startCancelling(let effects, let delay):
+      for effect in effects { perform(table.cancel(effect: effect)) }
+      if let delay { delayStart(&work, by: delay, on: queue) }
+      return true
     }
-    if let spacing = queue.spacing {
-      let (wait, record) = QueueStart.next(after: lastStarts[queue.id], spacing: spacing)
-      lastStarts[queue.id] = record
-      if wait > .zero {
-        work.delays.insert(DelayStep(duration: wait, clock: spacing.clock), at: 0)
-      }
-    }
-    return true
+  }
+
+  /// Makes an effect wait `delay` on its queue's clock before it starts.
+  private func delayStart(
+    _ work: inout Effect<Model.Action>.Work, by delay: Duration, on queue: QueueSpec
+  ) {
+    guard let spacing = queue.spacing else { return }
+    work.delays.insert(DelayStep(duration: delay, clock: spacing.clock), at: 0)
   }
 
   /// Starts the suspended effects whose queue has room, first in first out.
   private func resumeSuspended() {
-    guard hasSuspended, !isResuming else { return }
+    guard queues.hasSuspended, !isResuming else { return }
     isResuming = true
     defer { isResuming = false }
-    var index = 0
-    while index < suspended.count {
-      let next = suspended[index]
-      guard let queue = next.work.queue, case .oldest(let count, _) = queue.policy,
-        table.running(queue.id).count < count
-      else {
-        index += 1
-        continue
-      }
-      suspended.remove(at: index)
-      hasSuspended = !suspended.isEmpty
+    while let next = queues.nextResumable(running: { self.table.running($0).count }) {
       var work = next.work
-      if let spacing = queue.spacing {
-        let (wait, record) = QueueStart.next(after: lastStarts[queue.id], spacing: spacing)
-        lastStarts[queue.id] = record
-        if wait > .zero {
-          work.delays.insert(DelayStep(duration: wait, clock: spacing.clock), at: 0)
-        }
-      }
+      if let delay = next.delay, let queue = work.queue { delayStart(&work, by: delay, on: queue) }
       launch(work, in: next.group)
       perform(table.release(next.group))
     }
   }
 
   /// Takes the suspended effects that match out of their queues, releasing their groups.
-  private func dropSuspended(where matches: (Suspended) -> Bool) {
-    guard hasSuspended else { return }
-    var released: [GroupID] = []
-    suspended.removeAll { item in
-      guard matches(item) else { return false }
-      released.append(item.group)
-      return true
-    }
-    hasSuspended = !suspended.isEmpty
-    for group in released { perform(table.release(group)) }
+  private func dropSuspended(
+    where matches: (EffectQueues<Effect<Model.Action>.Work>.Suspended) -> Bool
+  ) {
+    guard queues.hasSuspended else { return }
+    for group in queues.removeSuspended(where: matches) { perform(table.release(group)) }
   }
 
   /// Starts an admitted effect's task.
@@ -673,7 +640,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   public func finish() async {
     // Actions are queued only while an update runs, and handled before the main actor is
     // free again: so once no effect runs, nothing is queued either.
-    while !table.effects.isEmpty || hasSuspended {
+    while !table.effects.isEmpty || queues.hasSuspended {
       await withCheckedContinuation { idleWaiters.append($0) }
     }
   }
@@ -681,7 +648,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// Cancels tasks and resumes waiters, after the table is consistent again; wakes the callers
   /// of ``finish()`` when no effect runs any more.
   private func perform(_ output: Table.Output) {
-    if hasSuspended { resumeSuspended() }
+    if queues.hasSuspended { resumeSuspended() }
     if !idleWaiters.isEmpty, table.effects.isEmpty { resumeIdleWaiters() }
     if output.isEmpty { return }
     for task in output.cancel { task.cancel() }

@@ -29,3 +29,8 @@ public protocol SubscribingModel: ArborealModel {
   /// - Returns: The subscriptions; ids must be unique.
   @MainActor func subscriptions(environment: Environment) -> [Subscription<Action>]
 }
+
+extension SubscribingModel {
+  /// True: the model has subscriptions.
+  public static var _isSubscribing: Bool { true }
+}

@@ -7,6 +7,8 @@ import Benchmark
 //   against calling `update(action:environment:)` directly (one tracked write each).
 // - `viewstore-vs-store`: the same child action sent through a `ViewStore` scoped to the child,
 //   against sending the parent's tagged action to the parent store.
+// - `forward-vs-tag`: a child action sent to the parent store, forwarded with `forward`,
+//   against the same parent calling the child's update and tagging its effects.
 // - `effect-roundtrip`: a send whose effect returns an action, awaited until that action has
 //   been handled (`await store.send(...).value`).
 //
@@ -40,6 +42,24 @@ final class BenchCounter: ArborealModel {
 
 /// A parent holding a counter, for scoping.
 final class BenchParent: ArborealModel {
+  enum Action: Sendable {
+    case child(BenchCounter.Action)
+  }
+
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var child = BenchCounter()
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .child(let action):
+      return forward(action, to: \.child, environment: (), tag: Action.child)
+    }
+  }
+}
+
+/// The same parent, forwarding with `tag` (the child's update called directly): the anchor of
+/// `forward-vs-tag`.
+final class BenchTagParent: ArborealModel {
   enum Action: Sendable {
     case child(BenchCounter.Action)
   }
@@ -91,6 +111,20 @@ func registerStoreBenchmarks() {
   _ = Benchmark("viewstore-vs-store/store", configuration: .perOperation(.mega)) {
     @MainActor benchmark async in
     let store = Store(state: BenchParent(), environment: ())
+    for _ in benchmark.scaledIterations { store.send(.child(.increment)) }
+    check(store.state.child.count, benchmark.scaledIterations.count, benchmark)
+  }
+
+  _ = Benchmark("forward-vs-tag/forward", configuration: .perOperation(.mega)) {
+    @MainActor benchmark async in
+    let store = Store(state: BenchParent(), environment: ())
+    for _ in benchmark.scaledIterations { store.send(.child(.increment)) }
+    check(store.state.child.count, benchmark.scaledIterations.count, benchmark)
+  }
+
+  _ = Benchmark("forward-vs-tag/tag", configuration: .perOperation(.mega)) {
+    @MainActor benchmark async in
+    let store = Store(state: BenchTagParent(), environment: ())
     for _ in benchmark.scaledIterations { store.send(.child(.increment)) }
     check(store.state.child.count, benchmark.scaledIterations.count, benchmark)
   }

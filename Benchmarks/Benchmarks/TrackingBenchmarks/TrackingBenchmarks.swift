@@ -26,4 +26,5 @@ let benchmarks: @Sendable () -> Void = {
   registerLocalBenchmarks()
   registerDevtoolsBenchmarks()
   registerDerivedBenchmarks()
+  registerChildBenchmarks()
 }

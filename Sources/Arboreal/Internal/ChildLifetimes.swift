@@ -64,6 +64,32 @@ final class ChildLifetimes {
     self.isBusy = isBusy
   }
 
+  /// Asserts invariants 1 to 3 when built with `-DARBOREAL_INTERNAL_CHECKS`; does nothing
+  /// otherwise.
+  ///
+  /// - Complexity: O(*r* + *w*) for *r* records and *w* watches.
+  func checkInvariants() {
+    #if ARBOREAL_INTERNAL_CHECKS
+      for (id, record) in records {
+        let watch = watches[record.link.route]
+        precondition(watch != nil, "ChildLifetimes: a recorded child's route is not watched")
+        precondition(
+          watch?.members.contains(id) == true, "ChildLifetimes: a watch misses a recorded child")
+        for child in record.children {
+          precondition(
+            records[child]?.link.route.parent == id,
+            "ChildLifetimes: a record lists a child that is not its own")
+        }
+      }
+      for watch in watches.values {
+        precondition(!watch.members.isEmpty, "ChildLifetimes: a watch without members")
+        for member in watch.members {
+          precondition(records[member] != nil, "ChildLifetimes: a watch lists a dropped child")
+        }
+      }
+    #endif
+  }
+
   /// How many children are recorded; for this package's tests.
   var recordCount: Int { records.count }
 
@@ -78,6 +104,7 @@ final class ChildLifetimes {
   /// - Complexity: O(*d*) for *d* owners whose routes are watched already; a route watched
   ///   for the first time is read once (O(*n*) for a collection of *n*).
   func admit(_ owners: [ChildLink]) -> ChildLink? {
+    defer { checkInvariants() }
     for link in owners.reversed() {
       if records[link.id] != nil { continue }
       let watch = self.watch(for: link)
@@ -113,7 +140,9 @@ final class ChildLifetimes {
   /// are idle are dropped.
   private func reconcile(_ watch: Watch, with present: ChildPresence) {
     watch.present = present
+    // A watch being made is read before its first member joins.
     guard !watch.members.isEmpty else { return }
+    defer { checkInvariants() }
     var gone: [ObjectIdentifier] = []
     var idle: [ObjectIdentifier] = []
     for id in watch.members {

@@ -38,6 +38,9 @@ struct GroupID: Hashable, Sendable {
 /// 5. A cancelled group starts no more effects.
 /// 6. Identifiers come from one counter and are never reused, so a stale identifier can never
 ///    name a newer effect or group.
+///
+/// Built with `-DARBOREAL_INTERNAL_CHECKS` (the sanitizer steps of `.ci/run`), every mutation
+/// ends with ``checkInvariants()``, which asserts 1 to 3 in O(*n* + *g*).
 struct EffectTable<Handle, Waiter> {
   /// What the owner must do after a mutation: cancel these tasks, resume these waiters.
   struct Output {
@@ -74,6 +77,7 @@ struct EffectTable<Handle, Waiter> {
 
   /// Opens a group with one hold, owned by the caller.
   mutating func openGroup() -> GroupID {
+    defer { checkInvariants() }
     let group = GroupID(rawValue: makeID())
     groups[group] = Group(pending: 1)
     return group
@@ -84,6 +88,7 @@ struct EffectTable<Handle, Waiter> {
   /// - Returns: False when the group is closed (nothing was held).
   @discardableResult
   mutating func retain(_ group: GroupID) -> Bool {
+    defer { checkInvariants() }
     guard groups[group] != nil else { return false }
     groups[group]!.pending += 1
     return true
@@ -91,6 +96,7 @@ struct EffectTable<Handle, Waiter> {
 
   /// Gives back a hold; the group closes when nothing else keeps it open.
   mutating func release(_ group: GroupID) -> Output {
+    defer { checkInvariants() }
     var output = Output()
     decrement(group, into: &output)
     return output
@@ -103,6 +109,7 @@ struct EffectTable<Handle, Waiter> {
   ///
   /// - Returns: False when the group is already closed (the caller resumes the waiter).
   mutating func addWaiter(_ waiter: Waiter, to group: GroupID) -> Bool {
+    defer { checkInvariants() }
     guard groups[group] != nil else { return false }
     groups[group]!.waiters.append(waiter)
     return true
@@ -120,6 +127,7 @@ struct EffectTable<Handle, Waiter> {
   ///   nothing).
   /// - Complexity: O(*i*) for *i* identifiers.
   mutating func start(in group: GroupID, cancelIDs: [CancelID]) -> EffectID? {
+    defer { checkInvariants() }
     guard let state = groups[group], !state.isCancelled else { return nil }
     let effect = EffectID(rawValue: makeID())
     effects[effect] = Running(group: group, cancelIDs: cancelIDs, handle: nil)
@@ -132,6 +140,7 @@ struct EffectTable<Handle, Waiter> {
   ///
   /// - Returns: The handle when the effect is no longer running (the caller cancels it).
   mutating func attach(_ handle: Handle, to effect: EffectID) -> Handle? {
+    defer { checkInvariants() }
     guard effects[effect] != nil else { return handle }
     effects[effect]!.handle = handle
     return nil
@@ -142,6 +151,7 @@ struct EffectTable<Handle, Waiter> {
 
   /// Cancels one running effect.
   mutating func cancel(effect: EffectID) -> Output {
+    defer { checkInvariants() }
     var output = Output()
     remove(effect, cancelling: true, into: &output)
     return output
@@ -156,6 +166,7 @@ struct EffectTable<Handle, Waiter> {
 
   /// Records that an effect's task has ended. Does nothing for a cancelled effect.
   mutating func finish(_ effect: EffectID) -> Output {
+    defer { checkInvariants() }
     var output = Output()
     remove(effect, cancelling: false, into: &output)
     return output
@@ -165,6 +176,7 @@ struct EffectTable<Handle, Waiter> {
   ///
   /// - Complexity: O(*k* × *i*) for *k* effects cancelled, each tagged with *i* identifiers.
   mutating func cancel(_ id: CancelID) -> Output {
+    defer { checkInvariants() }
     var output = Output()
     cancel(id, into: &output)
     return output
@@ -174,6 +186,7 @@ struct EffectTable<Handle, Waiter> {
   ///
   /// - Complexity: O(*n*) for *n* running effects.
   mutating func cancel(group: GroupID) -> Output {
+    defer { checkInvariants() }
     var output = Output()
     guard groups[group] != nil else { return output }
     groups[group]!.isCancelled = true
@@ -188,6 +201,7 @@ struct EffectTable<Handle, Waiter> {
   ///
   /// - Complexity: O(*n* + *g*) for *n* effects and *g* groups.
   mutating func removeAll() -> Output {
+    defer { checkInvariants() }
     var output = Output()
     for running in effects.values {
       if let handle = running.handle { output.cancel.append(handle) }
@@ -200,6 +214,37 @@ struct EffectTable<Handle, Waiter> {
   }
 
   // MARK: Helpers
+
+  /// Asserts invariants 1 to 3 when built with `-DARBOREAL_INTERNAL_CHECKS`; does nothing
+  /// otherwise.
+  ///
+  /// - Complexity: O(*n* × *i* + *g*) for *n* effects with *i* identifiers and *g* groups.
+  func checkInvariants() {
+    #if ARBOREAL_INTERNAL_CHECKS
+      var members: [GroupID: Int] = [:]
+      for (effect, running) in effects {
+        precondition(groups[running.group] != nil, "EffectTable: an effect's group is closed")
+        members[running.group, default: 0] += 1
+        for id in running.cancelIDs {
+          precondition(
+            byCancelID[id]?.contains(effect) == true, "EffectTable: an identifier misses an effect")
+        }
+      }
+      for (group, state) in groups {
+        precondition(state.pending > 0, "EffectTable: an open group holds nothing")
+        precondition(
+          state.pending >= members[group] ?? 0, "EffectTable: a group's count misses effects")
+      }
+      for (id, list) in byCancelID {
+        precondition(!list.isEmpty, "EffectTable: an empty identifier list")
+        for effect in list {
+          precondition(
+            effects[effect]?.cancelIDs.contains(id) == true,
+            "EffectTable: an identifier lists an effect that is not tagged with it")
+        }
+      }
+    #endif
+  }
 
   private mutating func cancel(_ id: CancelID, into output: inout Output) {
     guard let members = byCancelID[id] else { return }
