@@ -20,6 +20,7 @@ extension ArborealModel {
   ///   - tag: Makes this model's action of a child action; runs in the effects' tasks.
   /// - Returns: The child's effects, tagged.
   /// - Complexity: O(*e*) for *e* effects, plus the child's update.
+  @inlinable
   @MainActor
   public func forward<Child: ArborealModel>(
     _ action: Child.Action,
@@ -28,12 +29,11 @@ extension ArborealModel {
     tag: @escaping @Sendable (Child.Action) -> Action
   ) -> Fx<Action> {
     let model = self[keyPath: child]
-    return forwardUpdate(action, to: model, environment: environment, path: child, key: Never?.none)
-    {
-      ForwardRoute(
-        alsoMember: EffectScope(Child.Action.self), dismissal: nil,
-        read: { .one(ObjectIdentifier(self[keyPath: child])) }, tag: tag)
-    }
+    let fx = model.update(action: action, environment: environment)
+    // Inlined, so that a child update returning `Fx.none` (the common case) costs what calling
+    // it and tagging its effects costs: no closure, no identifier, no generic metadata.
+    if fx.storage == nil, !Child._isSubscribing { return Fx(storage: nil) }
+    return forwarded(fx, of: model, at: child, environment: environment, tag: tag)
   }
 
   /// Sends a child action to an optional child, if it is there, and returns the child's
@@ -58,6 +58,7 @@ extension ArborealModel {
   ///   - tag: Makes this model's action of a child action; runs in the effects' tasks.
   /// - Returns: The child's effects, tagged; ``Fx/none`` when the child is nil.
   /// - Complexity: O(*e*) for *e* effects, plus the child's update.
+  @inlinable
   @MainActor
   public func forward<Child: ArborealModel>(
     _ action: Child.Action,
@@ -65,13 +66,13 @@ extension ArborealModel {
     environment: Child.Environment,
     tag: @escaping @Sendable (Child.Action) -> Action
   ) -> Fx<Action> {
-    forwardUpdate(
-      action, to: self[keyPath: child], environment: environment, path: child, key: Never?.none
-    ) {
-      ForwardRoute(
-        alsoMember: EffectScope(Child.Action.self), dismissal: nil,
-        read: { .of(self[keyPath: child]) }, tag: tag)
+    guard let model = self[keyPath: child] else {
+      dropForwarded(action, child: Child.self, path: child, key: Never?.none)
+      return Fx(storage: nil)
     }
+    let fx = model.update(action: action, environment: environment)
+    if fx.storage == nil, !Child._isSubscribing { return Fx(storage: nil) }
+    return forwarded(fx, of: model, atOptional: child, environment: environment, tag: tag)
   }
 
   /// Sends a child action to the child with `id` in a collection, if it is there, and returns
@@ -101,6 +102,7 @@ extension ArborealModel {
   /// - Complexity: O(*n*) to find the child among *n* (a linear search), plus O(*e*) for *e*
   ///   effects and the child's update. While children of the collection run effects, each
   ///   transaction that changes the collection reads it once, in O(*n*).
+  @inlinable
   @MainActor
   public func forward<Children: Collection>(
     _ action: Children.Element.Action,
@@ -110,12 +112,13 @@ extension ArborealModel {
     tag: @escaping @Sendable (Children.Element.Action) -> Action
   ) -> Fx<Action>
   where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
-    let child = self[keyPath: children].first { $0.id == id }
-    return forwardUpdate(action, to: child, environment: environment, path: children, key: id) {
-      ForwardRoute(
-        alsoMember: EffectScope(Children.Element.Action.self, key: id), dismissal: nil,
-        read: { .of(all: self[keyPath: children]) }, tag: tag)
+    guard let model = self[keyPath: children].first(where: { $0.id == id }) else {
+      dropForwarded(action, child: Children.Element.self, path: children, key: id)
+      return Fx(storage: nil)
     }
+    let fx = model.update(action: action, environment: environment)
+    if fx.storage == nil, !Children.Element._isSubscribing { return Fx(storage: nil) }
+    return forwarded(fx, of: model, in: children, environment: environment, tag: tag)
   }
 
   /// Sends a child action to a child of a collection that this model has in hand (while it
@@ -143,6 +146,7 @@ extension ArborealModel {
   ///   - tag: Makes this model's action of a child action; runs in the effects' tasks.
   /// - Returns: The child's effects, tagged.
   /// - Complexity: O(*e*) for *e* effects, plus the child's update.
+  @inlinable
   @MainActor
   public func forward<Children: Collection>(
     _ action: Children.Element.Action,
@@ -152,12 +156,9 @@ extension ArborealModel {
     tag: @escaping @Sendable (Children.Element.Action) -> Action
   ) -> Fx<Action>
   where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
-    let id = child.id
-    return forwardUpdate(action, to: child, environment: environment, path: children, key: id) {
-      ForwardRoute(
-        alsoMember: EffectScope(Children.Element.Action.self, key: id), dismissal: nil,
-        read: { .of(all: self[keyPath: children]) }, tag: tag)
-    }
+    let fx = child.update(action: action, environment: environment)
+    if fx.storage == nil, !Children.Element._isSubscribing { return Fx(storage: nil) }
+    return forwarded(fx, of: child, in: children, environment: environment, tag: tag)
   }
 
   /// Handles the actions of a presented child: sends ``PresentationAction/presented(_:)``
@@ -180,6 +181,7 @@ extension ArborealModel {
   ///   - tag: Makes this model's action of a presentation action.
   /// - Returns: The child's effects, tagged.
   /// - Complexity: O(*e*) for *e* effects, plus the child's update.
+  @inlinable
   @MainActor
   public func forward<Child: ArborealModel>(
     _ action: PresentationAction<Child.Action>,
@@ -190,15 +192,15 @@ extension ArborealModel {
     switch action {
     case .dismiss:
       self[keyPath: child] = nil
-      return .none
+      return Fx(storage: nil)
     case .presented(let action):
-      return forwardUpdate(
-        action, to: self[keyPath: child], environment: environment, path: child, key: Never?.none
-      ) {
-        ForwardRoute(
-          alsoMember: EffectScope(Child.Action.self), dismissal: tag(.dismiss),
-          read: { .of(self[keyPath: child]) }, tag: { tag(.presented($0)) })
+      guard let model = self[keyPath: child] else {
+        dropForwarded(action, child: Child.self, path: child, key: Never?.none)
+        return Fx(storage: nil)
       }
+      let fx = model.update(action: action, environment: environment)
+      if fx.storage == nil, !Child._isSubscribing { return Fx(storage: nil) }
+      return forwarded(fx, of: model, presentedAt: child, environment: environment, tag: tag)
     }
   }
 
@@ -223,6 +225,7 @@ extension ArborealModel {
   /// - Returns: The screen's effects, tagged.
   /// - Complexity: O(*n*) for a stack of *n* screens, plus O(*e*) for *e* effects and the
   ///   screen's update.
+  @inlinable
   @MainActor
   public func forward<Element: ArborealModel>(
     _ action: StackAction<Element.Action>,
@@ -233,42 +236,119 @@ extension ArborealModel {
     switch action {
     case .popFrom(let id):
       if !self[keyPath: stack].pop(from: id) {
-        reportDrop(
-          "\(action)", sentTo: ChildLink.describe(child: Element.self, path: stack, key: id))
+        dropForwarded(action, child: Element.self, path: stack, key: id)
       }
-      return .none
+      return Fx(storage: nil)
     case .element(let id, let action):
-      return forwardUpdate(
-        action, to: self[keyPath: stack][id: id], environment: environment, path: stack, key: id
-      ) {
-        ForwardRoute(
-          alsoMember: EffectScope(Element.Action.self, key: id), dismissal: tag(.popFrom(id: id)),
-          read: { .of(all: self[keyPath: stack]) }, tag: { tag(.element(id: id, action: $0)) })
+      guard let model = self[keyPath: stack][id: id] else {
+        dropForwarded(action, child: Element.self, path: stack, key: id)
+        return Fx(storage: nil)
       }
+      let fx = model.update(action: action, environment: environment)
+      if fx.storage == nil, !Element._isSubscribing { return Fx(storage: nil) }
+      return forwarded(fx, of: model, on: stack, id: id, environment: environment, tag: tag)
     }
   }
 
-  /// What every `forward` does once it has found the child (or not): runs the child's update,
-  /// and makes its effects this model's, owned by the child.
+  // MARK: Out of line: a child that returned effects, or that subscribes
+
+  /// The effects of a child the parent always holds, made the parent's.
+  @usableFromInline @MainActor
+  func forwarded<Child: ArborealModel>(
+    _ fx: Fx<Child.Action>, of child: Child, at path: KeyPath<Self, Child>,
+    environment: Child.Environment, tag: @escaping @Sendable (Child.Action) -> Action
+  ) -> Fx<Action> {
+    wrap(fx, of: child, environment: environment, path: path, key: nil) {
+      ForwardRoute(
+        alsoMember: EffectScope(Child.Action.self), dismissal: nil,
+        read: { .one(ObjectIdentifier(self[keyPath: path])) }, tag: tag)
+    }
+  }
+
+  /// The effects of an optional child, made the parent's.
+  @usableFromInline @MainActor
+  func forwarded<Child: ArborealModel>(
+    _ fx: Fx<Child.Action>, of child: Child, atOptional path: KeyPath<Self, Child?>,
+    environment: Child.Environment, tag: @escaping @Sendable (Child.Action) -> Action
+  ) -> Fx<Action> {
+    wrap(fx, of: child, environment: environment, path: path, key: nil) {
+      ForwardRoute(
+        alsoMember: EffectScope(Child.Action.self), dismissal: nil,
+        read: { .of(self[keyPath: path]) }, tag: tag)
+    }
+  }
+
+  /// The effects of a child of a collection, made the parent's.
+  @usableFromInline @MainActor
+  func forwarded<Children: Collection>(
+    _ fx: Fx<Children.Element.Action>, of child: Children.Element,
+    in path: KeyPath<Self, Children>, environment: Children.Element.Environment,
+    tag: @escaping @Sendable (Children.Element.Action) -> Action
+  ) -> Fx<Action>
+  where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
+    let id = child.id
+    return wrap(fx, of: child, environment: environment, path: path, key: AnyHashable(id)) {
+      ForwardRoute(
+        alsoMember: EffectScope(Children.Element.Action.self, key: id), dismissal: nil,
+        read: { .of(all: self[keyPath: path]) }, tag: tag)
+    }
+  }
+
+  /// The effects of a presented child, made the parent's; its dismissal becomes `.dismiss`.
+  @usableFromInline @MainActor
+  func forwarded<Child: ArborealModel>(
+    _ fx: Fx<Child.Action>, of child: Child,
+    presentedAt path: ReferenceWritableKeyPath<Self, Child?>,
+    environment: Child.Environment,
+    tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Action
+  ) -> Fx<Action> {
+    wrap(fx, of: child, environment: environment, path: path, key: nil) {
+      ForwardRoute(
+        alsoMember: EffectScope(Child.Action.self), dismissal: tag(.dismiss),
+        read: { .of(self[keyPath: path]) }, tag: { tag(.presented($0)) })
+    }
+  }
+
+  /// The effects of a stack screen, made the parent's; its dismissal becomes `.popFrom(id:)`.
+  @usableFromInline @MainActor
+  func forwarded<Element: ArborealModel>(
+    _ fx: Fx<Element.Action>, of child: Element,
+    on path: ReferenceWritableKeyPath<Self, ModelStack<Element>>, id: StackElementID,
+    environment: Element.Environment,
+    tag: @escaping @Sendable (StackAction<Element.Action>) -> Action
+  ) -> Fx<Action> {
+    wrap(fx, of: child, environment: environment, path: path, key: AnyHashable(id)) {
+      ForwardRoute(
+        alsoMember: EffectScope(Element.Action.self, key: id), dismissal: tag(.popFrom(id: id)),
+        read: { .of(all: self[keyPath: path]) }, tag: { tag(.element(id: id, action: $0)) })
+    }
+  }
+
+  /// Reports an action for a child that is not there; debug builds only.
+  @usableFromInline @MainActor
+  func dropForwarded<Child, Key: Hashable & Sendable>(
+    _ action: some Sendable, child: Child.Type, path: AnyKeyPath, key: Key?
+  ) {
+    #if DEBUG
+      let place = ChildLink.describe(child: child, path: path, key: key.map(AnyHashable.init))
+      ArborealDiagnostics.reportDroppedAction(
+        "Arboreal: dropped \(action) sent to \(place): the child is no longer in its parent. "
+          + "Its effects were cancelled when it left; stop sending to it.")
+    #endif
+  }
+
+  /// Makes a child's effects the parent's, owned by the child; adds its subscriptions.
   ///
-  /// `route` is called only when the child returned effects or subscribes, so that a child
-  /// update that returns ``Fx/none`` (the common case) builds no closure and no identifier.
+  /// `route` is called only here, once the child returned effects or subscribes.
   @MainActor
-  private func forwardUpdate<Child: ArborealModel, Key: Hashable & Sendable>(
-    _ action: Child.Action,
-    to child: Child?,
+  private func wrap<Child: ArborealModel>(
+    _ fx: Fx<Child.Action>,
+    of child: Child,
     environment: Child.Environment,
     path: AnyKeyPath,
-    key: Key?,
+    key: AnyHashable?,
     route: () -> ForwardRoute<Child.Action, Action>
   ) -> Fx<Action> {
-    guard let child else {
-      reportDrop(
-        "\(action)",
-        sentTo: ChildLink.describe(child: Child.self, path: path, key: key.map(AnyHashable.init)))
-      return .none
-    }
-    let fx = child.update(action: action, environment: environment)
     // A subscribing child's subscriptions are evaluated after each of its updates, and travel
     // up with its effects, tagged by every `forward` on the way.
     let subscriptions =
@@ -276,7 +356,6 @@ extension ArborealModel {
     guard !fx.isNone || subscriptions != nil else { return .none }
     let route = route()
     let (tag, dismissal) = (route.tag, route.dismissal)
-    let key = key.map(AnyHashable.init)
     let scope = EffectScope(Child.Action.self, instance: child, key: key)
     let link = ChildLink(
       child: child, parent: self, path: path, key: key,
@@ -337,15 +416,6 @@ extension ArborealModel {
       "Arboreal: \(Child.self) returned effects together with `Fx.dismiss`: they belong to it, "
         + "and end when the dismissal removes it, before they deliver anything. Return what "
         + "the parent must hear with `Fx.send(_:)`, which is delivered before the dismissal.")
-  }
-
-  /// Reports an action dropped because its child is missing; debug builds only.
-  private func reportDrop(_ action: @autoclosure () -> String, sentTo place: String) {
-    #if DEBUG
-      ArborealDiagnostics.reportDroppedAction(
-        "Arboreal: dropped \(action()) sent to \(place): the child is no longer in its "
-          + "parent. Its effects were cancelled when it left; stop sending to it.")
-    #endif
   }
 }
 
