@@ -108,7 +108,7 @@ ROWS = [
     ("write-unobserved-vs-floor [anchor: plain class]", "write-unobserved/ours", "write-unobserved/plain", None, None),
     ("send-vs-update [anchor: calling update directly]", "send-vs-update/send", "send-vs-update/update", "send-vs-update", 10),
     ("viewstore-vs-store [anchor: Store.send of the tagged action]", "viewstore-vs-store/viewstore", "viewstore-vs-store/store", "viewstore-vs-store", 1.3),
-    ("forward-vs-tag [anchor: the child's update called and tagged by hand]", "forward-vs-tag/forward", "forward-vs-tag/tag", "forward-vs-tag", 1.5),
+    ("forward-vs-tag [anchor: the child's update called and tagged by hand]", "forward-vs-tag/forward", "forward-vs-tag/tag", "forward-vs-tag", None),
     ("effect-roundtrip (send + effect + its action, awaited)", "effect-roundtrip/send", None, None, None),
     ("bridged-read [anchor: ours, not bridged]", "bridged-read/bridged", "untracked-read/ours", None, None),
     ("bridged-read, vs Observation", "bridged-read/bridged", "untracked-read/observation", None, None),
@@ -131,8 +131,8 @@ ROWS = [
     ("derived-read-rows (cached total of 1,000 row models) [anchor: computed property, ours]", "derived-read-rows/ours", "derived-read-rows/computed", "derived-read-rows", 0.1),
     ("derived-read-rows, vs Observation's computed property", "derived-read-rows/ours", "derived-read-rows/observation", None, None),
     ("derived-diamond-1000 (write, 1 observer at the bottom), vs computed under Observation", "derived-diamond-1000/ours", "derived-diamond-1000/observation", "derived-diamond-1000", None),
-    ("remove-child-with-effects (per row of 10,000, one action) [anchor: tag(key:) + cancel(child:key:) by hand]", "remove-child-with-effects/forward", "remove-child-with-effects/tagged", "remove-child-with-effects", 1.5),
-    ("push-pop (push, start an effect, pop) [anchor: tag(key:) + cancel(child:key:) by hand]", "push-pop/forward", "push-pop/tagged", "push-pop", 2),
+    ("remove-child-with-effects (per row of 10,000, one action) [anchor: tag(key:) + cancel(child:key:) by hand]", "remove-child-with-effects/forward", "remove-child-with-effects/tagged", "remove-child-with-effects", None),
+    ("push-pop (push, start an effect, pop) [anchor: tag(key:) + cancel(child:key:) by hand]", "push-pop/forward", "push-pop/tagged", "push-pop", None),
 ]
 # Rows without an anchor whose ratios key is a throughput: the key's value is operations per
 # second (1e9 / ns per operation), and the target, if any, is a most ns per operation.
