@@ -26,14 +26,6 @@ final class Todo: ArborealModel, Identifiable {
     isDone = record.done
   }
 
-  /// A new, empty to-do: the list sets its text through ``update(action:environment:)``, so
-  /// that the change is recorded and `why` can name the action that set it.
-  init(id: Int) {
-    self.id = id
-    text = ""
-    isDone = false
-  }
-
   /// The to-do as plain data, for saving and for the undo history.
   var record: TodoRecord { TodoRecord(id: id, text: text, done: isDone) }
 

@@ -5,6 +5,9 @@ import ArborealDevtools
 /// those the recorder has seen since, numbered on from the replayed ones.
 @MainActor
 struct TodoHistory {
+  /// The list the session's first step started from: the replayed recording's start, or the
+  /// recorder's.
+  let start: TodoList.Snapshot
   let replayed: [RecordedStep<TodoList.Action>]
   let recorder: StoreRecorder<TodoList>
 
@@ -26,7 +29,7 @@ struct TodoHistory {
       }
   }
 
-  /// One line per step: `#1 add("milk") → Todo#1.text, TodoList#1.items`.
+  /// One line per step: `#1 add("milk") → TodoList#1.undoHistory, TodoList#1.items`.
   func lines() async -> [String] {
     let steps = await steps()
     guard !steps.isEmpty else { return ["(no actions yet)"] }
@@ -42,7 +45,7 @@ struct TodoHistory {
   func explain(_ todo: Todo) async -> [String] {
     let steps = await steps()
     let owner = "Todo#\(todo.id)"
-    let added = steps.first { $0.changes.contains { $0.owner == owner } }
+    let added = step(adding: todo.id, in: steps)
     return [("text", String(reflecting: todo.text)), ("isDone", "\(todo.isDone)")].map {
       name, value in
       if let why = ChangeExplanation(RecordedProperty(owner: owner, name: name), in: steps) {
@@ -54,5 +57,24 @@ struct TodoHistory {
       }
       return "  \(name) = \(value): as it was when the session started"
     }
+  }
+
+  /// The step that added the to-do with this id, or nil if it was there when the session
+  /// started. A new to-do is not a changed one (its step names `items`, not the to-do's
+  /// fields), so the step is found from the ids: each `add` that added a to-do took the next
+  /// one, from the start's `nextID` on.
+  ///
+  /// - Complexity: O(*n*) for *n* steps.
+  private func step(
+    adding id: Int, in steps: [RecordedStep<TodoList.Action>]
+  ) -> RecordedStep<TodoList.Action>? {
+    var nextID = start.nextID
+    for step in steps {
+      // A blank `add` is ignored and changes nothing.
+      guard case .add = step.action, !step.changes.isEmpty else { continue }
+      if nextID == id { return step }
+      nextID += 1
+    }
+    return nil
   }
 }

@@ -101,9 +101,8 @@ final class TodoList: ReplayableModel {
       let text = text.trimmingWhitespace
       guard !text.isEmpty else { return .none }
       remember(items.map(\.record))
-      let todo = Todo(id: nextID)
-      _ = todo.update(action: .setText(text), environment: ())
-      items.append(todo)
+      // A new to-do is not a changed one: the recording names `items`, not its fields.
+      items.append(Todo(TodoRecord(id: nextID, text: text, done: false)))
       nextID += 1
       return save(environment)
     case .remove(let id):
@@ -124,10 +123,11 @@ final class TodoList: ReplayableModel {
       return .none
     case .undo:
       guard let previous = undoHistory.popLast() else { return .none }
-      // Each to-do is put back through its own update, so that the recording names the
-      // fields the undo changed (`Todo#2.isDone`) and `why` can point at it.
+      // Each to-do still in the list is put back through its own update, so that the
+      // recording names the fields the undo changed (`Todo#2.isDone`) and `why` can point at
+      // it. A to-do the undo brings back is new: its fields are not changes.
       items = previous.map { record in
-        let todo = item(id: record.id) ?? Todo(id: record.id)
+        guard let todo = item(id: record.id) else { return Todo(record) }
         _ = todo.update(action: .setText(record.text), environment: ())
         _ = todo.update(action: .setDone(record.done), environment: ())
         return todo

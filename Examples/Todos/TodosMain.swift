@@ -25,12 +25,14 @@ enum TodosMain {
 
     let store: Store<TodoList>
     var replayed: [RecordedStep<TodoList.Action>] = []
+    var replayedStart: TodoList.Snapshot?
     if let replayPath = options.replayPath {
       guard let recording = replay(replayPath, options: options, console: console) else { exit(1) }
       // Replay runs no effect; afterwards the list lives in memory only.
       let offline = TodoList.Environment(save: { _, _ in })
       store = Store(state: recording.replay(environment: offline), environment: offline)
       replayed = recording.steps
+      replayedStart = recording.start
       console.say(
         "Replayed \(recording.steps.count) \(recording.steps.count == 1 ? "action" : "actions")"
           + " from \(replayPath); changes stay in memory (\(options.path) is not written).")
@@ -53,7 +55,8 @@ enum TodosMain {
     }
     let app = TodosApp(
       store: store, path: options.path, console: console,
-      history: TodoHistory(replayed: replayed, recorder: recorder))
+      history: TodoHistory(
+        start: replayedStart ?? recorder.start, replayed: replayed, recorder: recorder))
     if console.isInteractive {
       console.say("To-dos in \(options.path). Type 'help' for the commands.")
     }

@@ -53,6 +53,10 @@ public protocol ArborealModel: Trackable, SendableMetatype {
   /// once, after it returns, with every property it changed. Return ``Fx/none`` when there is
   /// no side effect.
   ///
+  /// The main actor is this method's alone: the model's other methods are nonisolated. A
+  /// helper that calls main-actor code (a child's `update`) is a function nested in `update`,
+  /// or a method marked `@MainActor` (see <doc:ComposingFeatures#Helpers-of-update>).
+  ///
   /// - Parameters:
   ///   - action: What happened.
   ///   - environment: The services effects may use.

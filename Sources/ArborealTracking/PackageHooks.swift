@@ -7,6 +7,8 @@ import Synchronization
 package struct RecordedChange {
   /// The registrar whose property changed.
   package let registrar: ObjectIdentifier
+  /// When the registrar was made (see `RegistrarCore`, "New models are not changed models").
+  let creation: UInt64
   /// The property that changed.
   package let key: TrackingKey
   /// The model that owns the property, when it is a `@Tracked` property.
@@ -15,8 +17,12 @@ package struct RecordedChange {
   /// first write's old value with the last write's new one, then drops them).
   var write: StartValue?
 
-  init(registrar: ObjectIdentifier, key: TrackingKey, model: AnyObject?, write: StartValue?) {
+  init(
+    registrar: ObjectIdentifier, creation: UInt64, key: TrackingKey, model: AnyObject?,
+    write: StartValue?
+  ) {
     self.registrar = registrar
+    self.creation = creation
     self.key = key
     self.model = model
     self.write = write
@@ -44,6 +50,12 @@ package struct RecordedAccess: Hashable, Sendable {
 /// change (see ``StartValue``). Recordings nest: an inner recording's changes also appear in
 /// the outer one.
 ///
+/// New models are not changed models: writes to a model made after the recording began (by
+/// its `init` through its tracked setters, or later while the recording runs) are left out;
+/// the property that now holds the model is a change like any other. A model made inside a
+/// nested recording is new to both; one made before the inner recording began is new to the
+/// outer one only.
+///
 /// While any recording runs, writes on every thread take the slow path (one lock); keep
 /// recordings short.
 ///
@@ -55,28 +67,41 @@ package func withChangeRecording<T, E: Error>(
 ) throws(E) -> (T, [RecordedChange]) {
   let context = ThreadContext.current
   let outer = context.changeLog
+  let outerStart = context.changeLogStart
   context.changeLog = []
+  // Counted in before the start is read: a registrar made on this thread from now on sees the
+  // count and takes a serial above the start.
   TrackingActivity.shared.countRecording(true)
+  context.changeLogStart = RegistrarCreation.now
   // No `Result`: called from generic code that is not specialised (the store), where
   // building one looks up its metadata on every call.
   let value: T
   do {
     value = try body()
   } catch {
-    _ = endChangeRecording(context, outer: outer, keepingValues: false)
+    _ = endChangeRecording(
+      context, outer: outer, outerStart: outerStart, keepingValues: false)
     throw error
   }
-  return (value, endChangeRecording(context, outer: outer, keepingValues: keepingValues))
+  return (
+    value,
+    endChangeRecording(
+      context, outer: outer, outerStart: outerStart, keepingValues: keepingValues)
+  )
 }
 
 /// Ends a recording begun by ``withChangeRecording(keepingValues:_:)``: its net changes, also
-/// appended to the enclosing recording if any.
+/// appended to the enclosing recording if any, less those of the registrars made after the
+/// enclosing one began (at `outerStart`).
 private func endChangeRecording(
-  _ context: ThreadContext, outer: [RecordedChange]?, keepingValues: Bool
+  _ context: ThreadContext, outer: [RecordedChange]?, outerStart: UInt64, keepingValues: Bool
 ) -> [RecordedChange] {
   TrackingActivity.shared.countRecording(false)
   var changes = netChanges(context.changeLog ?? [])
-  context.changeLog = outer.map { $0 + changes }
+  context.changeLog = outer.map { outer in
+    outer + changes.lazy.filter { $0.creation <= outerStart }
+  }
+  context.changeLogStart = outerStart
   if !keepingValues {
     // In place: copying a change copies its weak reference to the model.
     for index in changes.indices { changes[index].write = nil }

@@ -22,7 +22,6 @@ import Testing
         """,
         """
         #2 add("milk")
-          Card#1.text: "" → "milk"
           Board#board.cards: edited → [ArborealDevtoolsTests.Card]
         """,
         """

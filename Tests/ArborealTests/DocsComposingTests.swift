@@ -91,6 +91,52 @@ enum DocsComposing {
     }
   }
   // article ends: children
+
+  // article begins: helpers
+  /// A board of to-dos whose update hands its work to helpers.
+  final class Board: ArborealModel {
+    enum Action: Sendable, Equatable {
+      case todo(id: Int, action: Todo.Action)
+      case completeAll
+      case clearCompleted
+    }
+
+    let registrar = TrackingRegistrar()
+    @Tracked private(set) var todos: [Todo]
+
+    init(todos: [Todo]) {
+      self.todos = todos
+    }
+
+    func update(action: Action, environment: Void) -> Fx<Action> {
+      // A function nested in `update` shares its isolation: nothing to write.
+      func completeAll() -> Fx<Action> {
+        .merge(todos.filter { !$0.isDone }.map { forward(.toggle, to: $0.id) })
+      }
+
+      switch action {
+      case .todo(let id, let action):
+        return forward(action, to: id)
+      case .completeAll:
+        return completeAll()
+      case .clearCompleted:
+        removeCompleted()
+        return .none
+      }
+    }
+
+    /// Calls a to-do's update, which runs on the main actor: so must this helper.
+    @MainActor private func forward(_ action: Todo.Action, to id: Int) -> Fx<Action> {
+      guard let todo = todos.first(where: { $0.id == id }) else { return .none }
+      return todo.update(action: action, environment: ()).tag { Action.todo(id: id, action: $0) }
+    }
+
+    /// Only reads and writes the model's properties: a plain method will do.
+    private func removeCompleted() {
+      todos.removeAll { $0.isDone }
+    }
+  }
+  // article ends: helpers
 }
 
 /// Renders a to-do: works on the root store's child, a view store, or any store of a `Todo`.
@@ -133,6 +179,24 @@ enum DocsComposing {
     // article ends: scope
 
     #expect(lines.all == ["buy milk", "true", "true", "[x] buy milk", "false"])
+    #expect(store.state.todos.isEmpty)
+  }
+
+  @Test func helpersOfUpdateCompileAndRunOnTheMainActor() {
+    let store = Store(
+      state: DocsComposing.Board(todos: [
+        DocsComposing.Todo(id: 1, title: "buy milk"), DocsComposing.Todo(id: 2, title: "call Ada"),
+        DocsComposing.Todo(id: 3, title: "walk"),
+      ]),
+      environment: ())
+    store.send(.todo(id: 2, action: .toggle))
+    store.send(.todo(id: 9, action: .toggle))  // no such to-do: ignored
+    #expect(store.state.todos.map(\.isDone) == [false, true, false])
+    store.send(.clearCompleted)
+    #expect(store.state.todos.map(\.id) == [1, 3])
+    store.send(.completeAll)
+    #expect(store.state.todos.map(\.isDone) == [true, true])
+    store.send(.clearCompleted)
     #expect(store.state.todos.isEmpty)
   }
 

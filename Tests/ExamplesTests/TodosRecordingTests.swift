@@ -18,13 +18,15 @@ import Testing
     ("undo", "Undid the last change."),
   ]
 
-  /// What `why 2` and `why 1` print at the end of the session.
+  /// What `why 2` and `why 1` print at the end of the session. A new to-do is not a changed
+  /// one: the text `add` gave it, and the fields of the to-do `undo` brought back, are as
+  /// they were when it was added or last changed.
   private let explanations = """
     2. [x] eggs
-      text = "eggs": set by #3 add("eggs")
+      text = "eggs": unchanged since the to-do was added by #3 add("eggs")
       isDone = true: set by #5 todo(id: 2, setDone(true))
     todos> 1. [ ] oat milk
-      text = "oat milk": set by #11 undo
+      text = "oat milk": set by #7 todo(id: 1, setText("oat milk"))
       isDone = false: unchanged since the to-do was added by #1 add("milk")
     """
 
@@ -53,7 +55,7 @@ import Testing
     #expect(
       recorded.stdout.contains(
         """
-        #1 add("milk") → TodoList#1.undoHistory, Todo#1.text, TodoList#1.items
+        #1 add("milk") → TodoList#1.undoHistory, TodoList#1.items
         #2 saveFinished(problem: nil) ← effect of #1 → (no change)
         """))
     #expect(recorded.stdout.contains(#"#5 todo(id: 2, setDone(true)) → Todo#2.isDone"#))
@@ -102,7 +104,8 @@ import Testing
       ))
     #expect(replayed.stdout.contains(" 1. [ ] oat milk\n 2. [x] eggs\n"))
     #expect(replayed.stdout.contains("todos> " + explanations))
-    #expect(replayed.stdout.contains(#"#13 add("tea") → TodoList#1.undoHistory, Todo#3.text"#))
+    #expect(
+      replayed.stdout.contains(#"#13 add("tea") → TodoList#1.undoHistory, TodoList#1.items"#))
     #expect(!FileManager.default.fileExists(atPath: directory.file("other.json").path))
     #expect(try savedTodos(at: directory.file("todos.json")).map(\.text) == ["oat milk", "eggs"])
   }
@@ -196,6 +199,9 @@ import Testing
         hint: for example 'why 1'; 'list' shows the numbers
 
         """)
-    #expect(run.stdout.contains("1. [ ] milk\n  text = \"milk\": set by #1 add(\"milk\")\n"))
+    #expect(
+      run.stdout.contains(
+        "1. [ ] milk\n  text = \"milk\": unchanged since the to-do was added by #1 "
+          + "add(\"milk\")\n"))
   }
 }

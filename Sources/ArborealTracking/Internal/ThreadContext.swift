@@ -26,6 +26,11 @@ final class ThreadContext {
   let transaction = Transaction()
   /// The changes recorded by a running ``withChangeRecording(keepingValues:_:)``, or nil.
   @exclusivity(unchecked) var changeLog: [RecordedChange]?
+  /// The creation serial at which the innermost running change recording began: a registrar
+  /// whose serial is above it is new to that recording, and its writes are not changes (see
+  /// `RegistrarCore`, "New models are not changed models"). Meaningless while `changeLog` is
+  /// nil.
+  @exclusivity(unchecked) var changeLogStart: UInt64 = 0
   /// Consumed scopes kept for reuse.
   @exclusivity(unchecked) var spareScopes: [AccessScope] = []
   /// The derived values being computed on this thread.
