@@ -408,7 +408,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     guard let child = owners.first else { return }
     // An entry is the child's only while the child lives: a freed child's identifier may name
     // a new model later.
-    var running = childSubscriptions[child.id].flatMap { $0.child === child.child ? $0.ids : nil }
+    let running = childSubscriptions[child.id].flatMap { $0.child === child.child ? $0.ids : nil }
     if running == nil, wanted.isEmpty { return }
     // A child that left in this very action subscribes to nothing.
     if childLifetimes().admit(owners) != nil {
@@ -425,7 +425,6 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
         perform(table.cancel(CancelID(SubscriptionKey(id: id))))
       }
     }
-    running = nil
     for subscription in wanted where !runningIDs.contains(subscription.id) {
       kept.append(subscription.id)
       let group = table.openGroup()

@@ -140,6 +140,23 @@ import Testing
     #expect(store.childWatchCount == 0)
   }
 
+  /// The removal is sent from a detached task; the effects' handles are awaited on another
+  /// actor and in a detached task: both return once the children are gone.
+  @Test(.timeLimit(.minutes(1)))
+  func aRemovalSentFromAnotherTaskEndsEffectsAwaitedOnAnotherActor() async {
+    let (store, _) = makeStore(jobs: [1, 2])
+    let first = store.send(.job(id: 1, .start))
+    let second = store.send(.job(id: 2, .start))
+    let waiter = Waiter()
+    let onTheActor = Task { await waiter.wait(for: first) }
+    let detached = Task.detached { await second.value }
+    await Task.detached { await store.send(.remove(ids: [1, 2])) }.value
+    #expect(store.runningEffectCount == 0)
+    await onTheActor.value
+    await detached.value
+    #expect(first.isFinished && second.isFinished)
+  }
+
   #if DEBUG
     @Test func anActionForwardedToAMissingChildIsDroppedAndReported() {
       let messages = Log<String>()
@@ -154,4 +171,11 @@ import Testing
       #expect(reported.first?.contains("dropped start") == true)
     }
   #endif
+}
+
+/// Awaits send handles on an actor of its own.
+private actor Waiter {
+  func wait(for handle: SendHandle) async {
+    await handle.value
+  }
 }
