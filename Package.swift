@@ -39,6 +39,8 @@ let package = Package(
       path: "Examples/Todos"),
     .executableTarget(
       name: "signup", dependencies: ["Arboreal", "ExampleSupport"], path: "Examples/Signup"),
+    .executableTarget(
+      name: "meetings", dependencies: ["Arboreal", "ExampleSupport"], path: "Examples/Meetings"),
 
     // Tests
     .testTarget(name: "ArborealTrackingTests", dependencies: ["ArborealTracking"]),
