@@ -39,6 +39,8 @@ let package = Package(
       path: "Examples/Todos"),
     .executableTarget(
       name: "signup", dependencies: ["Arboreal", "ExampleSupport"], path: "Examples/Signup"),
+    .executableTarget(
+      name: "meetings", dependencies: ["Arboreal", "ExampleSupport"], path: "Examples/Meetings"),
 
     // Tests
     .testTarget(name: "ArborealTrackingTests", dependencies: ["ArborealTracking"]),
@@ -49,6 +51,8 @@ let package = Package(
       name: "ArborealObservationTests", dependencies: ["ArborealObservation", "Arboreal"]),
     // Runs the example executables as processes; depends on nothing of the library.
     .testTarget(name: "ExamplesTests"),
+    // The models of the `meetings` example, through the test store and its clock.
+    .testTarget(name: "MeetingsModelTests", dependencies: ["meetings", "ArborealTesting"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -7,18 +7,34 @@ final class PipeReader: Sendable {
   private struct State {
     var data = Data()
     var ended = false
-    /// Suspended waits: for `text` to arrive (nil: for the end).
-    var waiters: [(text: Data?, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Suspended waits: for `text` to arrive `count` times (nil: for the end).
+    var waiters: [(text: Data?, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// Removes and returns the waits that are over.
     mutating func satisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
       var satisfied: [CheckedContinuation<Void, Never>] = []
+      let (data, ended) = (data, ended)
       waiters.removeAll { waiter in
-        let isOver = ended || waiter.text.map { data.range(of: $0) != nil } ?? false
+        let isOver =
+          ended
+          || waiter.text.map { Self.occurrences(of: $0, in: data, upTo: waiter.count) }
+            == waiter.count
         if isOver { satisfied.append(waiter.continuation) }
         return isOver
       }
       return satisfied
+    }
+
+    /// How many times `text` occurs in `data`, without overlaps, counting no further than
+    /// `limit`.
+    static func occurrences(of text: Data, in data: Data, upTo limit: Int) -> Int {
+      var count = 0
+      var start = data.startIndex
+      while count < limit, let found = data.range(of: text, in: start..<data.endIndex) {
+        count += 1
+        start = found.upperBound
+      }
+      return count
     }
   }
 
@@ -44,17 +60,17 @@ final class PipeReader: Sendable {
     return state.withLock { String(decoding: $0.data, as: UTF8.self) }
   }
 
-  /// Waits until `text` has arrived (true) or the pipe has ended without it (false).
-  func wait(for text: String) async -> Bool {
+  /// Waits until `text` has arrived `count` times (true) or the pipe has ended before (false).
+  func wait(for text: String, count: Int = 1) async -> Bool {
     let bytes = Data(text.utf8)
-    await wait(for: bytes)
-    return state.withLock { $0.data.range(of: bytes) != nil }
+    await wait(for: bytes, count: count)
+    return state.withLock { State.occurrences(of: bytes, in: $0.data, upTo: count) == count }
   }
 
-  private func wait(for text: Data?) async {
+  private func wait(for text: Data?, count: Int = 1) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let satisfied = state.withLock { state in
-        state.waiters.append((text, continuation))
+        state.waiters.append((text, count, continuation))
         return state.satisfiedWaiters()
       }
       for continuation in satisfied { continuation.resume() }

@@ -1,0 +1,48 @@
+import Arboreal
+
+/// The app's root: the list of meetings, and the navigation stack of screens over it.
+final class MeetingList: ArborealModel {
+  enum Action: Sendable, Equatable {
+    case add(title: String)
+    /// Pushes the detail screen of a meeting.
+    case open(Meeting.ID)
+    /// Pushes the recording screen of a meeting.
+    case record(Meeting.ID)
+    case path(StackAction<MeetingScreen.Action>)
+  }
+
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var meetings: [Meeting] = []
+  @Tracked private(set) var path = ModelStack<MeetingScreen>()
+  private var nextID = 1
+
+  func meeting(id: Meeting.ID) -> Meeting? {
+    meetings.first { $0.id == id }
+  }
+
+  func update(action: Action, environment: MeetingsEnvironment) -> Fx<Action> {
+    switch action {
+    case .add(let title):
+      meetings.append(Meeting(id: nextID, title: title))
+      nextID += 1
+    case .open(let id):
+      guard let meeting = meeting(id: id) else { break }
+      path.push(MeetingScreen(detail: MeetingDetail(meeting: meeting)))
+    case .record(let id):
+      guard let meeting = meeting(id: id) else { break }
+      path.push(MeetingScreen(record: RecordMeeting(meeting: meeting)))
+    case .path(.element(let screen, .detail(.delegate(let delegate)))):
+      switch delegate {
+      case .changed(let meeting):
+        guard let index = meetings.firstIndex(where: { $0.id == meeting.id }) else { break }
+        meetings[index] = meeting
+      case .delete(let id):
+        meetings.removeAll { $0.id == id }
+        path.pop(from: screen)
+      }
+    case .path(let action):
+      return forward(action, in: \.path, environment: environment, tag: Action.path)
+    }
+    return .none
+  }
+}

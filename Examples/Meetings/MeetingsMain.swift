@@ -1,0 +1,40 @@
+import Arboreal
+import ExampleSupport
+import Foundation
+
+/// `swift run meetings [--tick-ms N]`: meetings on a navigation stack, driven from a prompt.
+@main
+@MainActor
+enum MeetingsMain {
+  static func main() async {
+    let console = Console()
+    let options: MeetingsOptions
+    do {
+      options = try MeetingsOptions.parse(Array(CommandLine.arguments.dropFirst()))
+    } catch {
+      console.error(error)
+      exit(2)
+    }
+    if options.showHelp {
+      console.say(MeetingsOptions.usage)
+      return
+    }
+
+    let environment = MeetingsEnvironment(clock: ContinuousClock(), tick: options.tick)
+    let app = MeetingsApp(
+      store: Store(state: MeetingList(), environment: environment), console: console)
+    app.start()
+    var quit = false
+    for await line in StandardInput.lines() {
+      guard await app.handle(line) else {
+        quit = true
+        break
+      }
+    }
+    // At a terminal, end of input (control-D) leaves the cursor after the prompt.
+    if quit || console.isInteractive { console.say(quit ? "Bye." : "") }
+    // A recording still shown keeps its timer running: the program ends without waiting.
+    app.stop()
+    exit(0)
+  }
+}
