@@ -250,6 +250,66 @@ extension ArborealModel {
     }
   }
 
+  /// Pushes a screen on a stack and starts its subscriptions at once, when it is a
+  /// ``SubscribingModel``: a timer screen that runs from the start ticks without being sent an
+  /// action first.
+  ///
+  /// ```swift
+  /// case .recordTapped:
+  ///   return push(Recorder(), on: \.path, environment: environment, tag: Action.path)
+  /// ```
+  ///
+  /// The same as `path.push(screen)` for any other screen. A screen pushed with
+  /// ``ModelStack/push(_:)`` has its subscriptions evaluated only after the first action
+  /// forwarded to it.
+  ///
+  /// - Parameters:
+  ///   - screen: The screen.
+  ///   - stack: Where this model holds the stack.
+  ///   - environment: The services the screen's subscriptions use.
+  ///   - tag: Makes this model's action of a stack action.
+  /// - Returns: The screen's subscriptions, tagged; ``Fx/none`` for a screen without any.
+  @MainActor
+  public func push<Element: ArborealModel>(
+    _ screen: Element,
+    on stack: ReferenceWritableKeyPath<Self, ModelStack<Element>>,
+    environment: Element.Environment,
+    tag: @escaping @Sendable (StackAction<Element.Action>) -> Action
+  ) -> Fx<Action> {
+    let id = self[keyPath: stack].push(screen)
+    guard Element._isSubscribing else { return .none }
+    return forwarded(.none, of: screen, on: stack, id: id, environment: environment, tag: tag)
+  }
+
+  /// Presents a child and starts its subscriptions at once, when it is a
+  /// ``SubscribingModel``.
+  ///
+  /// ```swift
+  /// case .recordTapped:
+  ///   return present(Recorder(), at: \.recorder, environment: environment, tag: Action.recorder)
+  /// ```
+  ///
+  /// The same as assigning the child for any other model. A child assigned directly has its
+  /// subscriptions evaluated only after the first action forwarded to it.
+  ///
+  /// - Parameters:
+  ///   - child: The child.
+  ///   - path: Where this model holds the child.
+  ///   - environment: The services the child's subscriptions use.
+  ///   - tag: Makes this model's action of a presentation action.
+  /// - Returns: The child's subscriptions, tagged; ``Fx/none`` for a child without any.
+  @MainActor
+  public func present<Child: ArborealModel>(
+    _ child: Child,
+    at path: ReferenceWritableKeyPath<Self, Child?>,
+    environment: Child.Environment,
+    tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Action
+  ) -> Fx<Action> {
+    self[keyPath: path] = child
+    guard Child._isSubscribing else { return .none }
+    return forwarded(.none, of: child, presentedAt: path, environment: environment, tag: tag)
+  }
+
   // MARK: Out of line: a child that returned effects, or that subscribes
 
   /// The effects of a child the parent always holds, made the parent's.

@@ -20,8 +20,12 @@ enum ComeAndGo {
     }
 
     let registrar = TrackingRegistrar()
-    @Tracked private(set) var isRunning = false
+    @Tracked private(set) var isRunning: Bool
     @Tracked private(set) var ticks = 0
+
+    init(isRunning: Bool = false) {
+      self.isRunning = isRunning
+    }
 
     func update(action: Action, environment: Environment) -> Fx<Action> {
       switch action {
@@ -51,6 +55,8 @@ enum ComeAndGo {
       case sheet(PresentationAction<Timer.Action>)
       case push
       case present
+      case pushRunning
+      case presentRunning
     }
 
     let registrar = TrackingRegistrar()
@@ -69,6 +75,11 @@ enum ComeAndGo {
       case .present:
         sheet = Timer()
         return .none
+      case .pushRunning:
+        return push(Timer(isRunning: true), on: \.path, environment: environment, tag: Action.path)
+      case .presentRunning:
+        return present(
+          Timer(isRunning: true), at: \.sheet, environment: environment, tag: Action.sheet)
       }
     }
   }
@@ -101,6 +112,30 @@ enum ComeAndGo {
     await store.finish()
   }
   // article ends: stack-test
+
+  @Test func aScreenPushedRunningTicksWithoutAnActionAndStopsWhenPopped() async {
+    let clock = TestClock()
+    let store = TestStore(state: Root(), environment: .init(clock: clock))
+    await store.send(.pushRunning) { #expect($0.path.count == 1) }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.path(.element(id: first, action: .tick))) {
+      #expect($0.path[id: first]?.ticks == 1)
+    }
+    await store.send(.path(.popFrom(id: first))) { #expect($0.path.isEmpty) }
+    await clock.advance(by: .seconds(3))
+    await store.finish()
+  }
+
+  @Test func aChildPresentedRunningTicksWithoutAnActionAndStopsWhenDismissed() async {
+    let clock = TestClock()
+    let store = TestStore(state: Root(), environment: .init(clock: clock))
+    await store.send(.presentRunning) { #expect($0.sheet != nil) }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.sheet(.presented(.tick))) { #expect($0.sheet?.ticks == 1) }
+    await store.send(.sheet(.dismiss)) { #expect($0.sheet == nil) }
+    await clock.advance(by: .seconds(3))
+    await store.finish()
+  }
 
   @Test func aScreenThatAsksToBeDismissedIsPopped() async {
     let clock = TestClock()
