@@ -392,8 +392,8 @@ extension ArborealModel {
     #if DEBUG
       let place = ChildLink.describe(child: child, path: path, key: key.map(AnyHashable.init))
       ArborealDiagnostics.reportDroppedAction(
-        "Arboreal: dropped \(action) sent to \(place): the child is no longer in its parent. "
-          + "Its effects were cancelled when it left; stop sending to it.")
+        "Arboreal: dropped \(action) sent to \(place): no such child is in its parent (it was "
+          + "removed, dismissed or popped, or never there). Stop sending to it.")
     #endif
   }
 

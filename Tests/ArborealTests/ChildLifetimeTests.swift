@@ -42,6 +42,23 @@ import Testing
     #expect(store.state.jobs.isEmpty)
   }
 
+  /// 10,000 siblings use the same identifier; one cancels its own effect. With the
+  /// reliability suites, as the 10,000-children removal.
+  @Test(.enabled(if: reliabilitySuiteEnabled))
+  func tenThousandSiblingsNeverShareCancelIDs() async {
+    let ids = Array(0..<10_000)
+    let (store, jobs) = makeStore(jobs: ids)
+    store.send(.startAll)
+    store.send(.job(id: 5_000, .stop))
+    #expect(store.runningEffectCount == 9_999)
+    store.send(.job(id: 5_000, .start))  // cancel in flight: its own, none of the others'
+    #expect(store.runningEffectCount == 10_000)
+    store.send(.removeAll)
+    #expect(store.runningEffectCount == 0)
+    for gate in jobs.gates.values { gate.open() }
+    await store.finish()
+  }
+
   @Test func removingSomeChildrenLeavesTheOthersRunning() async {
     let (store, jobs) = makeStore(jobs: [1, 2, 3])
     for id in [1, 2, 3] { store.send(.job(id: id, .start)) }
@@ -150,7 +167,7 @@ import Testing
     let waiter = Waiter()
     let onTheActor = Task { await waiter.wait(for: first) }
     let detached = Task.detached { await second.value }
-    await Task.detached { await store.send(.remove(ids: [1, 2])) }.value
+    await Task.detached { _ = await store.send(.remove(ids: [1, 2])) }.value
     #expect(store.runningEffectCount == 0)
     await onTheActor.value
     await detached.value
