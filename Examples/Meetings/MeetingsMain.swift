@@ -24,15 +24,7 @@ enum MeetingsMain {
     let app = MeetingsApp(
       store: Store(state: MeetingList(), environment: environment), console: console)
     app.start()
-    var quit = false
-    for await line in StandardInput.lines() {
-      guard await app.handle(line) else {
-        quit = true
-        break
-      }
-    }
-    // At a terminal, end of input (control-D) leaves the cursor after the prompt.
-    if quit || console.isInteractive { console.say(quit ? "Bye." : "") }
+    await console.readCommands { line in await app.handle(line) }
     // A recording still shown keeps its timer running: the program ends without waiting.
     app.stop()
     exit(0)

@@ -1,3 +1,5 @@
+import ExampleSupport
+
 /// The command-line options: how long a tick of the recording timer is.
 struct MeetingsOptions {
   var tick = Duration.seconds(1)

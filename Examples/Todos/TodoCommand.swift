@@ -81,11 +81,8 @@ enum TodoCommand: Equatable {
     """
 }
 
-/// Input the program cannot use: a one-line message and a hint at what would work.
-struct InputError: Error, Equatable {
-  var message: String
-  var hint: String
-
+extension InputError {
+  /// A to-do without text.
   static func emptyText(example: String) -> InputError {
     InputError(message: "a to-do needs some text", hint: "for example '\(example)'")
   }

@@ -61,15 +61,7 @@ enum TodosMain {
       console.say("To-dos in \(options.path). Type 'help' for the commands.")
     }
     app.start()
-    var quit = false
-    for await line in StandardInput.lines() {
-      guard await app.handle(line) else {
-        quit = true
-        break
-      }
-    }
-    // At a terminal, end of input (control-D) leaves the cursor after the prompt.
-    if quit || console.isInteractive { console.say(quit ? "Bye." : "") }
+    await console.readCommands { line in await app.handle(line) }
     let status = await app.finish()
     await recorder.finish()
     if let problem = recorder.writeError {

@@ -1,3 +1,5 @@
+import ExampleSupport
+
 /// The command-line options: where the list lives, and whether to record or replay a session.
 struct TodosOptions {
   /// The environment variable that chooses the file when `--file` does not.

@@ -102,12 +102,13 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   /// How long ``TestSendHandle/value`` waits for a send's effects, and the longest
   /// ``receive(_:timeout:assert:fileID:filePath:line:column:)`` and
   /// ``finish(timeout:fileID:filePath:line:column:)`` wait when not given a timeout of their
-  /// own; 1 second by default. An upper bound, not a delay.
+  /// own; 5 seconds by default. An upper bound, not a delay: a test that passes never waits
+  /// for it, and one whose effects are merely queued on a loaded machine gets the time.
   ///
   /// ```swift
   /// store.timeout = .seconds(3)
   /// ```
-  public var timeout: Duration = .seconds(1)
+  public var timeout: Duration = .seconds(5)
 
   // A plain `Store` whose package hook `effectActionInterceptor` hands every effect action to
   // `effectDidDeliver(_:ticket:)` with a ticket that keeps the effect's group open.
