@@ -273,6 +273,82 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     }
   }
 
+  // MARK: Asserting
+
+  /// Checks the model without sending anything: runs `body` on the model, as the `assert`
+  /// closure of a send would.
+  ///
+  /// ```swift
+  /// await store.send(.increment) { #expect($0.count == 1) }
+  /// store.assert { model in
+  ///   #expect(model.count == 1)
+  ///   #expect(!model.isLoading)
+  /// }
+  /// ```
+  ///
+  /// Nothing changes, so nothing can go unasserted: it checks the state at any point of a test.
+  /// Exhaustively, it fails, like a send, when actions that effects delivered are waiting to be
+  /// received, since the state it checks is not yet the one they lead to.
+  ///
+  /// - Parameters:
+  ///   - body: Checks the model; an error it throws fails the test.
+  ///   - fileID: Where failures are reported; the caller's by default.
+  ///   - filePath: Where failures are reported; the caller's by default.
+  ///   - line: Where failures are reported; the caller's by default.
+  ///   - column: Where failures are reported; the caller's by default.
+  public func assert(
+    _ body: (Model) throws -> Void,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let location = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    if exhaustivity == .on, !received.isEmpty {
+      reportFailure(
+        "assert was called while \(Self.count(received.count, "received action")) "
+          + "had not been handled: \(Self.list(received.map(\.action)))\n"
+          + "Receive them with `await store.receive(…)` first.",
+        at: location)
+    }
+    withoutActuallyEscaping(body) { body in
+      check("assert", changes: [], assert: body, at: location)
+    }
+  }
+
+  /// Runs `body` with ``exhaustivity`` set to `exhaustivity`, then sets it back to its previous
+  /// value, even when `body` throws.
+  ///
+  /// ```swift
+  /// await store.withExhaustivity(.off) {
+  ///   await store.send(.refresh)  // changes and effect actions pass unasserted
+  /// }
+  /// await store.finish()  // passes: the actions arrived while it was off
+  /// ```
+  ///
+  /// Both switches behave as setting ``exhaustivity`` does. Turning it off at the start handles
+  /// the actions waiting to be received; turning it back on at the end forgets the actions that
+  /// arrived while it was off, so neither a later `send` nor `finish()` fails on them. An
+  /// action that arrives after the body returns waits to be received as usual. Turning it on
+  /// for the body of a non-exhaustive store makes the body's actions wait for `receive`; those
+  /// still waiting when it ends are handled then.
+  ///
+  /// - Parameters:
+  ///   - exhaustivity: The exhaustivity while `body` runs.
+  ///   - body: The steps of the test to run with it.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws.
+  @discardableResult
+  public func withExhaustivity<Result, Failure: Error>(
+    _ exhaustivity: Exhaustivity,
+    _ body: () async throws(Failure) -> Result
+  ) async throws(Failure) -> Result {
+    let previous = self.exhaustivity
+    self.exhaustivity = exhaustivity
+    defer { self.exhaustivity = previous }
+    return try await body()
+  }
+
   // MARK: Receiving
 
   /// Waits for the next action an effect delivers, checks that it is `action`, applies it and
