@@ -341,8 +341,12 @@ public struct Fx<Action: Sendable>: Sendable {
     return Fx(effects: effects + other.effects)
   }
 
-  /// The same effects, with every action they send transformed by `transform`: how a parent
-  /// runs a child's effects and receives their actions as its own.
+  /// The same effects, with every action they send transformed by `transform`.
+  ///
+  /// For a child model, prefer ``ArborealModel/forward(_:to:id:environment:tag:)`` and its
+  /// siblings: they run the child's update and tag its effects in one line, scope its
+  /// identifiers to the child instance and end its effects when it leaves the state. `tag`
+  /// knows nothing of the instance: the parent manages the effects' lifetime itself.
   ///
   /// ```swift
   /// case .child(let action):
@@ -477,8 +481,8 @@ public struct Fx<Action: Sendable>: Sendable {
   /// The nearest parent that forwards a ``PresentationAction`` or a ``StackAction`` to the
   /// model (or to one of its ancestors) receives its `.dismiss` or `.popFrom(id:)` action at
   /// once, as with ``send(_:)``: after the action that returned it, in order with the model's
-  /// other `send`s, before any effect's action. When no such parent exists, the store ignores it and,
-  /// in debug builds, reports it to ``ArborealDiagnostics/droppedActionHandler``.
+  /// other `send`s, before any effect's action. When no such parent exists, the store ignores
+  /// it and, in debug builds, reports it to ``ArborealDiagnostics/droppedActionHandler``.
   public static var dismiss: Fx { Fx(effects: [.dismiss]) }
 
   /// The same effects, cancellable by `id` with ``cancel(id:)``.

@@ -1,9 +1,11 @@
 /// A store scoped to a child model: it reads the child from its parent store and sends the
 /// child's actions to the parent, tagged as parent actions.
 ///
-/// Make one with ``ArborealStore/viewStore(get:tag:)->ViewStore<Child>`` (a child the parent always has) or
-/// ``ArborealStore/viewStore(key:get:tag:)`` (a child in a collection). A component written
-/// against a `ViewStore<Child>` (or any ``ArborealStore``) knows nothing of its parent.
+/// Make one with ``ArborealStore/viewStore(get:tag:)->ViewStore<Child>`` (a child the parent
+/// always has; with an optional getter, a presented child),
+/// ``ArborealStore/viewStore(key:get:tag:)`` (a child in a collection) or
+/// ``ArborealStore/viewStore(stack:id:tag:)`` (a stack screen). A component written against a
+/// `ViewStore<Child>` (or any ``ArborealStore``) knows nothing of its parent.
 ///
 /// ```swift
 /// let child = store.viewStore(get: \.child, tag: AppModel.Action.child)
@@ -71,7 +73,8 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
   /// ```
   ///
   /// ``state`` is always `state`, ``isPresent`` always true, and ``send(_:)`` calls `send` and
-  /// returns a finished handle. Scoping it (``ArborealStore/viewStore(get:tag:)->ViewStore<Child>``,
+  /// returns a finished handle. Scoping it
+  /// (``ArborealStore/viewStore(get:tag:)->ViewStore<Child>``,
   /// ``ArborealStore/binding(get:tag:)``) works as on any store.
   ///
   /// - Parameters:
