@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Reads a pipe to its end on a thread of its own, keeping what has arrived so far, and lets
 /// tests await either some text or the end.
@@ -38,7 +37,7 @@ final class PipeReader: Sendable {
     }
   }
 
-  private let state = Mutex(State())
+  private let state = Guarded(State())
 
   init(_ handle: FileHandle) {
     Thread { [self] in

@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// How many example programs may run at once: a started program holds a slot until it exits.
 ///
@@ -14,10 +14,10 @@ final class ProcessSlots: Sendable {
     var waiting: [CheckedContinuation<Void, Never>] = []
   }
 
-  private let state: Mutex<State>
+  private let state: Guarded<State>
 
   init(count: Int) {
-    state = Mutex(State(free: count))
+    state = Guarded(State(free: count))
   }
 
   /// Waits for a free slot and takes it.
