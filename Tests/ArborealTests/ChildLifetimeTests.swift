@@ -59,6 +59,27 @@ import Testing
     await store.finish()
   }
 
+  /// One job with an effect among 1,000,000: removing other rows keeps it running (the route
+  /// is read once per change), removing it ends its effect, and nothing is left recorded.
+  /// With the reliability suites.
+  @Test(.enabled(if: reliabilitySuiteEnabled))
+  func oneChildAmongAMillionEndsWhenRemovedAndOnlyThen() async {
+    let count = 1_000_000
+    let (store, jobs) = makeStore(jobs: Array(0..<count))
+    store.send(.job(id: count - 1, .start))
+    #expect(store.runningEffectCount == 1)
+    store.send(.remove(ids: [0, 1, 2]))
+    #expect(store.runningEffectCount == 1)
+    #expect(store.childRecordCount == 1)
+    store.send(.remove(ids: [count - 1]))
+    #expect(store.runningEffectCount == 0)
+    #expect(store.childRecordCount == 0)
+    #expect(store.childWatchCount == 0)
+    #expect(store.state.jobs.count == count - 4)
+    jobs.gates[count - 1]?.open()
+    await store.finish()
+  }
+
   @Test func removingSomeChildrenLeavesTheOthersRunning() async {
     let (store, jobs) = makeStore(jobs: [1, 2, 3])
     for id in [1, 2, 3] { store.send(.job(id: id, .start)) }
