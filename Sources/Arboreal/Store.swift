@@ -381,20 +381,35 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   @inline(never)
   private func refreshSubscriptions() {
     guard let subscriptionSource else { return }
-    let wanted = subscriptionSource()
+    activeSubscriptions = reconcile(running: activeSubscriptions, wanted: subscriptionSource())
+  }
+
+  /// Cancels the running subscriptions whose id is not wanted any more and starts the wanted
+  /// ones whose id is new, each in a group of its own that no handle refers to (awaiting a
+  /// send never waits for a subscription).
+  ///
+  /// - Returns: The ids now running, in the order they were started.
+  /// - Complexity: O(*s*) for *s* subscriptions, plus their starts and cancellations.
+  private func reconcile(
+    running: [CancelID], wanted: [Subscription<Model.Action>]
+  ) -> [CancelID] {
     let wantedIDs = Set(wanted.map(\.id))
-    let running = Set(activeSubscriptions)
-    for id in activeSubscriptions where !wantedIDs.contains(id) {
-      perform(table.cancel(CancelID(SubscriptionKey(id: id))))
+    let runningIDs = Set(running)
+    var kept: [CancelID] = []
+    for id in running {
+      if wantedIDs.contains(id) {
+        kept.append(id)
+      } else {
+        perform(table.cancel(CancelID(SubscriptionKey(id: id))))
+      }
     }
-    activeSubscriptions.removeAll { !wantedIDs.contains($0) }
-    for subscription in wanted where !running.contains(subscription.id) {
-      activeSubscriptions.append(subscription.id)
-      // A group of its own, which no handle refers to: awaiting a send never waits for it.
+    for subscription in wanted where !runningIDs.contains(subscription.id) {
+      kept.append(subscription.id)
       let group = table.openGroup()
       run(subscription.fx().cancellable(id: SubscriptionKey(id: subscription.id)), in: group)
       perform(table.release(group))
     }
+    return kept
   }
 
   /// Starts the subscriptions of a child whose id is new and cancels those whose id is gone,
@@ -415,22 +430,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
       childSubscriptions[child.id] = nil
       return
     }
-    let wantedIDs = Set(wanted.map(\.id))
-    let runningIDs = Set(running ?? [])
-    var kept: [CancelID] = []
-    for id in running ?? [] {
-      if wantedIDs.contains(id) {
-        kept.append(id)
-      } else {
-        perform(table.cancel(CancelID(SubscriptionKey(id: id))))
-      }
-    }
-    for subscription in wanted where !runningIDs.contains(subscription.id) {
-      kept.append(subscription.id)
-      let group = table.openGroup()
-      run(subscription.fx().cancellable(id: SubscriptionKey(id: subscription.id)), in: group)
-      perform(table.release(group))
-    }
+    let kept = reconcile(running: running ?? [], wanted: wanted)
     childSubscriptions[child.id] =
       kept.isEmpty ? nil : ChildSubscriptions(child: child.child, ids: kept)
   }
