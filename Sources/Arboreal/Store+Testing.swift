@@ -21,12 +21,28 @@ extension Store {
 
   /// One line per running effect, oldest first: its number and its cancellation identifiers.
   package var runningEffectDescriptions: [String] {
+    runningEffects.map(\.description)
+  }
+
+  /// The running effects, oldest first: each one's line (its number and its cancellation
+  /// identifiers) and, with an ``effectExecutor``, what it waits for when a test clock said so.
+  package var runningEffects: [(description: String, waitingFor: String?)] {
     table.effects.sorted { $0.key.rawValue < $1.key.rawValue }.map { id, running in
       let ids = running.cancelIDs.filter { !$0.isMembership }.map(\.debugDescription)
-      return "effect #\(id.rawValue)"
-        + (ids.isEmpty ? "" : " (cancellable by \(ids.joined(separator: ", ")))")
+      return (
+        "effect #\(id.rawValue)"
+          + (ids.isEmpty ? "" : " (cancellable by \(ids.joined(separator: ", ")))"),
+        trace?.note(of: id.rawValue)
+      )
     }
   }
+
+  /// Whether no effect runs and none waits for room in its queue.
+  package var hasNoEffects: Bool { table.effects.isEmpty && !hasSuspendedEffects }
+
+  /// How many of the effects' hops to the main actor are under way (zero without an
+  /// ``effectExecutor``, when nothing counts them).
+  package var pendingDeliveries: Int { trace?.pendingDeliveries ?? 0 }
 
   /// How many effects are running; for this package's tests.
   var runningEffectCount: Int { table.effects.count }

@@ -118,6 +118,33 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// The observations made by ``subscribe(to:get:tag:)``, released with the store.
   @exclusivity(unchecked) private var storeSubscriptions: [TrackingToken] = []
 
+  /// The executor the effects' tasks prefer (a task executor preference, SE-0417); nil, the
+  /// default, runs them on the global concurrent executor.
+  ///
+  /// ```swift
+  /// let store = Store(state: Feed(), environment: .live)
+  /// store.effectExecutor = ioExecutor  // a pool of threads of your own
+  /// ```
+  ///
+  /// Set it before sending: an effect already running keeps the executor it started on. An
+  /// effect's code runs on it, and so do the child tasks it makes (`async let`, task groups);
+  /// calls to an actor run on that actor. `ArborealTesting`'s `TestExecutor` runs effects one
+  /// job at a time, in a fixed order, so that a test can step through them (a `TestStore` uses
+  /// one of its own).
+  public var effectExecutor: (any TaskExecutor)? {
+    get { executorSetting }
+    set {
+      executorSetting = newValue
+      if newValue != nil, trace == nil { trace = EffectTrace() }
+    }
+  }
+
+  @exclusivity(unchecked) private var executorSetting: (any TaskExecutor)?
+
+  /// The hops and waits of the effects, counted once ``effectExecutor`` has been set (a test
+  /// steps through the effects with it); nil until then, and the effects pay nothing for it.
+  @exclusivity(unchecked) private(set) var trace: EffectTrace?
+
   /// Package hook for `ArborealTesting`'s `TestStore`, not API: when set, an action delivered
   /// by a running effect is handed to it instead of being handled, together with a ticket
   /// that keeps the effect's group open; the interceptor later handles it with
@@ -134,9 +161,18 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// - Parameters:
   ///   - state: The model; the store keeps it for its whole life.
   ///   - environment: The services the model's effects use.
-  public init(state: Model, environment: Model.Environment) {
+  ///   - effectExecutor: The executor the effects' tasks prefer (see ``effectExecutor``); nil,
+  ///     the default, for the global concurrent executor. Given here, it also runs the
+  ///     subscriptions a ``SubscribingModel`` starts while the store is made.
+  public init(
+    state: Model, environment: Model.Environment, effectExecutor: (any TaskExecutor)? = nil
+  ) {
     self.state = state
     self.environment = environment
+    if let effectExecutor {
+      executorSetting = effectExecutor
+      trace = EffectTrace()
+    }
     if let subscribing = state as? any SubscribingModel {
       subscriptionSource = Self.subscriptions(of: subscribing, environment: environment)
       refreshSubscriptions()
@@ -339,6 +375,12 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
       if !fx.isNone { run(fx, in: next.group) }
       perform(table.release(next.group))
     }
+  }
+
+  /// An action delivered by a running effect whose hop the trace counted.
+  private func receiveTraced(_ action: Model.Action, from effect: EffectID, origin: Int) {
+    trace?.deliveryEnded()
+    receive(action, from: effect, origin: origin)
   }
 
   /// An action delivered by a running effect. Called on the main actor, from the effect's
@@ -565,6 +607,10 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     // Starting an effect cancels and resumes nothing; the caller performs the next table
     // output (the release of its hold on the group).
     guard let effect = table.start(in: group, cancelIDs: work.cancelIDs) else { return }
+    if let trace {
+      launchTraced(work, as: effect, in: group, trace: trace)
+      return
+    }
     // Both closures hold the store weakly: a running effect never keeps it alive, and once it
     // is gone they do nothing.
     let origin = work.origin
@@ -591,8 +637,48 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     if let orphan = table.attach(task, to: effect) { orphan.cancel() }
   }
 
+  /// `launch` for a store with an ``effectExecutor``: the task prefers that executor, counts
+  /// its hops to the main actor in `trace`, and lets a test clock say what it waits for.
+  private func launchTraced(
+    _ work: Effect<Model.Action>.Work, as effect: EffectID, in group: GroupID,
+    trace: EffectTrace
+  ) {
+    let origin = work.origin
+    // Each hop counts up before it is enqueued and down when it arrives, even when the store
+    // is gone by then (see `EffectTrace`).
+    let send: Effect<Model.Action>.Send = { [weak self] action in
+      trace.deliveryBegan()
+      guard let self else { return trace.deliveryEnded() }
+      await self.receiveTraced(action, from: effect, origin: origin)
+    }
+    let finish: @Sendable () async -> Void = { [weak self] in
+      trace.deliveryBegan()
+      guard let self else { return trace.deliveryEnded() }
+      await self.finishTraced(effect)
+    }
+    var operation = work.operation
+    var settle: (@Sendable () -> Void)?
+    if !work.delays.isEmpty {
+      (operation, settle) = DelayStep.delaying(operation, by: work.delays)
+    }
+    let wait = EffectWait(trace: trace, effect: effect.rawValue)
+    let task = Task.detached(executorPreference: executorSetting, priority: Task.currentPriority)
+    { [operation, settle] in
+      await EffectWait.$current.withValue(wait) { await operation(send) }
+      await finish()
+      settle?()
+    }
+    if let orphan = table.attach(task, to: effect) { orphan.cancel() }
+  }
+
   private func finish(_ effect: EffectID) {
     perform(table.finish(effect))
+  }
+
+  /// The end of an effect whose hop the trace counted.
+  private func finishTraced(_ effect: EffectID) {
+    trace?.deliveryEnded()
+    finish(effect)
   }
 
   /// The lifetime records, made on first use.
@@ -612,6 +698,9 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     perform(table.cancel(link.membership))
     dropSuspended { $0.work.cancelIDs.contains(link.membership) }
   }
+
+  /// Whether effects wait for room in their queue; for the test hooks.
+  var hasSuspendedEffects: Bool { queues.hasSuspended }
 
   private func resumeIdleWaiters() {
     let waiters = idleWaiters

@@ -100,7 +100,20 @@ public final class TestClock: Clock, Sendable {
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
     let id = state.withLock { $0.book(at: deadline, settlesWhenFired: true) }
-    try await wait(for: id)
+    try await EffectWait.waiting(for: describe(deadline, waitedBy: "`sleep`")) {
+      try await wait(for: id)
+    }
+  }
+
+  /// `a TestClock deadline at 2.0 seconds (by a `delay`; the clock is at 0.0 seconds)`: what a
+  /// test store says an effect waits for.
+  fileprivate func describe(_ deadline: Instant, waitedBy waiter: String) -> String {
+    "a TestClock deadline at \(deadline.offset) (\(waiter); the clock is at \(now.offset))"
+  }
+
+  /// The deadline of wait `id`, if it is booked.
+  fileprivate func deadline(of id: UInt64) -> Instant? {
+    state.withLock { $0.wakes[id]?.deadline }
   }
 
   /// Moves the time forward by `duration`, running in order everything that falls due.
@@ -193,7 +206,12 @@ private final class TestClockWake: ManualWake {
 
   func wait() async throws {
     try Task.checkCancellation()
-    try await clock.wait(for: id)
+    guard let deadline = clock.deadline(of: id) else { return try await clock.wait(for: id) }
+    try await EffectWait.waiting(
+      for: clock.describe(deadline, waitedBy: "a time operator of `Fx`")
+    ) {
+      try await clock.wait(for: id)
+    }
   }
 
   func settle() {

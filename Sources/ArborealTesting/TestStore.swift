@@ -1,5 +1,6 @@
 import Arboreal
 import ArborealTracking
+import Synchronization
 
 /// A store for tests that fails the test when something happens that the test did not assert:
 /// a tracked property changed and not checked, an effect action not received, an effect still
@@ -99,20 +100,33 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     }
   }
 
-  /// How long ``TestSendHandle/value`` waits for a send's effects, and the longest
-  /// ``receive(_:timeout:assert:fileID:filePath:line:column:)`` and
-  /// ``finish(timeout:fileID:filePath:line:column:)`` wait when not given a timeout of their
-  /// own; 5 seconds by default. An upper bound, not a delay: a test that passes never waits
-  /// for it, and one whose effects are merely queued on a loaded machine gets the time.
+  /// How long to wait on the wall clock for effects that wait on work outside the test (an
+  /// actor, a real clock, I/O); nil, the default, for not waiting at all.
   ///
   /// ```swift
-  /// store.timeout = .seconds(3)
+  /// store.timeout = .seconds(3)  // the effects call a real server
   /// ```
-  public var timeout: Duration = .seconds(5)
+  ///
+  /// The effects run on the test store's ``TestExecutor``: ``TestSendHandle/value``,
+  /// ``receive(_:timeout:assert:fileID:filePath:line:column:)`` and
+  /// ``finish(timeout:fileID:filePath:line:column:)`` run their jobs until what they wait for
+  /// happens, and fail at once when no effect can go on, naming what each waits for. Work
+  /// outside the executor goes on without the test store, so it cannot tell when it is done:
+  /// with a timeout, those calls wait up to it for such work before they fail. An upper
+  /// bound, not a delay: a test that passes never waits for it. `receive` and `finish` also
+  /// take a timeout of their own.
+  public var timeout: Duration?
 
   // A plain `Store` whose package hook `effectActionInterceptor` hands every effect action to
-  // `effectDidDeliver(_:ticket:)` with a ticket that keeps the effect's group open.
+  // `effectDidDeliver(_:ticket:)` with a ticket that keeps the effect's group open, and whose
+  // effects run on `executor`.
   private let store: Store<Model>
+  // Runs the effects' jobs one at a time, on the main thread; the test store steps them.
+  private let executor = TestExecutor()
+  // The effects still running after the test's last step, each with what it waits for;
+  // behind a lock so that `deinit`, which cannot reach the store's main-actor state, can
+  // report them. Empty after `finish()`.
+  private let runningAtLastStep = Mutex<[String]>([])
   // Where failures found by `deinit` are reported.
   private let createdAt: CallerLocation
   // The effect actions, oldest first, that arrived and that no `receive` has taken yet: with
@@ -121,12 +135,6 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   private var received: [Received] = []
   // The handles of every send, to cancel leftover effects at `finish`.
   private var handles: [SendHandle] = []
-  // The one suspended `receive` or `finish` (the store is main-actor bound and its methods are
-  // awaited one at a time), with a number that a stale timer or watcher cannot match. Resumed
-  // by an arrival, its timer or its watcher, whichever comes first.
-  private var waiter: (id: UInt64, continuation: CheckedContinuation<Void, Never>)?
-  // The number of the last waiter; each wait takes the next.
-  private var lastWaiterID: UInt64 = 0
 
   /// Creates a test store for a model.
   ///
@@ -151,7 +159,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     line: UInt = #line,
     column: UInt = #column
   ) {
-    self.store = Store(state: state, environment: environment)
+    self.store = Store(state: state, environment: environment, effectExecutor: executor)
     self.exhaustivity = exhaustivity
     self.createdAt = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     store.effectActionInterceptor = { [weak self] action, ticket in
@@ -188,15 +196,25 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   deinit {
     // Nonisolated, like every deinit, but nothing else can reach the test store any more, so
     // reading `received` cannot race. The running effects live in the store's main-actor
-    // table, which a deinit cannot query: `finish()` checks those.
+    // table, which a deinit cannot query: each step leaves a copy in `runningAtLastStep`.
     let unhandled = received.filter(\.isWaiting)
-    guard !unhandled.isEmpty else { return }
-    reportFailure(
-      "The test store was released with \(Self.count(unhandled.count, "unreceived action")): "
-        + Self.list(unhandled.map(\.action))
-        + "\nReceive them with `await store.receive(…)`, and end the test with "
-        + "`await store.finish()`.",
-      at: createdAt)
+    if !unhandled.isEmpty {
+      reportFailure(
+        "The test store was released with \(Self.count(unhandled.count, "unreceived action")): "
+          + Self.list(unhandled.map(\.action))
+          + "\nReceive them with `await store.receive(…)`, and end the test with "
+          + "`await store.finish()`.",
+        at: createdAt)
+    }
+    let running = runningAtLastStep.withLock { $0 }
+    if !running.isEmpty {
+      reportFailure(
+        "The test store was released while \(Self.count(running.count, "effect")) "
+          + "\(running.count == 1 ? "was" : "were") running: \(running.joined(separator: "; "))"
+          + "\nEnd the test with `await store.finish()`, after cancelling the effects that "
+          + "never end.",
+        at: createdAt)
+    }
   }
 
   // MARK: Sending
@@ -244,33 +262,27 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     let (handle, changes) = withChangeRecording { store.send(action) }
     handles.append(handle)
     check(label, changes: changes, assert: assert, at: location)
+    await runEffects(until: { false }, timeout: nil)
     return TestSendHandle(handle: handle) { [weak self] handle in
       await self?.wait(for: handle, label: label, at: location)
     }
   }
 
-  /// Waits for the effects of a send, up to ``timeout``; fails when they are not done, listing
-  /// the actions that wait to be received.
+  /// Runs the effects until those of a send are done; fails when they cannot finish, listing
+  /// the actions that wait to be received or the effects and what they wait for.
   private func wait(for handle: SendHandle, label: String, at location: CallerLocation) async {
-    if handle.isFinished { return }
-    let deadline = ContinuousClock.now + timeout
-    let finished = Task { await handle.value }
-    while !handle.isFinished {
-      guard await waitForEvent(until: deadline, orEndOf: [finished]) else {
-        let waiting =
-          received.isEmpty
-          ? Self.runningSuffix(store.runningEffectDescriptions)
-          : " \(Self.count(received.count, "action")) delivered by effects "
-            + "\(received.count == 1 ? "waits" : "wait") to be received: "
-            + Self.list(received.map(\.action)) + "."
-        reportFailure(
-          "\(label).value: the effects did not finish within \(timeout).\(waiting)\n"
-            + "Receive the actions they deliver with `await store.receive(…)` before awaiting "
-            + "the handle, or end the test with `await store.finish()`.",
-          at: location)
-        return
-      }
-    }
+    if await runEffects(until: { handle.isFinished }, timeout: timeout) { return }
+    let waiting =
+      received.isEmpty
+      ? " " + pendingSummary()
+      : " \(Self.count(received.count, "action")) delivered by effects "
+        + "\(received.count == 1 ? "waits" : "wait") to be received: "
+        + Self.list(received.map(\.action)) + "."
+    reportFailure(
+      "\(label).value: the effects cannot finish\(Self.within(timeout)).\(waiting)\n"
+        + "Receive the actions they deliver with `await store.receive(…)` before awaiting "
+        + "the handle, or end the test with `await store.finish()`.",
+      at: location)
   }
 
   // MARK: Asserting
@@ -428,26 +440,24 @@ public final class TestStore<Model: ArborealModel>: Sendable {
 
   private func receive(
     expected: String,
-    timeout: Duration,
+    timeout: Duration?,
     matching predicate: (Model.Action) -> Bool,
     assert: ((Model) throws -> Void)?,
     at location: CallerLocation
   ) async {
-    let wait = ReceiveWait(
-      label: "receive(\(expected))", timeout: timeout, deadline: .now + timeout,
-      location: location)
+    let wait = ReceiveWait(label: "receive(\(expected))", timeout: timeout, location: location)
     switch exhaustivity {
     case .on: await receiveNext(wait, matching: predicate, assert: assert)
     case .off: await skipToMatch(wait, matching: predicate, assert: assert)
     }
+    recordRunningEffects()
   }
 
-  /// What both modes of `receive` need to wait and report: the call's label, its timeout and
-  /// deadline, and where to report failures.
+  /// What both modes of `receive` need to wait and report: the call's label, its wall-clock
+  /// timeout if any, and where to report failures.
   private struct ReceiveWait {
     let label: String
-    let timeout: Duration
-    let deadline: ContinuousClock.Instant
+    let timeout: Duration?
     let location: CallerLocation
   }
 
@@ -459,14 +469,11 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     matching predicate: (Model.Action) -> Bool,
     assert: ((Model) throws -> Void)?
   ) async {
-    while received.isEmpty {
-      guard await waitForEvent(until: wait.deadline) else {
-        reportFailure(
-          "\(wait.label): no action arrived within \(wait.timeout)."
-            + Self.runningSuffix(store.runningEffectDescriptions),
-          at: wait.location)
-        return
-      }
+    guard await runEffects(until: { !received.isEmpty }, timeout: wait.timeout) else {
+      reportFailure(
+        "\(wait.label): no action arrived\(Self.within(wait.timeout)). " + pendingSummary(),
+        at: wait.location)
+      return
     }
     // Exhaustively, every entry waits (switching to `.on` clears the handled ones).
     guard case .waiting(let action, let ticket) = received.removeFirst() else { return }
@@ -487,17 +494,18 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     matching predicate: (Model.Action) -> Bool,
     assert: ((Model) throws -> Void)?
   ) async {
-    while true {
-      if let index = received.firstIndex(where: { predicate($0.action) }) {
-        received.removeFirst(index + 1)
-        check(wait.label, changes: [], assert: assert, at: wait.location)
-        return
-      }
+    let found = await runEffects(
+      until: { received.contains { predicate($0.action) } }, timeout: wait.timeout)
+    guard found, let index = received.firstIndex(where: { predicate($0.action) }) else {
       received.removeAll()
-      guard await waitForEvent(until: wait.deadline) else { break }
+      reportFailure(
+        "\(wait.label): no such action arrived\(Self.within(wait.timeout)). "
+          + pendingSummary(),
+        at: wait.location)
+      return
     }
-    reportFailure(
-      "\(wait.label): no such action arrived within \(wait.timeout).", at: wait.location)
+    received.removeFirst(index + 1)
+    check(wait.label, changes: [], assert: assert, at: wait.location)
   }
 
   // MARK: Finishing
@@ -532,11 +540,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ) async {
     let location = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let timeout = timeout ?? self.timeout
-    let deadline = ContinuousClock.now + timeout
-    while true {
-      let tasks = store.runningEffectTasks
-      guard !tasks.isEmpty, await waitForEvent(until: deadline, orEndOf: tasks) else { break }
-    }
+    let done = await runEffects(until: { store.hasNoEffects }, timeout: timeout)
     if exhaustivity == .on, !received.isEmpty {
       reportFailure(
         "finish(): \(Self.count(received.count, "effect action")) arrived and "
@@ -545,16 +549,20 @@ public final class TestStore<Model: ArborealModel>: Sendable {
         at: location)
     }
     received.removeAll()
-    let running = store.runningEffectDescriptions
-    if !running.isEmpty {
+    if !done {
+      let running = store.pendingEffectLines
       reportFailure(
-        "finish(): \(Self.count(running.count, "effect")) still running after \(timeout): "
-          + running.joined(separator: ", ")
-          + "\nCancel long-running effects in the test, or give `finish` a longer timeout.",
+        "finish(): \(Self.count(running.count, "effect")) cannot finish"
+          + "\(Self.within(timeout)):\n"
+          + running.map { "  \($0)" }.joined(separator: "\n")
+          + "\nCancel the effects that never end in the test (send the action that stops "
+          + "them), advance the test clock they wait for, or give the store a `timeout` for "
+          + "work outside the test.",
         at: location)
     }
     for handle in handles { handle.cancel() }
     handles.removeAll()
+    runningAtLastStep.withLock { $0 = [] }
   }
 
   // MARK: Helpers
@@ -603,42 +611,41 @@ public final class TestStore<Model: ArborealModel>: Sendable {
       store.handleIntercepted(action, ticket: ticket)
       received.append(.handled(action))
     }
-    wake(waiter?.id)
   }
 
-  /// Suspends until an effect action arrives, one of `tasks` ends… all of `tasks` end, or
-  /// `deadline` passes.
+  /// Runs the effects on the executor until `done()`; when none can go on and `timeout` is
+  /// given, waits up to it on the wall clock for work outside the executor, looking again
+  /// every millisecond. Records the effects still running for `deinit`.
   ///
-  /// - Returns: False when the deadline had passed (nothing to wait for any more).
-  private func waitForEvent(
-    until deadline: ContinuousClock.Instant, orEndOf tasks: [Task<Void, Never>] = []
-  ) async -> Bool {
-    let remaining = deadline - .now
-    guard remaining > .zero else { return false }
-    lastWaiterID &+= 1
-    let id = lastWaiterID
-    let timer = Task { [weak self] in
-      try? await Task.sleep(for: remaining)
-      self?.wake(id)
+  /// - Returns: `done()`.
+  @discardableResult
+  private func runEffects(until done: () -> Bool, timeout: Duration?) async -> Bool {
+    defer { recordRunningEffects() }
+    let deadline = timeout.map { ContinuousClock.now + $0 }
+    while true {
+      if await store.step(on: executor, until: done) { return true }
+      guard let deadline, ContinuousClock.now < deadline else { return false }
+      try? await Task.sleep(for: .milliseconds(1))
     }
-    let watcher: Task<Void, Never>? =
-      tasks.isEmpty
-      ? nil
-      : Task { [weak self] in
-        for task in tasks { await task.value }
-        self?.wake(id)
-      }
-    await withCheckedContinuation { waiter = (id, $0) }
-    timer.cancel()
-    watcher?.cancel()
-    return true
   }
 
-  /// Resumes the waiter numbered `id`, if it is still waiting.
-  private func wake(_ id: UInt64?) {
-    guard let waiter, waiter.id == id else { return }
-    self.waiter = nil
-    waiter.continuation.resume()
+  /// Keeps the running effects where `deinit` can read them.
+  private func recordRunningEffects() {
+    let running = store.hasNoEffects ? [] : store.pendingEffectLines
+    runningAtLastStep.withLock { $0 = running }
+  }
+
+  /// `No effect is running.`, or the effects still running with what each waits for.
+  private func pendingSummary() -> String {
+    let running = store.pendingEffectLines
+    return running.isEmpty
+      ? "No effect is running."
+      : "No effect can go on:\n" + running.map { "  \($0)" }.joined(separator: "\n")
+  }
+
+  /// ` within 1.0 seconds` for a wall-clock timeout, nothing without one.
+  private nonisolated static func within(_ timeout: Duration?) -> String {
+    timeout.map { " within \($0)" } ?? ""
   }
 
   /// `1 action`, `2 actions`; `plural` for nouns that do not take an s.
@@ -652,9 +659,4 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     actions.map { "\($0)" }.joined(separator: ", ")
   }
 
-  private nonisolated static func runningSuffix(_ running: [String]) -> String {
-    running.isEmpty
-      ? " No effect is running."
-      : " Still running: \(running.joined(separator: ", "))."
-  }
 }

@@ -53,9 +53,9 @@ enum DocsQueues {
     let clock = TestClock()
     let store = TestStore(state: Uploader(), environment: .init(clock: clock, upload: { _ in }))
     await store.send(.upload("a"))
+    await store.receive(.uploaded("a")) { #expect($0.uploaded == ["a"]) }  // at once
     await store.send(.upload("b"))
     await store.send(.upload("c"))
-    await store.receive(.uploaded("a")) { #expect($0.uploaded == ["a"]) }  // at once
     await clock.advance(by: .milliseconds(999))
     #expect(clock.pendingCount == 2)  // "b" and "c" wait for their turn
     await clock.advance(by: .milliseconds(1))

@@ -38,7 +38,7 @@ import Testing
     await withKnownIssue {
       await store.finish(timeout: .milliseconds(20))
     } matching: { issue in
-      issue.description.contains("finish(): 1 effect still running after")
+      issue.description.contains("finish(): 1 effect cannot finish within 0.02 seconds")
         && issue.description.contains("cancellable by \"timer\"")
     }
     #expect(handle.isFinished)

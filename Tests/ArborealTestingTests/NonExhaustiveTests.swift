@@ -46,7 +46,7 @@ import Testing
     await withKnownIssue {
       await store.finish(timeout: .milliseconds(20))
     } matching: { issue in
-      issue.description.contains("1 effect still running")
+      issue.description.contains("1 effect cannot finish")
     }
   }
 

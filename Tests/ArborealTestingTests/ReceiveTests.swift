@@ -65,7 +65,7 @@ import Testing
     await withKnownIssue {
       await store.receive(.tick, timeout: .milliseconds(20))
     } matching: { issue in
-      issue.description.contains("Still running: effect #")
+      issue.description.contains("No effect can go on:")
         && issue.description.contains("cancellable by \"timer\"")
     }
     await store.send(.stopTimer)

@@ -1,0 +1,78 @@
+import Synchronization
+
+/// Package hook for `ArborealTesting`, not API: what a store whose effects run on a chosen
+/// executor (``Store/effectExecutor``) tells a test about them, so that the test can run them
+/// step by step and know when nothing more can happen.
+///
+/// ## Data
+/// - `deliveries`: how many hops from an effect's task to the main actor are under way (an
+///   action the effect sends, or its end), counted up on the effect's task before the hop and
+///   down on the main actor when the hop arrives.
+/// - `notes`: for each running effect (by its number) that is suspended on something the test
+///   can name, what it waits for (a `TestClock` deadline); removed when the wait ends.
+///
+/// ## Invariants
+/// - `deliveries` is never negative, and is zero whenever no hop is under way: each hop counts
+///   up once before it is enqueued on the main actor and down once when it runs there, even
+///   when the store is gone by then.
+/// - An effect's note is present only while its task is suspended in the wait it names.
+package final class EffectTrace: Sendable {
+  private let deliveries = Atomic<Int>(0)
+  private let notes = Mutex<[UInt64: String]>([:])
+
+  package init() {}
+
+  /// How many hops to the main actor are under way.
+  package var pendingDeliveries: Int { deliveries.load(ordering: .acquiring) }
+
+  /// Counts up a hop about to be enqueued on the main actor.
+  func deliveryBegan() {
+    deliveries.add(1, ordering: .releasing)
+  }
+
+  /// Counts down a hop that arrived on the main actor.
+  func deliveryEnded() {
+    let left = deliveries.subtract(1, ordering: .releasing).newValue
+    #if ARBOREAL_INTERNAL_CHECKS
+      precondition(left >= 0, "EffectTrace: more deliveries ended than began")
+    #else
+      _ = left
+    #endif
+  }
+
+  /// What effect `effect` waits for, if a test clock said so.
+  package func note(of effect: UInt64) -> String? {
+    notes.withLock { $0[effect] }
+  }
+
+  fileprivate func setNote(_ note: String?, of effect: UInt64) {
+    notes.withLock { $0[effect] = note }
+  }
+}
+
+/// The effect whose task is running, as seen from inside it: a test clock names what the
+/// effect waits for through it (``EffectWait/current``). Set only for the effects of a store
+/// with a trace (see ``EffectTrace``).
+package struct EffectWait: Sendable {
+  let trace: EffectTrace
+  let effect: UInt64
+
+  /// The running effect of the current task, in a store with a trace.
+  @TaskLocal package static var current: EffectWait?
+
+  /// Runs `body` (a suspension) with `note` as what the current effect waits for, then
+  /// forgets it; runs `body` alone outside a traced effect.
+  ///
+  /// - Parameters:
+  ///   - note: What the effect waits for: "a `TestClock` deadline at 2 seconds".
+  ///   - body: The wait.
+  package static func waiting<T, E: Error>(
+    for note: @autoclosure () -> String,
+    _ body: () async throws(E) -> T
+  ) async throws(E) -> T {
+    guard let current else { return try await body() }
+    current.trace.setNote(note(), of: current.effect)
+    defer { current.trace.setNote(nil, of: current.effect) }
+    return try await body()
+  }
+}
