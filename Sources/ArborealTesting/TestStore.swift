@@ -259,9 +259,11 @@ public final class TestStore<Model: ArborealModel>: Sendable {
           + "Receive them with `await store.receive(…)` first.",
         at: location)
     }
-    let (handle, changes) = withChangeRecording { store.send(action) }
+    let ((handle, start), changes) = withChangeRecording(keepingValues: true) {
+      (store.send(action), changeRecordingStart)
+    }
     handles.append(handle)
-    check(label, changes: changes, assert: assert, at: location)
+    check(label, changes: changes, newSince: start, assert: assert, at: location)
     await runEffects(until: { false }, timeout: nil)
     return TestSendHandle(handle: handle) { [weak self] handle in
       await self?.wait(for: handle, label: label, at: location)
@@ -477,14 +479,17 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     }
     // Exhaustively, every entry waits (switching to `.on` clears the handled ones).
     guard case .waiting(let action, let ticket) = received.removeFirst() else { return }
-    let (_, changes) = withChangeRecording {
+    let (start, changes) = withChangeRecording(keepingValues: true) {
       store.handleIntercepted(action, ticket: ticket)
+      return changeRecordingStart
     }
     guard predicate(action) else {
       reportFailure("\(wait.label): received \(action) instead.", at: wait.location)
       return
     }
-    check("receive(\(action))", changes: changes, assert: assert, at: wait.location)
+    check(
+      "receive(\(action))", changes: changes, newSince: start, assert: assert,
+      at: wait.location)
   }
 
   /// Non-exhaustive `receive`: skips the actions that arrived (handled already) up to the
@@ -567,10 +572,13 @@ public final class TestStore<Model: ArborealModel>: Sendable {
 
   // MARK: Helpers
 
-  /// Runs `assert` recording its reads, then fails on the changes it did not read.
+  /// Runs `assert` recording its reads, then fails on the changes it did not read and on the
+  /// properties it did not read of the models the step put into the state (see `NewModels`):
+  /// those made after `start`, the start of the step's change recording.
   private func check(
     _ label: String,
     changes: [RecordedChange],
+    newSince start: UInt64 = .max,
     assert: ((Model) throws -> Void)?,
     at location: CallerLocation
   ) {
@@ -591,6 +599,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
       }
     }
     guard exhaustivity == .on else { return }
+    checkNewModels(label, changes: changes, newSince: start, accesses: accesses, at: location)
     let unasserted = ChangeSummary.unasserted(changes, accesses: accesses)
     guard !unasserted.isEmpty else { return }
     reportFailure(
@@ -599,6 +608,35 @@ public final class TestStore<Model: ArborealModel>: Sendable {
         + unasserted.map { "  \(ChangeSummary.describe($0))" }.joined(separator: "\n")
         + "\nRead each one in the `assert` closure (`#expect(model.property == …)`), "
         + "or set `exhaustivity = .off`.",
+      at: location)
+  }
+
+  /// Fails on the properties the assertion did not read of the models the step put into the
+  /// state, listing them by model.
+  private func checkNewModels(
+    _ label: String,
+    changes: [RecordedChange],
+    newSince start: UInt64,
+    accesses: Set<RecordedAccess>,
+    at location: CallerLocation
+  ) {
+    guard !changes.isEmpty else { return }
+    let unchecked = NewModels.unchecked(in: changes, start: start, accesses: accesses)
+    guard !unchecked.isEmpty else { return }
+    // A few models in full; an action that adds thousands would otherwise print them all.
+    let shown = 5
+    var models = unchecked.prefix(shown).map { model in
+      "  \(model.model), new in \(model.place):\n"
+        + model.properties.map { "    \($0)" }.joined(separator: "\n")
+    }
+    if unchecked.count > shown {
+      models.append("  and \(Self.count(unchecked.count - shown, "more new model"))")
+    }
+    reportFailure(
+      "\(label) put \(Self.count(unchecked.count, "new model")) into the state whose tracked "
+        + "properties the assertion did not check:\n" + models.joined(separator: "\n")
+        + "\nRead each one in the `assert` closure, compare the new model as a whole "
+        + "(`#expect(model.destination == Form(name: \"\"))`), or set `exhaustivity = .off`.",
       at: location)
   }
 

@@ -204,10 +204,13 @@ extension RecordedChange {
 /// A `@Tracked` wrapper's value, for ``RecordedChange/currentValue``.
 protocol TrackedValueStorage: TrackedStorage {
   var anyValue: Any { get }
+  /// The name given to the wrapper, or empty for the declared one.
+  var explicitName: String { get }
 }
 
 extension Tracked: TrackedValueStorage {
   var anyValue: Any { value }
+  var explicitName: String { name }
 }
 
 /// Receives every read and every change of the properties of a registrar made with
@@ -245,4 +248,59 @@ extension TrackingRegistrar {
 package var isTrackingAccesses: Bool {
   TrackingActivity.shared.hasScopes
     && ThreadContext.currentIfPresent?.scope != nil
+}
+
+/// A `@Tracked` property of a model found by reflection (``trackedProperties(of:)``): what the
+/// test store lists for a model that an action put into the state.
+package struct ReflectedProperty {
+  /// The property's key, named after the property, with its owner.
+  package let key: TrackingKey
+  /// The registrar of the model that owns it.
+  package let registrar: ObjectIdentifier
+  /// Its value now.
+  package let value: Any
+
+  /// Whether one of `accesses` read it.
+  package func isRead(in accesses: Set<RecordedAccess>) -> Bool {
+    accesses.contains(RecordedAccess(registrar: registrar, keyID: key.id))
+  }
+}
+
+/// The `@Tracked` properties of `model`, in declaration order (a superclass's first), found by
+/// reflection: slow (microseconds per property), for diagnostics and tests. Properties with
+/// hand-written accessors are not found.
+package func trackedProperties(of model: any Trackable) -> [ReflectedProperty] {
+  var levels: [Mirror] = []
+  var mirror: Mirror? = Mirror(reflecting: model)
+  while let current = mirror {
+    levels.append(current)
+    mirror = current.superclassMirror
+  }
+  let core = model.registrar.core
+  var properties: [ReflectedProperty] = []
+  for level in levels.reversed() {
+    for child in level.children {
+      guard let storage = child.value as? any TrackedValueStorage else { continue }
+      properties.append(
+        ReflectedProperty(
+          key: core.named(storage.trackingKeyID, name: storage.explicitName, of: model),
+          registrar: ObjectIdentifier(core), value: storage.anyValue))
+    }
+  }
+  return properties
+}
+
+/// The start of the innermost change recording running on this thread
+/// (``withChangeRecording(keepingValues:_:)``): a model made after it is new to it
+/// (``TrackingRegistrar/wasMade(after:)``). Read it inside the recording.
+package var changeRecordingStart: UInt64 {
+  ThreadContext.currentIfPresent?.changeLogStart ?? 0
+}
+
+extension TrackingRegistrar {
+  /// Whether this registrar was made after a change recording began at `start`
+  /// (``changeRecordingStart``), on that recording's thread: whether its model is new to it.
+  package func wasMade(after start: UInt64) -> Bool {
+    core.creation > start
+  }
 }

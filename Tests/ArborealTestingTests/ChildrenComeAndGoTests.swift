@@ -88,13 +88,14 @@ enum ComeAndGo {
 
 @MainActor @Suite struct ChildrenComeAndGoTests {
   typealias Root = ComeAndGo.Root
+  typealias Timer = ComeAndGo.Timer
   let first = StackElementID(rawValue: 0)
 
   // article begins: stack-test
   @Test func aPushedScreensTimerTicksUntilItIsPopped() async {
     let clock = TestClock()
     let store = TestStore(state: Root(), environment: .init(clock: clock))
-    await store.send(.push) { #expect($0.path.count == 1) }
+    await store.send(.push) { #expect(stateDifferences($0.path[id: first], Timer()) == []) }
     await store.send(.path(.element(id: first, action: .start))) {
       #expect($0.path[id: first]?.isRunning == true)
     }
@@ -116,7 +117,9 @@ enum ComeAndGo {
   @Test func aScreenPushedRunningTicksWithoutAnActionAndStopsWhenPopped() async {
     let clock = TestClock()
     let store = TestStore(state: Root(), environment: .init(clock: clock))
-    await store.send(.pushRunning) { #expect($0.path.count == 1) }
+    await store.send(.pushRunning) {
+      #expect(stateDifferences($0.path[id: first], Timer(isRunning: true)) == [])
+    }
     await clock.advance(by: .seconds(1))
     await store.receive(.path(.element(id: first, action: .tick))) {
       #expect($0.path[id: first]?.ticks == 1)
@@ -129,7 +132,9 @@ enum ComeAndGo {
   @Test func aChildPresentedRunningTicksWithoutAnActionAndStopsWhenDismissed() async {
     let clock = TestClock()
     let store = TestStore(state: Root(), environment: .init(clock: clock))
-    await store.send(.presentRunning) { #expect($0.sheet != nil) }
+    await store.send(.presentRunning) {
+      #expect(stateDifferences($0.sheet, Timer(isRunning: true)) == [])
+    }
     await clock.advance(by: .seconds(1))
     await store.receive(.sheet(.presented(.tick))) { #expect($0.sheet?.ticks == 1) }
     await store.send(.sheet(.dismiss)) { #expect($0.sheet == nil) }
@@ -140,9 +145,9 @@ enum ComeAndGo {
   @Test func aScreenThatAsksToBeDismissedIsPopped() async {
     let clock = TestClock()
     let store = TestStore(state: Root(), environment: .init(clock: clock))
-    await store.send(.push) { #expect($0.path.count == 1) }
-    await store.send(.push) { #expect($0.path.count == 2) }
+    await store.send(.push) { #expect(stateDifferences($0.path[id: first], Timer()) == []) }
     let second = StackElementID(rawValue: 1)
+    await store.send(.push) { #expect(stateDifferences($0.path[id: second], Timer()) == []) }
     await store.send(.path(.element(id: second, action: .start))) {
       #expect($0.path[id: second]?.isRunning == true)
     }
@@ -157,7 +162,7 @@ enum ComeAndGo {
   @Test func aPresentedChildsTimerStopsWhenItIsDismissed() async {
     let clock = TestClock()
     let store = TestStore(state: Root(), environment: .init(clock: clock))
-    await store.send(.present) { #expect($0.sheet != nil) }
+    await store.send(.present) { #expect(stateDifferences($0.sheet, Timer()) == []) }
     await store.send(.sheet(.presented(.start))) { #expect($0.sheet?.isRunning == true) }
     await clock.advance(by: .seconds(1))
     await store.receive(.sheet(.presented(.tick))) { #expect($0.sheet?.ticks == 1) }
@@ -169,7 +174,7 @@ enum ComeAndGo {
   @Test func aPresentedChildThatAsksToBeDismissedIsSetToNil() async {
     let clock = TestClock()
     let store = TestStore(state: Root(), environment: .init(clock: clock))
-    await store.send(.present) { #expect($0.sheet != nil) }
+    await store.send(.present) { #expect(stateDifferences($0.sheet, Timer()) == []) }
     await store.send(.sheet(.presented(.start))) { #expect($0.sheet?.isRunning == true) }
     await store.send(.sheet(.presented(.close)))
     await store.receive(.sheet(.dismiss)) { #expect($0.sheet == nil) }
@@ -180,7 +185,7 @@ enum ComeAndGo {
   @Test func aStoppedChildsTimerStopsWhileTheChildStays() async {
     let clock = TestClock()
     let store = TestStore(state: Root(), environment: .init(clock: clock))
-    await store.send(.push) { #expect($0.path.count == 1) }
+    await store.send(.push) { #expect(stateDifferences($0.path[id: first], Timer()) == []) }
     await store.send(.path(.element(id: first, action: .start))) {
       #expect($0.path[id: first]?.isRunning == true)
     }

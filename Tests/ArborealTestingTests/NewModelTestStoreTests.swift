@@ -2,20 +2,52 @@ import Arboreal
 import ArborealTesting
 import Testing
 
-/// New models are not changed models: an exhaustive `TestStore` asks for the property that
-/// holds a model the action created, not for the writes the new model received.
+/// New models are not changed models, and an exhaustive `TestStore` checks them whole: the
+/// property that holds a model the action created is a change, and the new model's tracked
+/// properties (recursively through its new children) must each be checked too.
 @MainActor @Suite struct NewModelTestStoreTests {
-  @Test func pushingADetailNeedsOnlyTheParentsPropertyAsserted() async {
+  @Test func aPushedDetailAssertedAsAWholePasses() async {
     let store = TestStore(state: SyncUpsList())
     await store.send(.push(title: "Standup")) { model in
-      #expect(model.detail != nil)
+      #expect(stateDifferences(model.detail, SyncUpDetail(title: "Standup")) == [])
     }
     await store.finish()
   }
 
-  @Test func writesToTheNewModelLaterInTheSameActionNeedNoAssertion() async {
+  @Test func aPushedDetailAssertedOnlyByItsPresenceFailsNamingItsProperties() async {
+    let store = TestStore(state: SyncUpsList())
+    let owner = "SyncUpDetail#"
+    await withKnownIssue {
+      await store.send(.push(title: "Standup")) { model in
+        #expect(model.detail != nil)
+      }
+    } matching: { issue in
+      issue.description.contains(
+        "send(push(title: \"Standup\")) put 1 new model into the state whose tracked properties "
+          + "the assertion did not check:")
+        && issue.description.contains("new in SyncUpsList#")
+        && issue.description.contains("\(owner)")
+        && issue.description.contains(".title = \"Standup\"")
+        && issue.description.contains(".attendees = 1")
+        && issue.description.contains(".destination = nil")
+    }
+    await store.finish()
+  }
+
+  @Test func readingEachPropertyOfTheNewModelPasses() async {
     let store = TestStore(state: SyncUpsList())
     await store.send(.pushAndEdit(title: "Standup")) { model in
+      // Writes to the new model later in the same action are part of its new state.
+      #expect(model.detail?.title == "Standup")
+      #expect(model.detail?.attendees == 1)
+      #expect(model.detail?.destination?.name == "edit")
+    }
+    await store.finish()
+  }
+
+  @Test func nonExhaustiveStoresSkipNewModels() async {
+    let store = TestStore(state: SyncUpsList(), exhaustivity: .off)
+    await store.send(.push(title: "Standup")) { model in
       #expect(model.detail != nil)
     }
     await store.finish()
@@ -24,7 +56,7 @@ import Testing
   @Test func aWriteToAnExistingChildStillNeedsItsAssertion() async {
     let store = TestStore(state: SyncUpsList())
     await store.send(.push(title: "Standup")) { model in
-      #expect(model.detail != nil)
+      #expect(stateDifferences(model.detail, SyncUpDetail(title: "Standup")) == [])
     }
     let owner = "\(store.state.detail!.$destination.owner!)"
     await withKnownIssue {
@@ -41,11 +73,41 @@ import Testing
     await store.finish()
   }
 
-  @Test(arguments: [1, 10_000])
-  func manyChildrenCreatedInOneActionNeedOnlyTheListAsserted(count: Int) async {
+  @Test func anExistingModelPutElsewhereIsNotNew() async {
     let store = TestStore(state: SyncUpsList())
+    await store.send(.add(count: 2)) { model in
+      #expect(model.rows.map { $0.title } == ["#0", "#1"])
+      #expect(model.rows.map { $0.attendees } == [1, 1])
+      #expect(model.rows.map { $0.destination?.name } == ["row", "row"])
+    }
+    await store.send(.select(1)) { model in
+      #expect(model.detail === model.rows[1])
+    }
+    await store.finish()
+  }
+
+  @Test(arguments: [1, 10_000])
+  func manyChildrenCreatedInOneActionAreCheckedWhole(count: Int) async {
+    let store = TestStore(state: SyncUpsList())
+    let expected = (0..<count).map {
+      SyncUpDetail(title: "#\($0)", destination: SyncUpDestination(name: "row"))
+    }
     await store.send(.add(count: count)) { model in
       #expect(model.rows.count == count)
+      #expect(zip(model.rows, expected).allSatisfy { stateDifferences($0, $1).isEmpty })
+    }
+    await store.finish()
+  }
+
+  @Test func aFailureListsAFewModelsAndCountsTheRest() async {
+    let store = TestStore(state: SyncUpsList())
+    await withKnownIssue {
+      await store.send(.add(count: 12)) { model in
+        #expect(model.rows.count == 12)
+      }
+    } matching: { issue in
+      issue.description.contains("put 12 new models into the state")
+        && issue.description.contains("and 7 more new models")
     }
     await store.finish()
   }
@@ -92,6 +154,7 @@ final class SyncUpsList: ArborealModel {
     case pushAndEdit(title: String)
     case detail(SyncUpDetail.Action)
     case add(count: Int)
+    case select(Int)
   }
 
   let registrar = TrackingRegistrar()
@@ -113,6 +176,9 @@ final class SyncUpsList: ArborealModel {
       rows = (0..<count).map {
         SyncUpDetail(title: "#\($0)", destination: SyncUpDestination(name: "row"))
       }
+      return .none
+    case .select(let index):
+      detail = rows[index]
       return .none
     }
   }

@@ -1,0 +1,103 @@
+import Arboreal
+import ArborealTracking
+
+/// The models a step put into the state, and their tracked properties that its assertion did
+/// not read: what makes an exhaustive test store check a presented sheet, a pushed screen or
+/// an added row as a whole, not only the property that now holds it.
+///
+/// A model is *new to a step* when it was made while the step ran: its registrar was made
+/// after the step's change recording began. (Actions are `Sendable` and models are not, so no
+/// model arrives in an action's payload.) The step put it into the state when it is found in
+/// the value of a property the step changed. Its own children count when they are new too: a new model
+/// that refers to an older one (a parent, a shared service) does not make the older one's
+/// properties the step's business.
+///
+/// Models are found by reflection through values (optionals, collections, structs, enums,
+/// tuples), never through a class that is not a model; a collection whose first element holds
+/// no model is not searched further.
+enum NewModels {
+  /// A new model and the properties the assertion did not read, each with its value.
+  struct Unchecked {
+    /// `SyncUpDetail#3`.
+    let model: String
+    /// Where it was put: the changed property that holds it, `SyncUpsList#1.detail`.
+    let place: String
+    /// `SyncUpDetail#3.title = "Standup"`, one per unread property.
+    let properties: [String]
+  }
+
+  /// The new models among the values of `changes` and their unread properties, one entry per
+  /// model with at least one, in the order the changes came.
+  ///
+  /// - Parameters:
+  ///   - changes: The step's changes.
+  ///   - start: The start of the step's change recording.
+  ///   - accesses: The assertion's reads.
+  /// - Complexity: O(*v*) for the size *v* of the changed values, plus O(*p* × *a*) for the
+  ///   *p* properties of the new models.
+  static func unchecked(
+    in changes: [RecordedChange], start: UInt64, accesses: Set<RecordedAccess>
+  ) -> [Unchecked] {
+    func isNew(_ model: any Trackable) -> Bool { model.registrar.wasMade(after: start) }
+    var visited = Set<ObjectIdentifier>()
+    var result: [Unchecked] = []
+    for change in changes {
+      guard let value = change.values?.after ?? change.currentValue else { continue }
+      var found: [any Trackable] = []
+      collect(in: value, into: &found, depth: 0)
+      for model in found where isNew(model) {
+        var pending = [model]
+        while let next = pending.popLast() {
+          guard visited.insert(ObjectIdentifier(next)).inserted else { continue }
+          var unread: [String] = []
+          let properties = trackedProperties(of: next)
+          for property in properties {
+            if !property.isRead(in: accesses) {
+              unread.append(
+                "\(property.key.qualifiedName) = \(String(reflecting: property.value))")
+            }
+            var children: [any Trackable] = []
+            collect(in: property.value, into: &children, depth: 0)
+            pending.append(contentsOf: children.filter(isNew).reversed())
+          }
+          if !unread.isEmpty {
+            result.append(
+              Unchecked(
+                model: properties[0].key.owner.map { "\($0)" } ?? "\(type(of: next))",
+                place: change.key.qualifiedName,
+                properties: unread))
+          }
+        }
+      }
+    }
+    return result
+  }
+
+  /// Appends the models found in `value`, first found first.
+  private static func collect(in value: Any, into models: inout [any Trackable], depth: Int) {
+    if let model = value as? any Trackable {
+      models.append(model)
+      return
+    }
+    guard depth < 8 else { return }
+    let mirror = Mirror(reflecting: value)
+    switch mirror.displayStyle {
+    case .class, nil: return
+    case .collection, .set, .dictionary:
+      var first = true
+      for child in mirror.children {
+        let before = models.count
+        collect(in: child.value, into: &models, depth: depth + 1)
+        if first, models.count == before, !holdsValues(child.value) { return }
+        first = false
+      }
+    default:
+      for child in mirror.children { collect(in: child.value, into: &models, depth: depth + 1) }
+    }
+  }
+
+  /// Whether reflection shows anything inside `value` (a leaf such as a number shows nothing).
+  private static func holdsValues(_ value: Any) -> Bool {
+    !Mirror(reflecting: value).children.isEmpty
+  }
+}

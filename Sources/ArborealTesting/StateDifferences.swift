@@ -1,0 +1,95 @@
+import Arboreal
+import ArborealTracking
+
+/// The tracked properties in which `model` differs from `expected`, recursively through their
+/// child models: how a test checks a model as a whole, such as one an action presented.
+///
+/// ```swift
+/// await store.send(.addTapped) { model in
+///   #expect(stateDifferences(model.destination, Form(name: "")) == [])
+/// }
+/// ```
+///
+/// Every `@Tracked` property of `model` it compares counts as read by the assertion, so an
+/// exhaustive ``TestStore`` needs nothing more for a new model compared this way. Values are
+/// compared with `==` when their type is `Equatable`, models property by property, and other
+/// values part by part as reflection shows them (their descriptions at the leaves).
+///
+/// - Parameters:
+///   - model: The model in the state (nil when absent).
+///   - expected: The model it should equal (nil for absent).
+/// - Returns: One line per difference, `Form.name: "Blob" ≠ ""`; empty when they hold the
+///   same state.
+public func stateDifferences<Model: Trackable>(_ model: Model?, _ expected: Model?) -> [String] {
+  var differences = StateComparison()
+  differences.compare(model, expected, at: "\(Model.self)")
+  return differences.lines
+}
+
+/// The walk behind ``stateDifferences(_:_:)``.
+private struct StateComparison {
+  var lines: [String] = []
+  /// The pairs of models compared already (a model graph may share or loop).
+  private var visited = Set<[ObjectIdentifier]>()
+
+  mutating func compare(_ model: (any Trackable)?, _ expected: (any Trackable)?, at path: String) {
+    switch (model, expected) {
+    case (nil, nil):
+      return
+    case (nil, .some):
+      lines.append("\(path): nil ≠ a model")
+    case (.some, nil):
+      lines.append("\(path): a model ≠ nil")
+    case (.some(let model), .some(let expected)):
+      guard type(of: model) == type(of: expected) else {
+        lines.append("\(path): \(type(of: model)) ≠ \(type(of: expected))")
+        return
+      }
+      guard visited.insert([ObjectIdentifier(model), ObjectIdentifier(expected)]).inserted
+      else { return }
+      let expectedProperties = trackedProperties(of: expected)
+      for (property, other) in zip(trackedProperties(of: model), expectedProperties) {
+        model.registrar.access(property.key)
+        compareValues(property.value, other.value, at: "\(path).\(property.key.name)")
+      }
+    }
+  }
+
+  private mutating func compareValues(_ value: Any, _ expected: Any, at path: String) {
+    let model = value as? any Trackable
+    let expectedModel = expected as? any Trackable
+    if model != nil || expectedModel != nil {
+      let isNil = { (value: Any) in Mirror(reflecting: value).displayStyle == .optional }
+      if (model == nil && !isNil(value)) || (expectedModel == nil && !isNil(expected)) {
+        lines.append("\(path): \(String(reflecting: value)) ≠ \(String(reflecting: expected))")
+      } else {
+        compare(model, expectedModel, at: path)
+      }
+      return
+    }
+    if let equatable = value as? any Equatable {
+      if !Self.isEqual(equatable, expected) {
+        lines.append("\(path): \(String(reflecting: value)) ≠ \(String(reflecting: expected))")
+      }
+      return
+    }
+    let mirror = Mirror(reflecting: value)
+    let expectedMirror = Mirror(reflecting: expected)
+    guard mirror.displayStyle != .class, mirror.children.count == expectedMirror.children.count,
+      !mirror.children.isEmpty
+    else {
+      if String(reflecting: value) != String(reflecting: expected) {
+        lines.append("\(path): \(String(reflecting: value)) ≠ \(String(reflecting: expected))")
+      }
+      return
+    }
+    for (index, (child, other)) in zip(mirror.children, expectedMirror.children).enumerated() {
+      compareValues(child.value, other.value, at: "\(path)[\(child.label ?? "\(index)")]")
+    }
+  }
+
+  private static func isEqual<Value: Equatable>(_ value: Value, _ other: Any) -> Bool {
+    guard let other = other as? Value else { return false }
+    return value == other
+  }
+}

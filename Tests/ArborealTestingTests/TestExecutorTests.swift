@@ -1,0 +1,184 @@
+import Arboreal
+import ArborealTesting
+import Testing
+
+/// Two effects that take turns, a model whose effect waits on a test clock, and one whose
+/// effect calls an actor: the shapes whose outcome used to depend on the scheduler.
+final class Turns: ArborealModel {
+  enum Action: Sendable, Equatable {
+    case start
+    case step(String, Int)
+    case waitForClock
+    case askActor
+    case answered(Int)
+    case subscribeToTicks
+  }
+
+  struct Environment: Sendable {
+    var clock = TestClock()
+    var oracle = Oracle()
+  }
+
+  /// Work outside the test executor: an actor of its own.
+  actor Oracle {
+    func answer() -> Int { 42 }
+  }
+
+  let registrar = TrackingRegistrar()
+  @Tracked var log: [String] = []
+
+  func update(action: Action, environment: Environment) -> Fx<Action> {
+    switch action {
+    case .start:
+      // Two effects, each yielding between its actions: on the global executor their actions
+      // interleave as the scheduler pleases.
+      return .merge(
+        .run { send in
+          for index in 0..<3 {
+            await Task.yield()
+            await send(.step("speech", index))
+          }
+        },
+        .run { send in
+          for index in 0..<3 {
+            await Task.yield()
+            await send(.step("timer", index))
+          }
+        })
+    case .step(let name, let index):
+      log.append("\(name) \(index)")
+      return .none
+    case .waitForClock:
+      return .run { send in
+        try? await environment.clock.sleep(for: .seconds(2))
+        await send(.answered(2))
+      }
+    case .askActor:
+      return Fx { .answered(await environment.oracle.answer()) }
+    case .answered(let value):
+      log.append("answered \(value)")
+      return .none
+    case .subscribeToTicks:
+      return .none
+    }
+  }
+}
+
+@MainActor
+@Suite struct TestExecutorTests {
+  @Test(arguments: 0..<20)
+  func effectsTakeTurnsInTheSameOrderOnEveryRun(run: Int) async {
+    let store = TestStore(state: Turns(), environment: .init())
+    await store.send(.start)
+    // Each effect runs to its next suspension in turn: the order is fixed.
+    for index in 0..<3 {
+      await store.receive(.step("speech", index)) { #expect($0.log.last == "speech \(index)") }
+      await store.receive(.step("timer", index)) { #expect($0.log.last == "timer \(index)") }
+    }
+    await store.finish()
+  }
+
+  @Test func receiveFailsAtOnceNamingTheTestClockDeadline() async {
+    let clock = TestClock()
+    let store = TestStore(state: Turns(), environment: .init(clock: clock))
+    await store.send(.waitForClock)
+    // No timeout anywhere: the failure comes because nothing can go on, not after a wait.
+    #expect(store.timeout == nil)
+    await withKnownIssue {
+      await store.receive(.answered(2))
+    } matching: { issue in
+      issue.description.contains("receive(answered(2)): no action arrived. No effect can go on:")
+        && issue.description.contains(
+          "waiting for a TestClock deadline at 2.0 seconds (`sleep`; the clock is at 0.0 seconds)")
+    }
+    await clock.advance(by: .seconds(2))
+    await store.receive(.answered(2)) { #expect($0.log == ["answered 2"]) }
+    await store.finish()
+  }
+
+  @Test func finishNamesWhatEachEffectWaitsFor() async {
+    let store = TestStore(state: Turns(), environment: .init())
+    await store.send(.waitForClock)
+    await withKnownIssue {
+      await store.finish()
+    } matching: { issue in
+      issue.description.contains("finish(): 1 effect cannot finish:")
+        && issue.description.contains("effect #")
+        && issue.description.contains("a TestClock deadline at 2.0 seconds")
+        && issue.description.contains("advance the test clock they wait for")
+    }
+  }
+
+  @Test func anEffectThatCallsAnActorNeedsATimeout() async {
+    let store = TestStore(state: Turns(), environment: .init())
+    await store.send(.askActor)
+    store.timeout = .seconds(30)
+    // The actor's answer comes from outside the executor: the store waits for it.
+    await store.receive(.answered(42)) { #expect($0.log == ["answered 42"]) }
+    await store.finish()
+  }
+
+  @Test func aTimeOperatorSaysWhatItWaitsFor() async {
+    let clock = TestClock()
+    let store = TestStore(state: Reminders(), environment: .init(clock: clock))
+    await store.send(.remind("tea", after: .seconds(3)))
+    await withKnownIssue {
+      await store.receive(.reminded("tea"))
+    } matching: { issue in
+      issue.description.contains("cancellable by \"tea\"")
+        && issue.description.contains(
+          "a TestClock deadline at 3.0 seconds (a time operator of `Fx`; the clock is at "
+            + "0.0 seconds)")
+    }
+    await clock.advance(by: .seconds(3))
+    await store.receive(.reminded("tea")) { #expect($0.log == ["tea"]) }
+    await store.finish()
+  }
+
+  @Test func aPlainStoreRunsItsEffectsStepByStep() async {
+    let clock = TestClock()
+    let store = Store(state: Turns(), environment: .init(clock: clock))
+    store.effectExecutor = TestExecutor()
+    store.send(.start)
+    store.send(.waitForClock)
+    let pending = await store.runEffects()
+    #expect(
+      store.state.log == [
+        "speech 0", "timer 0", "speech 1", "timer 1", "speech 2", "timer 2",
+      ])
+    #expect(pending.count == 1)
+    #expect(pending.first?.contains("a TestClock deadline at 2.0 seconds") == true)
+    await clock.advance(by: .seconds(2))
+    #expect(await store.runEffects().isEmpty)
+    #expect(store.state.log.last == "answered 2")
+  }
+
+  @Test func runEffectsNeedsATestExecutor() async {
+    let store = Store(state: Turns(), environment: .init())
+    await withKnownIssue {
+      await store.runEffects()
+    } matching: { issue in
+      issue.description.contains("set `store.effectExecutor = TestExecutor()`")
+    }
+  }
+
+  @Test func releasingTheStoreWhileAnEffectRunsFails() async {
+    let clock = TestClock()
+    await withKnownIssue {
+      let store = TestStore(state: Turns(), environment: .init(clock: clock))
+      await store.send(.waitForClock)
+    } matching: { issue in
+      issue.description.contains("The test store was released while 1 effect was running:")
+        && issue.description.contains("a TestClock deadline at 2.0 seconds")
+        && issue.description.contains("`await store.finish()`")
+    }
+  }
+
+  @Test func releasingTheStoreAfterFinishPasses() async {
+    let store = TestStore(state: Turns(), environment: .init())
+    await store.send(.start)
+    await store.withExhaustivity(.off) {
+      await store.finish()
+    }
+  }
+}
