@@ -287,6 +287,47 @@ public final class TestStore<Model: ArborealModel>: Sendable {
       at: location)
   }
 
+  /// Sends an action like ``send(_:assert:fileID:filePath:line:column:)``, with the state
+  /// before it at hand: `before` reads what the assertion compares against, right before the
+  /// action is applied.
+  ///
+  /// ```swift
+  /// await store.send(.increment, capturing: \.count) { model, count in
+  ///   #expect(model.count == count + 1)
+  /// }
+  /// ```
+  ///
+  /// What `before` reads does not count as checked: the assertion must still read each
+  /// property the action changed.
+  ///
+  /// - Parameters:
+  ///   - action: The action.
+  ///   - before: Reads the values to compare against from the model before the action.
+  ///   - assert: Checks the model after the update, given what `before` read; an error it
+  ///     throws fails the test.
+  ///   - fileID: Where failures are reported; the caller's by default.
+  ///   - filePath: Where failures are reported; the caller's by default.
+  ///   - line: Where failures are reported; the caller's by default.
+  ///   - column: Where failures are reported; the caller's by default.
+  /// - Returns: The handle on the effects the action started.
+  @discardableResult
+  public func send<Before>(
+    _ action: Model.Action,
+    capturing before: (Model) -> Before,
+    assert: (Model, Before) throws -> Void,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestSendHandle {
+    let captured = before(store.state)
+    return await withoutActuallyEscaping(assert) { assert in
+      await send(
+        action, assert: { try assert($0, captured) }, fileID: fileID, filePath: filePath,
+        line: line, column: column)
+    }
+  }
+
   // MARK: Asserting
 
   /// Checks the model without sending anything: runs `body` on the model, as the `assert`
@@ -438,6 +479,46 @@ public final class TestStore<Model: ArborealModel>: Sendable {
       matching: predicate,
       assert: assert,
       at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Waits for the next action an effect delivers and checks that it is of the case
+  /// `casePattern` makes, whatever its payload (which need not be `Equatable`); then applies it
+  /// and runs `assert` on the model.
+  ///
+  /// ```swift
+  /// await store.receive(Search.Action.resultsLoaded) { model in
+  ///   #expect(model.results.count == 3)
+  /// }
+  /// ```
+  ///
+  /// Pass the case itself, `Action.resultsLoaded`, not a value of it. The same rules as
+  /// ``receive(_:timeout:assert:fileID:filePath:line:column:)`` apply.
+  ///
+  /// - Parameters:
+  ///   - casePattern: The case expected: a case of `Model.Action` with associated values.
+  ///   - timeout: A wall-clock bound for effects that wait on work outside the test (the
+  ///     store's ``timeout`` when nil).
+  ///   - assert: Checks the model after the update; an error it throws fails the test.
+  ///   - fileID: Where failures are reported; the caller's by default.
+  ///   - filePath: Where failures are reported; the caller's by default.
+  ///   - line: Where failures are reported; the caller's by default.
+  ///   - column: Where failures are reported; the caller's by default.
+  public func receive<Payload>(
+    _ casePattern: (Payload) -> Model.Action,
+    timeout: Duration? = nil,
+    assert: ((Model) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await withoutActuallyEscaping(casePattern) { casePattern in
+      await receive(
+        expected: "a case taking \(Payload.self)", timeout: timeout ?? self.timeout,
+        matching: { CaseMatch.action($0, isCaseOf: casePattern) },
+        assert: assert,
+        at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
   }
 
   private func receive(

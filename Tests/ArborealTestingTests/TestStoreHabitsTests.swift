@@ -151,3 +151,112 @@ private struct Boom: Error {}
     await store.send(.increment) { #expect($0.count == 3) }
   }
 }
+
+/// `receive` by case, for actions whose payload is not `Equatable`.
+@MainActor
+@Suite struct ReceiveByCaseTests {
+  /// A payload that is not `Equatable`.
+  struct Page: Sendable {
+    var items: [String]
+  }
+
+  final class Feed: ArborealModel {
+    enum Action: Sendable {
+      case refresh
+      case loaded(Page)
+      case failed(Page)
+      case cleared
+    }
+
+    let registrar = TrackingRegistrar()
+    @Tracked private(set) var items: [String] = []
+
+    func update(action: Action, environment: Void) -> Fx<Action> {
+      switch action {
+      case .refresh:
+        return Fx { .loaded(Page(items: ["a", "b"])) }
+      case .loaded(let page):
+        items = page.items
+      case .failed, .cleared:
+        items = []
+      }
+      return .none
+    }
+  }
+
+  // article begins: receive-case
+  @Test func receivesByCase() async {
+    let store = TestStore(state: Feed())
+    await store.send(.refresh)
+    await store.receive(Feed.Action.loaded) { model in
+      #expect(model.items == ["a", "b"])
+    }
+    await store.finish()
+  }
+  // article ends: receive-case
+
+  @Test func anotherCaseWithTheSamePayloadDoesNotMatch() async {
+    let store = TestStore(state: Feed())
+    await store.send(.refresh)
+    await withKnownIssue {
+      await store.receive(Feed.Action.failed)
+    } matching: { issue in
+      issue.description.contains("receive(a case taking Page): received loaded(")
+    }
+    await store.finish()
+  }
+
+  /// A model whose actions have payloads of every shape.
+  final class Shapes: ArborealModel {
+    enum Action: Sendable {
+      case start
+      case two(Int, String)
+      case labelled(count: Int)
+      indirect case nested(Action)
+    }
+
+    let registrar = TrackingRegistrar()
+
+    func update(action: Action, environment: Void) -> Fx<Action> {
+      guard case .start = action else { return .none }
+      return .merge(
+        .send(.two(1, "a")), .send(.labelled(count: 2)), .send(.nested(.labelled(count: 3))))
+    }
+  }
+
+  @Test func matchesCasesOfEveryShape() async {
+    let store = TestStore(state: Shapes())
+    await store.send(.start)
+    await store.receive(Shapes.Action.two)
+    await store.receive(Shapes.Action.labelled)
+    await store.receive(Shapes.Action.nested)
+    await store.finish()
+  }
+}
+
+/// The state before an action, at hand in the assertion.
+@MainActor
+@Suite struct CapturingBeforeTests {
+  // article begins: capturing
+  @Test func comparesWithTheStateBefore() async {
+    let store = TestStore(state: Loader(), environment: LoaderEnvironment())
+    await store.send(.bump, capturing: { ($0.count, $0.step) }) { model, before in
+      #expect(model.count == before.0 + 1)
+      #expect(model.step == before.1 + 1)
+    }
+  }
+  // article ends: capturing
+
+  @Test func whatBeforeReadsIsNotAnAssertion() async {
+    let store = TestStore(state: Loader(), environment: LoaderEnvironment())
+    await withKnownIssue {
+      await store.send(.bump, capturing: \.step) { model, step in
+        #expect(model.count == 1)
+        _ = step
+      }
+    } matching: { issue in
+      issue.description.contains("changed 1 tracked property that the assertion did not check")
+        && issue.description.contains(".step = 2")
+    }
+  }
+}
