@@ -662,8 +662,8 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
       (operation, settle) = DelayStep.delaying(operation, by: work.delays)
     }
     let wait = EffectWait(trace: trace, effect: effect.rawValue)
-    let task = Task.detached(executorPreference: executorSetting, priority: Task.currentPriority)
-    { [operation, settle] in
+    let task = Task.detached(executorPreference: executorSetting, priority: Task.currentPriority) {
+      [operation, settle] in
       await EffectWait.$current.withValue(wait) { await operation(send) }
       await finish()
       settle?()

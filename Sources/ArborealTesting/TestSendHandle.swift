@@ -6,8 +6,8 @@ import Arboreal
 /// In an exhaustive test store, the actions effects deliver wait for
 /// ``TestStore/receive(_:timeout:assert:fileID:filePath:line:column:)`` before they are handled,
 /// so the effects of a send are not finished until the test has received them. Awaiting
-/// ``value`` before receiving them would wait forever; instead, after the test store's
-/// ``TestStore/timeout``, it fails the test with the actions still waiting and returns.
+/// ``value`` before receiving them would wait forever; instead, once no effect can go on, it
+/// fails the test with the actions still waiting and returns.
 ///
 /// ```swift
 /// let load = await store.send(.load)
@@ -17,7 +17,8 @@ import Arboreal
 public struct TestSendHandle: Sendable {
   /// The store's handle on the effects the action started.
   public let handle: SendHandle
-  /// Waits for `handle` with the test store's timeout, failing at the send's location.
+  /// Runs the effects until `handle` is finished, failing at the send's location when it cannot
+  /// be.
   private let wait: @MainActor @Sendable (SendHandle) async -> Void
 
   init(handle: SendHandle, wait: @escaping @MainActor @Sendable (SendHandle) async -> Void) {
@@ -26,8 +27,9 @@ public struct TestSendHandle: Sendable {
   }
 
   /// Waits until the effects the action started have finished (or were cancelled) and every
-  /// action they delivered has been received; fails the test (at the line of the `send`) when
-  /// that has not happened within the test store's ``TestStore/timeout``.
+  /// action they delivered has been received, running the effects meanwhile; fails the test (at
+  /// the line of the `send`) when no effect can go on first (or, for work outside the test,
+  /// after the test store's ``TestStore/timeout`` when it has one).
   ///
   /// The failure lists the actions waiting to be received: receive them first, or end the test
   /// with ``TestStore/finish(timeout:fileID:filePath:line:column:)``.

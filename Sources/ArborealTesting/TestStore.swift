@@ -34,11 +34,24 @@ import Synchronization
 ///
 /// ## End of the test
 /// Call ``finish(timeout:fileID:filePath:line:column:)`` at the end of a test that starts
-/// effects: it waits for them, then fails on effects still running and (exhaustively) on
-/// actions that arrived and were not received, listing them. If a test does not call
-/// `finish()`, the store's `deinit` still fails on unreceived actions (at the line that created
-/// the store), but it cannot see effects still running: only `finish()` checks those.
-/// Releasing the store cancels its effects.
+/// effects: it runs them, then fails on effects still running and (exhaustively) on actions
+/// that arrived and were not received, listing them. If a test does not call `finish()`,
+/// releasing the store still fails (at the line that created it) on unreceived actions and on
+/// the effects still running after the test's last step. Releasing the store cancels its
+/// effects.
+///
+/// ## Effects
+/// The effects run on the test store's own ``TestExecutor``, one job at a time, in the order
+/// the jobs arrive: the same test runs them in the same order on every run. `send` runs them
+/// until none can go on; `receive`, `finish` and ``TestSendHandle/value`` run them until what
+/// they wait for happens, and fail at once when nothing can go on first, naming what each
+/// effect waits for. Only effects that wait on work outside the executor (an actor, a real
+/// clock, I/O) need a wall-clock ``timeout``, which a test opts into.
+///
+/// ## New models
+/// Exhaustively, a model that a step put into the state (made during the step) is checked
+/// whole: the assertion must read each of its tracked properties, recursively through the
+/// new models it holds, or compare it with ``stateDifferences(_:_:)``.
 ///
 /// ## Failures
 /// Failures are reported where the test called the method, as Swift Testing issues when a
@@ -240,7 +253,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///   - line: Where failures are reported; the caller's by default.
   ///   - column: Where failures are reported; the caller's by default.
   /// - Returns: The handle on the effects the action started; awaiting its
-  ///   ``TestSendHandle/value`` before receiving their actions fails after ``timeout``.
+  ///   ``TestSendHandle/value`` before receiving their actions fails at once.
   @discardableResult
   public func send(
     _ action: Model.Action,
@@ -416,7 +429,8 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   /// }
   /// ```
   ///
-  /// Exhaustively, the test fails when no action arrives within `timeout`, when the next one is
+  /// Exhaustively, the test fails when no action arrives before no effect can go on (or within
+  /// `timeout`, when one is given, for work outside the test), when the next one is
   /// a different action (which is then applied anyway, without `assert`, so that the store
   /// goes on as the app would), and when the action changes a property `assert` did not read.
   /// With ``exhaustivity`` `.off`, the actions before the first equal one are skipped (they
@@ -424,7 +438,8 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///
   /// - Parameters:
   ///   - action: The action expected.
-  ///   - timeout: The longest wait for it (``TestStore/timeout`` when nil); an upper bound, not a delay.
+  ///   - timeout: A wall-clock bound for effects that wait on work outside the test (the
+  ///     store's ``timeout`` when nil); an upper bound, not a delay.
   ///   - assert: Checks the model after the update; an error it throws fails the test.
   ///   - fileID: Where failures are reported; the caller's by default.
   ///   - filePath: Where failures are reported; the caller's by default.
@@ -459,7 +474,8 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///
   /// - Parameters:
   ///   - predicate: Whether an action is the one expected.
-  ///   - timeout: The longest wait for it (``TestStore/timeout`` when nil); an upper bound, not a delay.
+  ///   - timeout: A wall-clock bound for effects that wait on work outside the test (the
+  ///     store's ``timeout`` when nil); an upper bound, not a delay.
   ///   - assert: Checks the model after the update; an error it throws fails the test.
   ///   - fileID: Where failures are reported; the caller's by default.
   ///   - filePath: Where failures are reported; the caller's by default.
@@ -596,7 +612,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
 
   // MARK: Finishing
 
-  /// Waits for the running effects to finish, then fails on those still running and, when
+  /// Runs the effects until they have all ended, then fails on those still running and, when
   /// exhaustive, on actions that arrived and were not received, listing them.
   ///
   /// ```swift
@@ -605,13 +621,15 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   /// await store.finish()
   /// ```
   ///
-  /// Effects still running after `timeout` are cancelled (after the failure), and so are the
-  /// effects of the actions still waiting, so that nothing outlives the test. Call it at the
-  /// end of every test that starts effects: it is the only check of running effects.
+  /// It fails as soon as no effect can go on, naming what each one still running waits for
+  /// (with `timeout`, it first waits up to it for work outside the test). Effects still running
+  /// then are cancelled (after the failure), and so are the effects of the actions still
+  /// waiting, so that nothing outlives the test. Call it at the end of every test that starts
+  /// effects.
   ///
   /// - Parameters:
-  ///   - timeout: The longest wait for the effects (``TestStore/timeout`` when nil); an upper bound, not a
-  ///     delay.
+  ///   - timeout: A wall-clock bound for effects that wait on work outside the test (the
+  ///     store's ``timeout`` when nil); an upper bound, not a delay.
   ///   - fileID: Where failures are reported; the caller's by default.
   ///   - filePath: Where failures are reported; the caller's by default.
   ///   - line: Where failures are reported; the caller's by default.

@@ -162,8 +162,10 @@ enum ComeAndGo {
   @Test func aPresentedChildsTimerStopsWhenItIsDismissed() async {
     let clock = TestClock()
     let store = TestStore(state: Root(), environment: .init(clock: clock))
+    // article begins: present-whole
     await store.send(.present) { #expect(stateDifferences($0.sheet, Timer()) == []) }
     await store.send(.sheet(.presented(.start))) { #expect($0.sheet?.isRunning == true) }
+    // article ends: present-whole
     await clock.advance(by: .seconds(1))
     await store.receive(.sheet(.presented(.tick))) { #expect($0.sheet?.ticks == 1) }
     await store.send(.sheet(.dismiss)) { #expect($0.sheet == nil) }

@@ -79,3 +79,67 @@ final class FactCounter: ArborealModel {
   }
 }
 // README-END
+
+// The README's presented-child example, verbatim between the markers.
+
+// README-BEGIN presented
+final class ContactForm: ArborealModel {
+  enum Action: Sendable, Equatable {
+    case nameChanged(String)
+  }
+
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var name: String
+  @Tracked private(set) var isFavorite = false
+
+  init(name: String = "") {
+    self.name = name
+  }
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .nameChanged(let name):
+      self.name = name
+    }
+    return .none
+  }
+}
+
+final class Contacts: ArborealModel {
+  enum Action: Sendable, Equatable {
+    case addTapped
+    case form(PresentationAction<ContactForm.Action>)
+  }
+
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var form: ContactForm?
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .addTapped:
+      form = ContactForm()
+      return .none
+    case .form(let action):
+      return forward(action, to: \.form, environment: (), tag: Action.form)
+    }
+  }
+}
+
+@MainActor
+@Suite struct ContactsTests {
+  @Test func addPresentsAnEmptyForm() async {
+    let store = TestStore(state: Contacts())
+    // A model the action puts into the state is checked whole: each of its tracked
+    // properties, or the model compared with an expected one.
+    await store.send(.addTapped) { model in
+      #expect(stateDifferences(model.form, ContactForm()) == [])
+    }
+    await store.send(.form(.presented(.nameChanged("Ada")))) { model in
+      #expect(model.form?.name == "Ada")
+    }
+    await store.send(.form(.dismiss)) { model in
+      #expect(model.form == nil)
+    }
+  }
+}
+// README-END

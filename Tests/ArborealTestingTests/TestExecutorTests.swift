@@ -79,13 +79,17 @@ final class Turns: ArborealModel {
   }
 
   @Test func receiveFailsAtOnceNamingTheTestClockDeadline() async {
+    // article begins: clock-failure
     let clock = TestClock()
     let store = TestStore(state: Turns(), environment: .init(clock: clock))
     await store.send(.waitForClock)
+    // article ends: clock-failure
     // No timeout anywhere: the failure comes because nothing can go on, not after a wait.
     #expect(store.timeout == nil)
     await withKnownIssue {
-      await store.receive(.answered(2))
+      // article begins: clock-failure-receive
+      await store.receive(.answered(2))  // fails at once: the clock was not advanced
+      // article ends: clock-failure-receive
     } matching: { issue in
       issue.description.contains("receive(answered(2)): no action arrived. No effect can go on:")
         && issue.description.contains(
@@ -110,12 +114,14 @@ final class Turns: ArborealModel {
   }
 
   @Test func anEffectThatCallsAnActorNeedsATimeout() async {
-    let store = TestStore(state: Turns(), environment: .init())
-    await store.send(.askActor)
-    store.timeout = .seconds(30)
     // The actor's answer comes from outside the executor: the store waits for it.
+    // article begins: outside-work
+    let store = TestStore(state: Turns(), environment: .init())
+    await store.send(.askActor)  // the effect asks an actor of its own
+    store.timeout = .seconds(30)
     await store.receive(.answered(42)) { #expect($0.log == ["answered 42"]) }
     await store.finish()
+    // article ends: outside-work
   }
 
   @Test func aTimeOperatorSaysWhatItWaitsFor() async {
@@ -136,6 +142,7 @@ final class Turns: ArborealModel {
   }
 
   @Test func aPlainStoreRunsItsEffectsStepByStep() async {
+    // article begins: plain-store
     let clock = TestClock()
     let store = Store(state: Turns(), environment: .init(clock: clock))
     store.effectExecutor = TestExecutor()
@@ -151,6 +158,7 @@ final class Turns: ArborealModel {
     await clock.advance(by: .seconds(2))
     #expect(await store.runEffects().isEmpty)
     #expect(store.state.log.last == "answered 2")
+    // article ends: plain-store
   }
 
   @Test func runEffectsNeedsATestExecutor() async {
@@ -162,6 +170,7 @@ final class Turns: ArborealModel {
     }
   }
 
+  // article begins: release
   @Test func releasingTheStoreWhileAnEffectRunsFails() async {
     let clock = TestClock()
     await withKnownIssue {
@@ -173,6 +182,7 @@ final class Turns: ArborealModel {
         && issue.description.contains("`await store.finish()`")
     }
   }
+  // article ends: release
 
   @Test func releasingTheStoreAfterFinishPasses() async {
     let store = TestStore(state: Turns(), environment: .init())

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Runs the whole test suite under a sanitizer RUNS times in a row while two CPU-bound
+# processes compete for the cores, and prints "N passed, M failed". The proof that no test
+# passes or fails by the scheduler's mood: a test store steps its effects on a test executor
+# instead of waiting on the wall clock.
+#
+#   bash .ci/load-test.sh [RUNS] [thread|address]    # 10 runs under ThreadSanitizer by default
+#
+# The logs of failed runs stay in .build-load-<sanitizer>/run-<n>.log.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+runs=${1:-10}
+sanitizer=${2:-thread}
+case "$sanitizer" in thread | address) ;; *)
+  echo "usage: $0 [RUNS] [thread|address]" >&2
+  exit 2
+  ;;
+esac
+scratch=".build-load-$sanitizer"
+flags=(--sanitize="$sanitizer" --scratch-path "$scratch" -Xswiftc -DARBOREAL_INTERNAL_CHECKS)
+# Leak detection is off: the only leaks it reports are in XCTest's runner and
+# Foundation.Process (the examples' tests), not in this package.
+export ASAN_OPTIONS=detect_leaks=0
+
+swift build --build-tests "${flags[@]}" || exit 1
+
+# Two CPU-bound processes, one per core, for the whole series.
+yes >/dev/null &
+hog1=$!
+yes >/dev/null &
+hog2=$!
+trap 'kill "$hog1" "$hog2" 2>/dev/null' EXIT
+
+passed=0
+failed=0
+for run in $(seq 1 "$runs"); do
+  log="$scratch/run-$run.log"
+  start=$(date +%s)
+  if swift test "${flags[@]}" --skip-build >"$log" 2>&1; then
+    passed=$((passed + 1))
+    result=passed
+    rm -f "$log"
+  else
+    failed=$((failed + 1))
+    result="FAILED (log: $log)"
+    grep -E "✘|error:|WARNING: ThreadSanitizer|ERROR: AddressSanitizer" "$log" | head -n 20
+  fi
+  echo "run $run of $runs under the $sanitizer sanitizer with 2 CPU hogs: $result in $(($(date +%s) - start)) s"
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
