@@ -40,6 +40,10 @@ extension Store {
   /// Whether no effect runs and none waits for room in its queue.
   package var hasNoEffects: Bool { table.effects.isEmpty && !hasSuspendedEffects }
 
+  /// How many of the effects' hops to the main actor have arrived (zero without an
+  /// ``effectExecutor``).
+  package var deliveryArrivals: Int { trace?.arrivals ?? 0 }
+
   /// How many of the effects' hops to the main actor are under way (zero without an
   /// ``effectExecutor``, when nothing counts them).
   package var pendingDeliveries: Int { trace?.pendingDeliveries ?? 0 }

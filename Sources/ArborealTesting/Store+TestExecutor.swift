@@ -42,23 +42,38 @@ extension Store {
         at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
       return pendingEffectLines
     }
-    _ = await step(on: executor) { self.hasNoEffects }
+    if await step(on: executor, until: { self.hasNoEffects }) == .busy {
+      reportFailure(
+        StepOutcome.busyMessage("runEffects()"),
+        at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
     return pendingEffectLines
   }
 
   /// Runs the jobs of `executor`, and the hops of the effects to the main actor, until `done`
-  /// holds or nothing can go on; returns `done()`.
+  /// holds, nothing can go on, or the effects have run ``StepOutcome/busyTurns`` turns in a
+  /// row without delivering anything (an effect that loops without waiting, which would
+  /// otherwise hang the test).
   ///
   /// Both kinds of work wait on the main dispatch queue, and the caller runs on the main actor:
   /// each `Task.yield()` puts the caller behind everything queued, so when it resumes those
-  /// have run. The loop ends when no job and no hop is counted: then only something outside
-  /// the executor (or the test) can make an effect go on.
-  func step(on executor: TestExecutor, until done: () -> Bool) async -> Bool {
+  /// have run. Nothing can go on when no job and no hop is counted: then only something
+  /// outside the executor (or the test) can make an effect go on.
+  func step(on executor: TestExecutor, until done: () -> Bool) async -> StepOutcome {
+    var quietTurns = 0
+    var arrivals = deliveryArrivals
     while !done() {
-      guard executor.pendingJobs > 0 || pendingDeliveries > 0 else { return false }
+      guard executor.pendingJobs > 0 || pendingDeliveries > 0 else { return .idle }
       await Task.yield()
+      if deliveryArrivals != arrivals {
+        arrivals = deliveryArrivals
+        quietTurns = 0
+      } else {
+        quietTurns += 1
+        if quietTurns >= StepOutcome.busyTurns { return .busy }
+      }
     }
-    return true
+    return .done
   }
 
   /// One line per running effect, oldest first, with what it waits for: a test clock's
@@ -70,5 +85,27 @@ extension Store {
           ?? "a continuation or for work outside the test executor (an actor, a real clock, "
           + "I/O)")
     }
+  }
+}
+
+/// How a run of the effects on a test executor ended.
+enum StepOutcome: Equatable {
+  /// What the caller waited for happened.
+  case done
+  /// No job and no hop is left: only the test, or work outside the executor, can make an
+  /// effect go on.
+  case idle
+  /// The effects ran ``busyTurns`` turns in a row without delivering an action or ending.
+  case busy
+
+  /// How many turns in a row without a delivery make the effects busy: far more than any
+  /// chain of hops a test makes between two deliveries.
+  static let busyTurns = 20_000
+
+  /// The failure for `.busy`, for the call named `call`.
+  static func busyMessage(_ call: String) -> String {
+    "\(call): the effects ran \(busyTurns) turns on the test executor without delivering an "
+      + "action or ending: an effect loops without waiting for anything (a busy loop around "
+      + "`Task.yield()`?). Make it wait on a clock from the environment."
   }
 }

@@ -277,7 +277,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     }
     handles.append(handle)
     check(label, changes: changes, newSince: start, assert: assert, at: location)
-    await runEffects(until: { false }, timeout: nil)
+    await runEffects(until: { false }, timeout: nil, at: location, label: label)
     return TestSendHandle(handle: handle) { [weak self] handle in
       await self?.wait(for: handle, label: label, at: location)
     }
@@ -286,7 +286,11 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   /// Runs the effects until those of a send are done; fails when they cannot finish, listing
   /// the actions that wait to be received or the effects and what they wait for.
   private func wait(for handle: SendHandle, label: String, at location: CallerLocation) async {
-    if await runEffects(until: { handle.isFinished }, timeout: timeout) { return }
+    if await runEffects(
+      until: { handle.isFinished }, timeout: timeout, at: location, label: "\(label).value")
+    {
+      return
+    }
     let waiting =
       received.isEmpty
       ? " " + pendingSummary()
@@ -568,7 +572,11 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     matching predicate: (Model.Action) -> Bool,
     assert: ((Model) throws -> Void)?
   ) async {
-    guard await runEffects(until: { !received.isEmpty }, timeout: wait.timeout) else {
+    guard
+      await runEffects(
+        until: { !received.isEmpty }, timeout: wait.timeout, at: wait.location,
+        label: wait.label)
+    else {
       reportFailure(
         "\(wait.label): no action arrived\(Self.within(wait.timeout)). " + pendingSummary(),
         at: wait.location)
@@ -597,7 +605,8 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     assert: ((Model) throws -> Void)?
   ) async {
     let found = await runEffects(
-      until: { received.contains { predicate($0.action) } }, timeout: wait.timeout)
+      until: { received.contains { predicate($0.action) } }, timeout: wait.timeout,
+      at: wait.location, label: wait.label)
     guard found, let index = received.firstIndex(where: { predicate($0.action) }) else {
       received.removeAll()
       reportFailure(
@@ -644,7 +653,8 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ) async {
     let location = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let timeout = timeout ?? self.timeout
-    let done = await runEffects(until: { store.hasNoEffects }, timeout: timeout)
+    let done = await runEffects(
+      until: { store.hasNoEffects }, timeout: timeout, at: location, label: "finish()")
     if exhaustivity == .on, !received.isEmpty {
       reportFailure(
         "finish(): \(Self.count(received.count, "effect action")) arrived and "
@@ -752,17 +762,28 @@ public final class TestStore<Model: ArborealModel>: Sendable {
 
   /// Runs the effects on the executor until `done()`; when none can go on and `timeout` is
   /// given, waits up to it on the wall clock for work outside the executor, looking again
-  /// every millisecond. Records the effects still running for `deinit`.
+  /// every millisecond. Fails when the effects run without ever delivering (see
+  /// `StepOutcome.busy`). Records the effects still running for `deinit`.
   ///
   /// - Returns: `done()`.
   @discardableResult
-  private func runEffects(until done: () -> Bool, timeout: Duration?) async -> Bool {
+  private func runEffects(
+    until done: () -> Bool, timeout: Duration?, at location: CallerLocation? = nil,
+    label: String = "send"
+  ) async -> Bool {
     defer { recordRunningEffects() }
     let deadline = timeout.map { ContinuousClock.now + $0 }
     while true {
-      if await store.step(on: executor, until: done) { return true }
-      guard let deadline, ContinuousClock.now < deadline else { return false }
-      try? await Task.sleep(for: .milliseconds(1))
+      switch await store.step(on: executor, until: done) {
+      case .done:
+        return true
+      case .busy:
+        reportFailure(StepOutcome.busyMessage(label), at: location ?? createdAt)
+        return done()
+      case .idle:
+        guard let deadline, ContinuousClock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(1))
+      }
     }
   }
 

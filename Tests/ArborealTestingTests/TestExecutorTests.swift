@@ -192,3 +192,40 @@ final class Turns: ArborealModel {
     }
   }
 }
+
+/// An effect that loops without waiting fails the test instead of hanging it.
+@MainActor
+@Suite struct BusyEffectTests {
+  final class Spinner: ArborealModel {
+    enum Action: Sendable, Equatable {
+      case spin
+      case stop
+    }
+
+    let registrar = TrackingRegistrar()
+
+    func update(action: Action, environment: Void) -> Fx<Action> {
+      switch action {
+      case .spin:
+        return .run { _ in
+          while !Task.isCancelled { await Task.yield() }
+        }
+        .cancellable(id: "spin")
+      case .stop:
+        return .cancel(id: "spin")
+      }
+    }
+  }
+
+  @Test func aBusyLoopFailsTheSendInsteadOfHanging() async {
+    let store = TestStore(state: Spinner())
+    await withKnownIssue {
+      await store.send(.spin)
+    } matching: { issue in
+      issue.description.contains("send(spin): the effects ran 20000 turns")
+        && issue.description.contains("an effect loops without waiting for anything")
+    }
+    await store.send(.stop)
+    await store.finish()
+  }
+}

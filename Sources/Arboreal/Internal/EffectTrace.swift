@@ -8,6 +8,8 @@ import Synchronization
 /// - `deliveries`: how many hops from an effect's task to the main actor are under way (an
 ///   action the effect sends, or its end), counted up on the effect's task before the hop and
 ///   down on the main actor when the hop arrives.
+/// - `arrivals`: how many hops have arrived, ever: a test that sees it unchanged over many
+///   turns knows that the effects run without delivering anything.
 /// - `notes`: for each running effect (by its number) that is suspended on something the test
 ///   can name, what it waits for (a `TestClock` deadline); removed when the wait ends.
 ///
@@ -18,12 +20,16 @@ import Synchronization
 /// - An effect's note is present only while its task is suspended in the wait it names.
 package final class EffectTrace: Sendable {
   private let deliveries = Atomic<Int>(0)
+  private let arrived = Atomic<Int>(0)
   private let notes = Mutex<[UInt64: String]>([:])
 
   package init() {}
 
   /// How many hops to the main actor are under way.
   package var pendingDeliveries: Int { deliveries.load(ordering: .acquiring) }
+
+  /// How many hops have arrived on the main actor since the trace was made.
+  package var arrivals: Int { arrived.load(ordering: .relaxed) }
 
   /// Counts up a hop about to be enqueued on the main actor.
   func deliveryBegan() {
@@ -32,6 +38,7 @@ package final class EffectTrace: Sendable {
 
   /// Counts down a hop that arrived on the main actor.
   func deliveryEnded() {
+    arrived.add(1, ordering: .relaxed)
     let left = deliveries.subtract(1, ordering: .releasing).newValue
     #if ARBOREAL_INTERNAL_CHECKS
       precondition(left >= 0, "EffectTrace: more deliveries ended than began")
