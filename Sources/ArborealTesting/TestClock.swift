@@ -24,8 +24,13 @@ import ArborealTracking
 ///   has ended, or was cancelled. Those operators book their wait when the update returns them,
 ///   so advancing right after a `send` never misses it.
 /// - a plain ``sleep(until:tolerance:)`` (an effect calling `clock.sleep(for:)` itself) settles
-///   as soon as it is woken, and is booked only when the effect's task reaches it: advancing
-///   runs it only if it was already waiting. Prefer the operators in effects under test.
+///   as soon as it is woken, and is booked only when the effect's task reaches it.
+///
+/// Before it fires each deadline, and after, advancing also lets every effect that runs on a
+/// ``TestExecutor`` (every effect of a ``TestStore``) go as far as it can: so an effect woken
+/// by one deadline has booked its next wait before the clock moves on, and a loop of plain
+/// sleeps ticks once per second of advanced time, as it would in real time. Effects on other
+/// executors are not waited for: with a plain `Store`, prefer the operators.
 ///
 /// Work that falls due while advancing (an action's new delay) runs in the same advance if its
 /// deadline is not past the target. Time never moves backward.
@@ -134,9 +139,11 @@ public final class TestClock: Clock, Sendable {
   /// - Parameter deadline: The new time.
   /// - Complexity: O(*w* log *w*) per wait woken, for *w* waits booked.
   public func advance(to deadline: Instant) async {
+    await TestExecutor.settleEverywhere()
     while let (id, waiter) = state.withLock({ $0.fireNext(dueBy: deadline) }) {
       waiter?.resume()
       await settled(id)
+      await TestExecutor.settleEverywhere()
     }
     state.withLock { $0.now = max($0.now, deadline) }
   }

@@ -21,6 +21,12 @@ import Synchronization
 package final class EffectTrace: Sendable {
   private let deliveries = Atomic<Int>(0)
   private let arrived = Atomic<Int>(0)
+  /// The hops under way in every trace of the process: what a test clock waits to drain
+  /// before it fires its next deadline.
+  private static let everywhere = Atomic<Int>(0)
+
+  /// How many hops to the main actor are under way in every store with a trace.
+  package static var pendingDeliveriesEverywhere: Int { everywhere.load(ordering: .acquiring) }
   private let notes = Mutex<[UInt64: String]>([:])
 
   package init() {}
@@ -34,11 +40,13 @@ package final class EffectTrace: Sendable {
   /// Counts up a hop about to be enqueued on the main actor.
   func deliveryBegan() {
     deliveries.add(1, ordering: .releasing)
+    Self.everywhere.add(1, ordering: .releasing)
   }
 
   /// Counts down a hop that arrived on the main actor.
   func deliveryEnded() {
     arrived.add(1, ordering: .relaxed)
+    Self.everywhere.subtract(1, ordering: .releasing)
     let left = deliveries.subtract(1, ordering: .releasing).newValue
     #if ARBOREAL_INTERNAL_CHECKS
       precondition(left >= 0, "EffectTrace: more deliveries ended than began")
