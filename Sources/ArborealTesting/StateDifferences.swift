@@ -49,8 +49,8 @@ private struct StateComparison {
       else { return }
       let expectedProperties = trackedProperties(of: expected)
       for (property, other) in zip(trackedProperties(of: model), expectedProperties) {
-        model.registrar.access(property.key)
-        compareValues(property.value, other.value, at: "\(path).\(property.key.name)")
+        property.markRead()
+        compareValues(property.value, other.value, at: "\(path).\(property.name)")
       }
     }
   }

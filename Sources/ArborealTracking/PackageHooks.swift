@@ -253,22 +253,45 @@ package var isTrackingAccesses: Bool {
 /// A `@Tracked` property of a model found by reflection (``trackedProperties(of:)``): what the
 /// test store lists for a model that an action put into the state.
 package struct ReflectedProperty {
-  /// The property's key, named after the property, with its owner.
-  package let key: TrackingKey
+  /// The property's name: the one given to its wrapper, or the declared one.
+  package let name: String
+  /// The identity of the property's key.
+  package let keyID: UInt64
   /// The registrar of the model that owns it.
   package let registrar: ObjectIdentifier
   /// Its value now.
   package let value: Any
+  /// The model that owns it.
+  private let model: any Trackable
+
+  init(name: String, keyID: UInt64, value: Any, model: any Trackable) {
+    self.name = name
+    self.keyID = keyID
+    self.registrar = ObjectIdentifier(model.registrar.core)
+    self.value = value
+    self.model = model
+  }
+
+  /// The property's key, named and with its owner (`SyncUpDetail#3.title`): slower than the
+  /// other fields (the first time, it names the model's owner), so made only when needed.
+  package var key: TrackingKey {
+    model.registrar.core.named(keyID, name: name, of: model)
+  }
 
   /// Whether one of `accesses` read it.
   package func isRead(in accesses: Set<RecordedAccess>) -> Bool {
-    accesses.contains(RecordedAccess(registrar: registrar, keyID: key.id))
+    accesses.contains(RecordedAccess(registrar: registrar, keyID: keyID))
+  }
+
+  /// Counts as a read of the property in the current tracking or access recording.
+  package func markRead() {
+    model.registrar.access(TrackingKey(unnamed: keyID))
   }
 }
 
 /// The `@Tracked` properties of `model`, in declaration order (a superclass's first), found by
-/// reflection: slow (microseconds per property), for diagnostics and tests. Properties with
-/// hand-written accessors are not found.
+/// reflection: slow (a microsecond or so per property), for diagnostics and tests. Properties
+/// with hand-written accessors are not found.
 package func trackedProperties(of model: any Trackable) -> [ReflectedProperty] {
   var levels: [Mirror] = []
   var mirror: Mirror? = Mirror(reflecting: model)
@@ -276,15 +299,16 @@ package func trackedProperties(of model: any Trackable) -> [ReflectedProperty] {
     levels.append(current)
     mirror = current.superclassMirror
   }
-  let core = model.registrar.core
   var properties: [ReflectedProperty] = []
   for level in levels.reversed() {
     for child in level.children {
       guard let storage = child.value as? any TrackedValueStorage else { continue }
+      // A wrapper is stored as `_name`.
+      let declared = child.label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 } ?? ""
       properties.append(
         ReflectedProperty(
-          key: core.named(storage.trackingKeyID, name: storage.explicitName, of: model),
-          registrar: ObjectIdentifier(core), value: storage.anyValue))
+          name: storage.explicitName.isEmpty ? declared : storage.explicitName,
+          keyID: storage.trackingKeyID, value: storage.anyValue, model: model))
     }
   }
   return properties
