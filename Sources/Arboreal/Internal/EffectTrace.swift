@@ -16,20 +16,20 @@ import Synchronization
 /// ## Invariants
 /// - `deliveries` is never negative, and is zero whenever no hop is under way: each hop counts
 ///   up once before it is enqueued on the main actor and down once when it runs there, even
-///   when the store is gone by then.
+///   when the store is gone by then. The process-wide `everywhere` moves with it.
 /// - An effect's note is present only while its task is suspended in the wait it names.
 package final class EffectTrace: Sendable {
   private let deliveries = Atomic<Int>(0)
   private let arrived = Atomic<Int>(0)
-  /// The hops under way in every trace of the process: what a test clock waits to drain
-  /// before it fires its next deadline.
+  private let notes = Mutex<[UInt64: String]>([:])
+  /// The sum of `deliveries` over every trace of the process: what a test clock waits to
+  /// drain before it fires its next deadline.
   private static let everywhere = Atomic<Int>(0)
+
+  package init() {}
 
   /// How many hops to the main actor are under way in every store with a trace.
   package static var pendingDeliveriesEverywhere: Int { everywhere.load(ordering: .acquiring) }
-  private let notes = Mutex<[UInt64: String]>([:])
-
-  package init() {}
 
   /// How many hops to the main actor are under way.
   package var pendingDeliveries: Int { deliveries.load(ordering: .acquiring) }
