@@ -57,13 +57,23 @@ extension Store {
   ///
   /// Both kinds of work wait on the main dispatch queue, and the caller runs on the main actor:
   /// each `Task.yield()` puts the caller behind everything queued, so when it resumes those
-  /// have run. Nothing can go on when no job and no hop is counted: then only something
-  /// outside the executor (or the test) can make an effect go on.
+  /// have run. Nothing can go on when no job and no hop is counted over two turns in a row:
+  /// then only something outside the executor (or the test) can make an effect go on.
   func step(on executor: TestExecutor, until done: () -> Bool) async -> StepOutcome {
     var quietTurns = 0
     var arrivals = deliveryArrivals
+    // Whether the last turn ended with nothing counted. One more turn confirms it: an effect
+    // may have hopped to the main actor for a reason of its own (`MainActor.run`), which no
+    // count sees; that hop is queued before the turn, and its way back to the executor is a
+    // counted job.
+    var seemsIdle = false
     while !done() {
-      guard executor.pendingJobs > 0 || pendingDeliveries > 0 else { return .idle }
+      if executor.pendingJobs == 0, pendingDeliveries == 0 {
+        if seemsIdle { return .idle }
+        seemsIdle = true
+      } else {
+        seemsIdle = false
+      }
       await Task.yield()
       if deliveryArrivals != arrivals {
         arrivals = deliveryArrivals

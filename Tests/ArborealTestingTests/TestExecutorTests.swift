@@ -12,6 +12,7 @@ final class Turns: ArborealModel {
     case askActor
     case answered(Int)
     case subscribeToTicks
+    case visitMainActor
   }
 
   struct Environment: Sendable {
@@ -60,6 +61,12 @@ final class Turns: ArborealModel {
       return .none
     case .subscribeToTicks:
       return .none
+    case .visitMainActor:
+      // A hop to the main actor that is not a delivery: nothing counts it.
+      return Fx {
+        let value = await MainActor.run { 7 }
+        return .answered(value)
+      }
     }
   }
 }
@@ -122,6 +129,13 @@ final class Turns: ArborealModel {
     await store.receive(.answered(42)) { #expect($0.log == ["answered 42"]) }
     await store.finish()
     // article ends: outside-work
+  }
+
+  @Test func anEffectThatVisitsTheMainActorNeedsNoTimeout() async {
+    let store = TestStore(state: Turns(), environment: .init())
+    await store.send(.visitMainActor)
+    await store.receive(.answered(7)) { #expect($0.log == ["answered 7"]) }
+    await store.finish()
   }
 
   @Test func aTimeOperatorSaysWhatItWaitsFor() async {
