@@ -135,7 +135,8 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     get { executorSetting }
     set {
       executorSetting = newValue
-      if newValue != nil, trace == nil { trace = EffectTrace() }
+      // Effects already running keep the trace they started with.
+      if let newValue { trace = EffectTrace(executor: newValue) }
     }
   }
 
@@ -171,7 +172,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     self.environment = environment
     if let effectExecutor {
       executorSetting = effectExecutor
-      trace = EffectTrace()
+      trace = EffectTrace(executor: effectExecutor)
     }
     if let subscribing = state as? any SubscribingModel {
       subscriptionSource = Self.subscriptions(of: subscribing, environment: environment)

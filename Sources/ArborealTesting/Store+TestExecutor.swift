@@ -110,7 +110,7 @@ enum StepOutcome: Equatable {
 
   /// How many turns in a row without a delivery make the effects busy: far more than any
   /// chain of hops a test makes between two deliveries.
-  static let busyTurns = 20_000
+  static let busyTurns = 10_000
 
   /// The failure for `.busy`, for the call named `call`.
   static func busyMessage(_ call: String) -> String {

@@ -26,11 +26,12 @@ import ArborealTracking
 /// - a plain ``sleep(until:tolerance:)`` (an effect calling `clock.sleep(for:)` itself) settles
 ///   as soon as it is woken, and is booked only when the effect's task reaches it.
 ///
-/// Before it fires each deadline, and after, advancing also lets every effect that runs on a
-/// ``TestExecutor`` (every effect of a ``TestStore``) go as far as it can: so an effect woken
-/// by one deadline has booked its next wait before the clock moves on, and a loop of plain
-/// sleeps ticks once per second of advanced time, as it would in real time. Effects on other
-/// executors are not waited for: with a plain `Store`, prefer the operators.
+/// Before it fires each deadline, and after, advancing also lets the effects that run on a
+/// ``TestExecutor`` (every effect of a ``TestStore``) and have waited on this clock go as far
+/// as they can: so an effect woken by one deadline has booked its next wait before the clock
+/// moves on, and a loop of plain sleeps ticks once per second of advanced time, as it would
+/// in real time. Effects on other executors are not waited for: with a plain `Store` without
+/// a test executor, prefer the operators.
 ///
 /// Work that falls due while advancing (an action's new delay) runs in the same advance if its
 /// deadline is not past the target. Time never moves backward.
@@ -105,6 +106,7 @@ public final class TestClock: Clock, Sendable {
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
     let id = state.withLock { $0.book(at: deadline, settlesWhenFired: true) }
+    noteWaiter()
     try await EffectWait.waiting(for: describe(deadline, waitedBy: "`sleep`")) {
       try await wait(for: id)
     }
@@ -139,13 +141,38 @@ public final class TestClock: Clock, Sendable {
   /// - Parameter deadline: The new time.
   /// - Complexity: O(*w* log *w*) per wait woken, for *w* waits booked.
   public func advance(to deadline: Instant) async {
-    await TestExecutor.settleEverywhere()
+    await settleEffects()
     while let (id, waiter) = state.withLock({ $0.fireNext(dueBy: deadline) }) {
       waiter?.resume()
       await settled(id)
-      await TestExecutor.settleEverywhere()
+      await settleEffects()
     }
     state.withLock { $0.now = max($0.now, deadline) }
+  }
+
+  /// Runs the main actor until the effects on a test executor that ever waited on this clock
+  /// have gone as far as they can: no job of their executor and no hop of theirs is counted,
+  /// over two turns in a row (a hop of an effect to the main actor for a reason of its own is
+  /// not counted, and one more turn runs it). Gives up after `StepOutcome.busyTurns` turns
+  /// (an effect that never waits).
+  private func settleEffects() async {
+    var seemsIdle = false
+    for _ in 0..<StepOutcome.busyTurns {
+      let traces = state.withLock { $0.liveTraces() }
+      if traces.allSatisfy(\.isQuiet) {
+        if traces.isEmpty || seemsIdle { return }
+        seemsIdle = true
+      } else {
+        seemsIdle = false
+      }
+      await MainActor.run {}
+    }
+  }
+
+  /// Remembers the store of the effect that is about to wait on this clock.
+  fileprivate func noteWaiter() {
+    guard let trace = EffectWait.current?.trace else { return }
+    state.withLock { $0.addTrace(trace) }
   }
 
   /// Runs every booked wait, advancing the time to the last deadline.
@@ -213,6 +240,7 @@ private final class TestClockWake: ManualWake {
 
   func wait() async throws {
     try Task.checkCancellation()
+    clock.noteWaiter()
     guard let deadline = clock.deadline(of: id) else { return try await clock.wait(for: id) }
     try await EffectWait.waiting(
       for: clock.describe(deadline, waitedBy: "a time operator of `Fx`")
@@ -251,6 +279,23 @@ private struct ClockState {
   var now: TestClock.Instant
   var wakes: [UInt64: Wake] = [:]
   private var nextID: UInt64 = 1
+  /// The traces of the stores whose effects waited on the clock on a test executor, held
+  /// weakly (a store's trace lives as long as the store).
+  private var traces: [ObjectIdentifier: WeakTrace] = [:]
+
+  struct WeakTrace {
+    weak var trace: EffectTrace?
+  }
+
+  mutating func addTrace(_ trace: EffectTrace) {
+    traces[ObjectIdentifier(trace)] = WeakTrace(trace: trace)
+  }
+
+  /// The traces still alive; forgets the others.
+  mutating func liveTraces() -> [EffectTrace] {
+    traces = traces.filter { $0.value.trace != nil }
+    return traces.values.compactMap(\.trace)
+  }
 
   init(now: TestClock.Instant) {
     self.now = now

@@ -29,11 +29,9 @@ import Synchronization
 /// for that wait: its next job arrives whenever the outside work ends, which no test controls.
 /// The test store reports such an effect as waiting on work outside the test, unless the test
 /// opted into waiting for it (``TestStore/timeout``).
-public final class TestExecutor: TaskExecutor {
+public final class TestExecutor: TaskExecutor, JobCountingExecutor {
   /// How many jobs were received and have not finished running.
   private let queued = Atomic<Int>(0)
-  /// The same, over every test executor of the process.
-  private static let queuedEverywhere = Atomic<Int>(0)
 
   /// Creates an executor with no job.
   public init() {}
@@ -44,38 +42,13 @@ public final class TestExecutor: TaskExecutor {
   public func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     queued.add(1, ordering: .releasing)
-    Self.queuedEverywhere.add(1, ordering: .releasing)
     DispatchQueue.main.async {
       job.runSynchronously(on: self.asUnownedTaskExecutor())
       self.queued.subtract(1, ordering: .releasing)
-      Self.queuedEverywhere.subtract(1, ordering: .releasing)
     }
   }
 
   /// How many jobs were received and have not finished running: zero when no effect on this
   /// executor can go on without something else happening first.
   public var pendingJobs: Int { queued.load(ordering: .acquiring) }
-
-  /// Runs the main actor until no test executor of the process has a job and no effect on one
-  /// has a hop to the main actor under way: every effect on a test executor has gone as far as
-  /// it can. Gives up after `StepOutcome.busyTurns` turns (an effect that never waits).
-  ///
-  /// What a ``TestClock`` does before it fires each deadline, so that an effect woken by the
-  /// last one has booked its next wait before the clock moves on.
-  static func settleEverywhere() async {
-    // As in `Store.step(on:until:)`: quiet over two turns in a row, since a hop of an effect
-    // to the main actor for a reason of its own is not counted.
-    var seemsIdle = false
-    for _ in 0..<StepOutcome.busyTurns {
-      if queuedEverywhere.load(ordering: .acquiring) == 0,
-        EffectTrace.pendingDeliveriesEverywhere == 0
-      {
-        if seemsIdle { return }
-        seemsIdle = true
-      } else {
-        seemsIdle = false
-      }
-      await MainActor.run {}
-    }
-  }
 }

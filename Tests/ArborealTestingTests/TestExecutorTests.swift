@@ -236,7 +236,7 @@ final class Turns: ArborealModel {
     await withKnownIssue {
       await store.send(.spin)
     } matching: { issue in
-      issue.description.contains("send(spin): the effects ran 20000 turns")
+      issue.description.contains("send(spin): the effects ran 10000 turns")
         && issue.description.contains("an effect loops without waiting for anything")
     }
     await store.send(.stop)

@@ -16,20 +16,26 @@ import Synchronization
 /// ## Invariants
 /// - `deliveries` is never negative, and is zero whenever no hop is under way: each hop counts
 ///   up once before it is enqueued on the main actor and down once when it runs there, even
-///   when the store is gone by then. The process-wide `everywhere` moves with it.
+///   when the store is gone by then.
 /// - An effect's note is present only while its task is suspended in the wait it names.
 package final class EffectTrace: Sendable {
   private let deliveries = Atomic<Int>(0)
   private let arrived = Atomic<Int>(0)
   private let notes = Mutex<[UInt64: String]>([:])
-  /// The sum of `deliveries` over every trace of the process: what a test clock waits to
-  /// drain before it fires its next deadline.
-  private static let everywhere = Atomic<Int>(0)
+  /// The store's effect executor, when it counts its jobs.
+  private let executor: (any JobCountingExecutor)?
 
-  package init() {}
+  /// Creates the trace of a store whose effects run on `executor`.
+  package init(executor: (any TaskExecutor)?) {
+    self.executor = executor as? any JobCountingExecutor
+  }
 
-  /// How many hops to the main actor are under way in every store with a trace.
-  package static var pendingDeliveriesEverywhere: Int { everywhere.load(ordering: .acquiring) }
+  /// Whether no hop is under way and the executor, if it counts its jobs, has none: the
+  /// effects have gone as far as they can for now (see `Store.step(on:until:)` in
+  /// `ArborealTesting` for the turn that confirms it).
+  package var isQuiet: Bool {
+    pendingDeliveries == 0 && (executor?.pendingJobs ?? 0) == 0
+  }
 
   /// How many hops to the main actor are under way.
   package var pendingDeliveries: Int { deliveries.load(ordering: .acquiring) }
@@ -40,13 +46,11 @@ package final class EffectTrace: Sendable {
   /// Counts up a hop about to be enqueued on the main actor.
   func deliveryBegan() {
     deliveries.add(1, ordering: .releasing)
-    Self.everywhere.add(1, ordering: .releasing)
   }
 
   /// Counts down a hop that arrived on the main actor.
   func deliveryEnded() {
     arrived.add(1, ordering: .relaxed)
-    Self.everywhere.subtract(1, ordering: .releasing)
     let left = deliveries.subtract(1, ordering: .releasing).newValue
     #if ARBOREAL_INTERNAL_CHECKS
       precondition(left >= 0, "EffectTrace: more deliveries ended than began")
@@ -69,7 +73,8 @@ package final class EffectTrace: Sendable {
 /// effect waits for through it (``EffectWait/current``). Set only for the effects of a store
 /// with a trace (see ``EffectTrace``).
 package struct EffectWait: Sendable {
-  let trace: EffectTrace
+  /// The trace of the effect's store.
+  package let trace: EffectTrace
   let effect: UInt64
 
   /// The running effect of the current task, in a store with a trace.
@@ -90,4 +95,11 @@ package struct EffectWait: Sendable {
     defer { current.trace.setNote(nil, of: current.effect) }
     return try await body()
   }
+}
+
+/// Package hook for `ArborealTesting`'s `TestExecutor`, not API: an executor that tells how many
+/// jobs it has received and not yet finished running.
+package protocol JobCountingExecutor: TaskExecutor {
+  /// How many jobs were received and have not finished running.
+  var pendingJobs: Int { get }
 }
