@@ -11,7 +11,8 @@ import ArborealTracking
 /// ```
 ///
 /// Every `@Tracked` property of `model` it compares counts as read by the assertion, so an
-/// exhaustive ``TestStore`` needs nothing more for a new model compared this way. Values are
+/// exhaustive ``TestStore`` needs nothing more for a new model compared this way. Its other
+/// stored properties (its `let`s, where a wrapper model holds its child) are compared too. Values are
 /// compared with `==` when their type is `Equatable`, models property by property, and other
 /// values part by part as reflection shows them (their descriptions at the leaves).
 ///
@@ -51,6 +52,12 @@ private struct StateComparison {
       for (property, other) in zip(trackedProperties(of: model), expectedProperties) {
         property.markRead()
         compareValues(property.value, other.value, at: "\(path).\(property.name)")
+      }
+      // The `let`s too: a wrapper model holds its child in one.
+      for (stored, other) in zip(
+        untrackedStoredValues(of: model), untrackedStoredValues(of: expected))
+      {
+        compareValues(stored.value, other.value, at: "\(path).\(stored.name)")
       }
     }
   }

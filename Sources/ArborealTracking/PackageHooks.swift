@@ -314,6 +314,26 @@ package func trackedProperties(of model: any Trackable) -> [ReflectedProperty] {
   return properties
 }
 
+/// The stored properties of `model` that are not `@Tracked` (its `let`s and plain `var`s),
+/// except its registrar, in declaration order (a superclass's first), found by reflection: a
+/// wrapper model that holds its child in a `let` holds it there.
+package func untrackedStoredValues(of model: any Trackable) -> [(name: String, value: Any)] {
+  var levels: [Mirror] = []
+  var mirror: Mirror? = Mirror(reflecting: model)
+  while let current = mirror {
+    levels.append(current)
+    mirror = current.superclassMirror
+  }
+  var values: [(name: String, value: Any)] = []
+  for level in levels.reversed() {
+    for child in level.children
+    where !(child.value is any TrackedValueStorage) && !(child.value is TrackingRegistrar) {
+      values.append((child.label ?? "", child.value))
+    }
+  }
+  return values
+}
+
 /// The start of the innermost change recording running on this thread
 /// (``withChangeRecording(keepingValues:_:)``): a model made after it is new to it
 /// (``TrackingRegistrar/wasMade(after:)``). Read it inside the recording.

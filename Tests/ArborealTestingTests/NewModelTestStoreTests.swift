@@ -73,6 +73,33 @@ import Testing
     await store.finish()
   }
 
+  @Test func aChildHeldInALetOfANewWrapperIsCheckedToo() async {
+    let store = TestStore(state: SyncUpsList())
+    await withKnownIssue {
+      await store.send(.pushScreen(title: "Standup")) { model in
+        #expect(model.screen != nil)
+      }
+    } matching: { issue in
+      issue.description.contains("new in SyncUpsList#")
+        && issue.description.contains(".title = \"Standup\"")
+    }
+    await store.send(.pushScreen(title: "Retro")) { model in
+      let expected = SyncUpScreen(detail: SyncUpDetail(title: "Retro"))
+      #expect(stateDifferences(model.screen, expected) == [])
+    }
+    await store.finish()
+  }
+
+  @Test func stateDifferencesNamesWhatDiffers() {
+    let screen = SyncUpScreen(detail: SyncUpDetail(title: "Standup"))
+    #expect(
+      stateDifferences(screen, SyncUpScreen(detail: SyncUpDetail(title: "Retro"))) == [
+        "SyncUpScreen.detail.title: \"Standup\" ≠ \"Retro\""
+      ])
+    #expect(stateDifferences(screen, nil) == ["SyncUpScreen: a model ≠ nil"])
+    #expect(stateDifferences(screen, screen) == [])
+  }
+
   @Test func anExistingModelPutElsewhereIsNotNew() async {
     let store = TestStore(state: SyncUpsList())
     await store.send(.add(count: 2)) { model in
@@ -155,11 +182,13 @@ final class SyncUpsList: ArborealModel {
     case detail(SyncUpDetail.Action)
     case add(count: Int)
     case select(Int)
+    case pushScreen(title: String)
   }
 
   let registrar = TrackingRegistrar()
   @Tracked private(set) var detail: SyncUpDetail?
   @Tracked private(set) var rows: [SyncUpDetail] = []
+  @Tracked private(set) var screen: SyncUpScreen?
 
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
@@ -180,6 +209,21 @@ final class SyncUpsList: ArborealModel {
     case .select(let index):
       detail = rows[index]
       return .none
+    case .pushScreen(let title):
+      screen = SyncUpScreen(detail: SyncUpDetail(title: title))
+      return .none
     }
   }
+}
+
+/// A screen that wraps its child in a `let`, as a stack element of several kinds does.
+final class SyncUpScreen: ArborealModel {
+  let registrar = TrackingRegistrar()
+  let detail: SyncUpDetail?
+
+  init(detail: SyncUpDetail) {
+    self.detail = detail
+  }
+
+  func update(action: Never, environment: Void) -> Fx<Never> {}
 }

@@ -23,7 +23,9 @@ import Testing
     await store.send(.add(title: "Standup")) { #expect($0.meetings == [self.standup]) }
     await store.send(.open(1)) {
       #expect($0.path.count == 1)
-      #expect($0.path[id: self.detailID]?.detail?.meeting == self.standup)
+      // The pushed screen, checked whole.
+      let expected = MeetingScreen(detail: MeetingDetail(meeting: self.standup))
+      #expect(stateDifferences($0.path[id: self.detailID], expected) == [])
     }
     return store
   }
@@ -95,7 +97,8 @@ import Testing
     let store = await makeStoreOnTheDetail()
     await store.send(.record(1)) {
       #expect($0.path.count == 2)
-      #expect($0.path[id: self.recordID]?.record?.meeting == self.standup)
+      let expected = MeetingScreen(record: RecordMeeting(meeting: self.standup))
+      #expect(stateDifferences($0.path[id: self.recordID], expected) == [])
     }
     let record = { (action: RecordMeeting.Action) in
       MeetingList.Action.path(.element(id: self.recordID, action: .record(action)))

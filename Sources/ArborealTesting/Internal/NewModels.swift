@@ -5,6 +5,8 @@ import ArborealTracking
 /// not read: what makes an exhaustive test store check a presented sheet, a pushed screen or
 /// an added row as a whole, not only the property that now holds it.
 ///
+/// Children count whether the new model holds them in a tracked property or in a `let`.
+///
 /// A model is *new to a step* when it was made while the step ran: its registrar was made
 /// after the step's change recording began. (Actions are `Sendable` and models are not, so no
 /// model arrives in an action's payload.) The step put it into the state when it is found in
@@ -58,6 +60,13 @@ enum NewModels {
             }
             var children: [any Trackable] = []
             collect(in: property.value, into: &children, depth: 0)
+            pending.append(contentsOf: children.filter(isNew).reversed())
+          }
+          // A child held in a `let` (a wrapper model of several kinds of screen) is the new
+          // model's too; the `let` itself never changes, so it needs no read.
+          for stored in untrackedStoredValues(of: next) {
+            var children: [any Trackable] = []
+            collect(in: stored.value, into: &children, depth: 0)
             pending.append(contentsOf: children.filter(isNew).reversed())
           }
           if !unread.isEmpty {
