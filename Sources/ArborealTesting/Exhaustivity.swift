@@ -8,7 +8,7 @@
 /// | | `.on` (the default) | `.off` |
 /// |---|---|---|
 /// | A changed property the assertion did not read | fails | passes |
-/// | An effect action | waits for ``TestStore/receive(_:timeout:assert:fileID:filePath:line:column:)`` | applied as it arrives |
+/// | An effect action | waits for ``TestStore/receive(_:timeout:assert:fileID:filePath:line:column:)-(Model.Action,_,_,_,_,_,_)`` | applied as it arrives |
 /// | `receive` | the next action must match | skips to the first matching action |
 /// | `send` while received actions are unhandled | fails | passes |
 /// | Unreceived actions at ``TestStore/finish(timeout:fileID:filePath:line:column:)`` | fail | pass |

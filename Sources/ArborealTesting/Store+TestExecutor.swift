@@ -18,7 +18,7 @@ extension Store {
   /// outside the executor (an actor, a real clock, I/O). The actions the effects deliver are
   /// handled as they arrive, as in the app.
   ///
-  /// A store whose ``effectExecutor`` is not a ``TestExecutor`` fails the test: its effects
+  /// A store whose `effectExecutor` is not a ``TestExecutor`` fails the test: its effects
   /// run on their own, and nothing tells when they can go on.
   ///
   /// - Parameters:

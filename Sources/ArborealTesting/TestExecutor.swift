@@ -7,7 +7,7 @@ import Synchronization
 /// order every time, however loaded the machine is.
 ///
 /// A ``TestStore`` runs its effects on one of its own. Give one to a plain `Store` to step
-/// through its effects in a test the same way, with ``Arboreal/Store/runEffects()``:
+/// through its effects in a test the same way, with ``Arboreal/Store/runEffects(fileID:filePath:line:column:)``:
 ///
 /// ```swift
 /// let store = Store(state: Feed(), environment: .mock)

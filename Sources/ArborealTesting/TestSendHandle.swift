@@ -4,7 +4,7 @@ import Arboreal
 /// of the action, whose ``value`` fails the test instead of waiting forever.
 ///
 /// In an exhaustive test store, the actions effects deliver wait for
-/// ``TestStore/receive(_:timeout:assert:fileID:filePath:line:column:)`` before they are handled,
+/// ``TestStore/receive(_:timeout:assert:fileID:filePath:line:column:)-(Model.Action,_,_,_,_,_,_)`` before they are handled,
 /// so the effects of a send are not finished until the test has received them. Awaiting
 /// ``value`` before receiving them would wait forever; instead, once no effect can go on, it
 /// fails the test with the actions still waiting and returns.

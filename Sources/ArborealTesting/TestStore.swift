@@ -23,7 +23,7 @@ import Synchronization
 ///
 /// ## Exhaustivity
 /// With ``exhaustivity`` `.on` (the default), each ``send(_:assert:fileID:filePath:line:column:)``
-/// and ``receive(_:timeout:assert:fileID:filePath:line:column:)`` records every tracked
+/// and ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Model.Action,_,_,_,_,_,_)`` records every tracked
 /// property the action changed (child models included) and every tracked property its
 /// `assert` closure read; a property that changed but was not read fails the test with its
 /// name and new value. Reading a property is what counts: `#expect(model.count == 1)` reads
@@ -121,7 +121,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   /// ```
   ///
   /// The effects run on the test store's ``TestExecutor``: ``TestSendHandle/value``,
-  /// ``receive(_:timeout:assert:fileID:filePath:line:column:)`` and
+  /// ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Model.Action,_,_,_,_,_,_)`` and
   /// ``finish(timeout:fileID:filePath:line:column:)`` run their jobs until what they wait for
   /// happens, and fail at once when no effect can go on, naming what each waits for. Work
   /// outside the executor goes on without the test store, so it cannot tell when it is done:
@@ -243,7 +243,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   /// Exhaustively, the test fails if the action (or an action it queued) changed a tracked
   /// property that `assert` did not read, naming each with its new value, and if actions that
   /// effects delivered are still waiting to be received. Effects the action starts run; their
-  /// actions wait for ``receive(_:timeout:assert:fileID:filePath:line:column:)``.
+  /// actions wait for ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Model.Action,_,_,_,_,_,_)``.
   ///
   /// - Parameters:
   ///   - action: The action.
@@ -474,7 +474,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   /// }
   /// ```
   ///
-  /// The same rules as ``receive(_:timeout:assert:fileID:filePath:line:column:)`` apply.
+  /// The same rules as ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Model.Action,_,_,_,_,_,_)`` apply.
   ///
   /// - Parameters:
   ///   - predicate: Whether an action is the one expected.
@@ -512,7 +512,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   /// ```
   ///
   /// Pass the case itself, `Action.resultsLoaded`, not a value of it. The same rules as
-  /// ``receive(_:timeout:assert:fileID:filePath:line:column:)`` apply.
+  /// ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Model.Action,_,_,_,_,_,_)`` apply.
   ///
   /// - Parameters:
   ///   - casePattern: The case expected: a case of `Model.Action` with associated values.
