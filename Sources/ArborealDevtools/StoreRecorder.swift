@@ -17,11 +17,20 @@ import Foundation
 /// that was there first), so it sees every action, sent or delivered by an effect, with the
 /// properties its update changed. On the main actor, recording an action costs the log
 /// handler's change recording plus a lock and an append; the JSON is encoded and written by
-/// a writer on a queue of its own, one `write` call per line, in order. If the process
-/// stops, the file holds every line written so far and at most one partial last line, which
-/// ``Recording`` reports by its number (and can replay the lines before it); the lines still
-/// queued are lost, which is normally none: the writer starts as soon as a line is queued.
-/// Lines are not synced to the disk one by one.
+/// a writer on a queue of its own, one `write` call per line, in order.
+///
+/// ## What is kept
+/// - **Memory is bounded, nothing is dropped.** At most `limit` steps wait for the writer;
+///   when the store outruns the disk by that many, the next logged action waits on the main
+///   actor until the writer takes them (back-pressure), so no step is ever dropped.
+/// - **A killed process keeps every line ``flush()`` promised.** When `flush()` or
+///   ``finish()`` returns, every step logged before the call has been written to the file
+///   with the system; a process killed afterwards (even with SIGKILL) leaves those lines
+///   complete, then at most one partial last line, which ``Recording`` reports by its number
+///   (and can replay the lines before it).
+/// - **The disk:** ``finish()`` syncs the file to the disk (`fsync`) before closing it; with
+///   ``Durability/afterEachBatch`` the writer also syncs after each batch, so what `flush()`
+///   promised survives a power loss as well.
 ///
 /// The first line holds the model's snapshot when recording started, so a recording replays
 /// on its own. Actions must be `Codable`; so must the model's snapshot (``ReplayableModel``).
@@ -34,18 +43,38 @@ public final class StoreRecorder<Model: ReplayableModel>: Sendable where Model.A
   /// The model's state when recording started.
   public let start: Model.Snapshot
 
+  /// When the recorder syncs its file to the disk.
+  public enum Durability: Sendable, Hashable {
+    /// At ``StoreRecorder/finish()`` only: the cheapest; a killed process still keeps every
+    /// line written, but a power loss may lose what the system had not yet put on the disk.
+    case whenFinished
+    /// After each batch the writer writes, and at ``StoreRecorder/finish()``: once
+    /// ``StoreRecorder/flush()`` returns, the lines are on the disk.
+    case afterEachBatch
+  }
+
   /// Starts recording a store's actions.
+  ///
+  /// ```swift
+  /// let recorder = try StoreRecorder(
+  ///   store, to: "session.jsonl", limit: 1_000, durability: .afterEachBatch)
+  /// ```
   ///
   /// - Parameters:
   ///   - store: The store; the recorder becomes its log handler, after the one it had.
   ///   - path: The file to write (created, or emptied if it exists); nil to keep the steps in
   ///     memory only.
   ///   - keepingSteps: Whether to keep every step in memory as well (``steps``).
+  ///   - limit: The most steps that wait for the writer (at least 1; 10,000 by default); one
+  ///     more makes the store's log handler wait until the writer takes them.
+  ///   - durability: When the file is synced to the disk; ``Durability/whenFinished`` by
+  ///     default.
   /// - Throws: ``RecordingError`` when the file cannot be opened or the snapshot encoded.
   @MainActor
-  public init(_ store: Store<Model>, to path: String?, keepingSteps: Bool = true)
-    throws(RecordingError)
-  {
+  public init(
+    _ store: Store<Model>, to path: String?, keepingSteps: Bool = true, limit: Int = 10_000,
+    durability: Durability = .whenFinished
+  ) throws(RecordingError) {
     let start = store.state.snapshot
     var header: Data?
     if path != nil {
@@ -56,7 +85,9 @@ public final class StoreRecorder<Model: ReplayableModel>: Sendable where Model.A
           .file("the snapshot does not encode: \(describe(error))"), line: 1, path: path)
       }
     }
-    let core = try RecorderCore<Model.Action>(path: path, header: header, keepsSteps: keepingSteps)
+    let core = try RecorderCore<Model.Action>(
+      path: path, header: header, keepsSteps: keepingSteps, limit: limit,
+      syncsEachBatch: durability == .afterEachBatch)
     self.core = core
     self.start = start
     let previous = store.logHandler
@@ -80,12 +111,14 @@ public final class StoreRecorder<Model: ReplayableModel>: Sendable where Model.A
   /// nothing after it, while ``steps`` keeps growing.
   public var writeError: RecordingError? { core.writeError }
 
-  /// Waits until every action handled so far is written.
+  /// Waits until every action handled so far is written to the file (with
+  /// ``Durability/afterEachBatch``, also synced to the disk).
   public func flush() async {
     await core.flush()
   }
 
-  /// Stops recording: writes what is queued, closes the file, and waits until that is done.
+  /// Stops recording: writes what is queued, syncs the file to the disk, closes it, and waits
+  /// until that is done.
   /// Actions handled afterwards are not recorded.
   public func finish() async {
     await core.finish()

@@ -217,3 +217,38 @@ import Testing
     #expect(try Recording<Board>(contentsOf: file.path).steps.count == 1)
   }
 }
+
+/// The recorder's bound and its syncing: a store that outruns the writer waits instead of
+/// dropping steps, and `finish()` leaves every line on the disk.
+@MainActor @Suite struct RecorderLimitAndDurabilityTests {
+  @Test(arguments: [StoreRecorder<Board>.Durability.whenFinished, .afterEachBatch])
+  func aStoreThatOutrunsTheWriterLosesNothing(durability: StoreRecorder<Board>.Durability)
+    async throws
+  {
+    let file = try TemporaryFile()
+    let store = Store(state: Board(), environment: ())
+    // A limit of one: nearly every action waits for the writer.
+    let recorder = try StoreRecorder(
+      store, to: file.path, keepingSteps: false, limit: 1, durability: durability)
+    for index in 0..<2_000 { store.send(.rename("title \(index)")) }
+    await recorder.finish()
+    let recording = try Recording<Board>(contentsOf: file.path)
+    #expect(recording.problem == nil)
+    #expect(recording.steps.count == 2_000)
+    #expect(recording.steps.map(\.sequence) == Array(1...2_000))
+    #expect(recording.replay(environment: ()).snapshot == store.state.snapshot)
+  }
+
+  @Test func flushPromisesEveryStepLoggedBeforeIt() async throws {
+    let file = try TemporaryFile()
+    let store = Store(state: Board(), environment: ())
+    let recorder = try StoreRecorder(store, to: file.path, durability: .afterEachBatch)
+    for round in 1...5 {
+      for index in 0..<100 { store.send(.rename("\(round).\(index)")) }
+      await recorder.flush()
+      // The header and every step so far, complete, before `finish()`.
+      #expect(try file.lines().count == 1 + round * 100)
+    }
+    await recorder.finish()
+  }
+}

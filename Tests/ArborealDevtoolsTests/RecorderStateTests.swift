@@ -11,13 +11,13 @@ import Testing
     var state = State()
     #expect(state.enqueue(1) == .startWriter)
     #expect(state.enqueue(2) == .none)
-    guard case .write(let batch) = state.next() else {
+    guard case .write(let batch, _) = state.next() else {
       Issue.record("expected a batch")
       return
     }
     #expect(batch == [1, 2])
     #expect(state.enqueue(3) == .none, "the writer is still running: it takes this one")
-    guard case .write(let second) = state.next() else {
+    guard case .write(let second, _) = state.next() else {
       Issue.record("expected a batch")
       return
     }
@@ -54,7 +54,7 @@ import Testing
     _ = state.enqueue(1)
     #expect(state.close() == .none, "the running writer closes the file")
     #expect(state.enqueue(2) == .none)
-    guard case .write(let batch) = state.next() else {
+    guard case .write(let batch, _) = state.next() else {
       Issue.record("expected a batch")
       return
     }
@@ -82,5 +82,52 @@ import Testing
       return
     }
     #expect(!again, "closed once")
+  }
+}
+
+/// The bound on waiting steps: the producer waits once `limit` items wait, and the writer that
+/// takes them says to wake it.
+@Suite struct RecorderLimitTests {
+  typealias State = RecorderState<Int, String>
+
+  @Test func theProducerWaitsOnceTheLimitIsReachedAndIsWokenByTheNextBatch() {
+    var state = State(limit: 2)
+    #expect(state.enqueue(1) == .startWriter)
+    let waitsAfterOne = state.producerMustWait()
+    #expect(!waitsAfterOne, "one item waits, the limit is two")
+    #expect(state.enqueue(2) == .none)
+    let waitsAfterTwo = state.producerMustWait()
+    #expect(waitsAfterTwo)
+    #expect(state.producerWaits)
+    guard case .write(let batch, let wake) = state.next() else {
+      Issue.record("expected a batch")
+      return
+    }
+    #expect(batch == [1, 2])
+    #expect(wake, "the writer took the items: the producer goes on")
+    #expect(!state.producerWaits)
+    #expect(state.enqueue(3) == .none)
+    guard case .write(_, let wakeAgain) = state.next() else {
+      Issue.record("expected a batch")
+      return
+    }
+    #expect(!wakeAgain, "nobody waits")
+  }
+
+  @Test func aLimitBelowOneIsOne() {
+    var state = State(limit: 0)
+    #expect(state.limit == 1)
+    _ = state.enqueue(1)
+    let waits = state.producerMustWait()
+    #expect(waits)
+  }
+
+  @Test func aClosedRecordingNeverMakesTheProducerWait() {
+    var state = State(limit: 1)
+    _ = state.close()
+    _ = state.next()
+    #expect(state.enqueue(1) == .none)
+    let waits = state.producerMustWait()
+    #expect(!waits)
   }
 }

@@ -35,7 +35,7 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
 
   /// What the main actor and the writer share.
   private struct Shared {
-    var state = State()
+    var state: State
     /// The sequence number of the store's last action before the recording started: steps
     /// are numbered from 1 after it. Set by the first step.
     var base: Int?
@@ -47,11 +47,16 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
 
   // The package's lock (`Locked`, from ArborealTracking): a `Mutex` that ThreadSanitizer is
   // told about, since it cannot see a futex hand-off on Linux by itself.
-  private let shared = Locked.make(Shared())
+  private let shared: Locked<Shared>
   private let queue = DispatchQueue(label: "org.arboreal.recorder")
   private let output: Output
+  /// Where the producer (the store's log handler, on the main actor) waits while the writer
+  /// is `limit` steps behind; signalled when the writer takes the waiting steps.
+  private let room = DispatchSemaphore(value: 0)
   let path: String?
   let keepsSteps: Bool
+  /// Whether the writer syncs the file to the disk after each batch.
+  let syncsEachBatch: Bool
 
   /// The file and the encoder, used only by the writer (on `queue`, one at a time).
   ///
@@ -75,7 +80,10 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
 
   /// Opens (or creates, or empties) the file at `path` and schedules the header; with no
   /// path, keeps the steps in memory only.
-  init(path: String?, header: Data?, keepsSteps: Bool) throws(RecordingError) {
+  init(
+    path: String?, header: Data?, keepsSteps: Bool, limit: Int = .max,
+    syncsEachBatch: Bool = false
+  ) throws(RecordingError) {
     var descriptor: Int32 = -1
     if let path {
       descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
@@ -85,6 +93,8 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
     }
     self.path = path
     self.keepsSteps = keepsSteps
+    self.syncsEachBatch = syncsEachBatch
+    self.shared = Locked.make(Shared(state: State(limit: limit)))
     self.output = Output(descriptor: descriptor, header: header)
     if path != nil { queue.async { [self] in writeHeader() } }
   }
@@ -96,7 +106,7 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
 
   /// Queues a handled action for the writer. Called on the main actor: a lock and an append.
   func enqueue(_ entry: StoreLogEntry<Action>) {
-    let start = shared.withLock { shared -> State.Start in
+    let (start, mustWait) = shared.withLock { shared -> (State.Start, Bool) in
       let base = shared.base ?? entry.sequence - 1
       shared.base = base
       let startedBy: Int? =
@@ -105,12 +115,16 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
         case .effect(let startedBy?) where startedBy > base: startedBy - base
         case .effect: 0
         }
-      return shared.state.enqueue(
+      let start = shared.state.enqueue(
         PendingStep(
           sequence: entry.sequence - base, action: entry.action, startedBy: startedBy,
           changes: entry.changes))
+      return (start, shared.state.producerMustWait())
     }
     if start == .startWriter { startWriter() }
+    // Back-pressure: the writer is `limit` steps behind; wait until it takes them. It runs on
+    // a queue of its own and never waits for the producer, so this wait always ends.
+    if mustWait { room.wait() }
   }
 
   /// Waits until everything enqueued so far is written.
@@ -140,10 +154,14 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
   private func drain() {
     while true {
       switch shared.withLock({ $0.state.next() }) {
-      case .write(let batch):
+      case .write(let batch, let wakeProducer):
+        if wakeProducer { room.signal() }
         write(batch)
+        if syncsEachBatch, output.descriptor >= 0 { fsync(output.descriptor) }
       case .stop(let resume, let closeFile):
         if closeFile, output.descriptor >= 0 {
+          // What `finish()` promises: every line on the disk, not only with the system.
+          fsync(output.descriptor)
           close(output.descriptor)
           output.descriptor = -1
         }

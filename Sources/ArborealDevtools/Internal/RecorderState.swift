@@ -11,8 +11,17 @@
 ///   ``StoreRecorder/flush()`` has every item enqueued before it on disk.
 /// - After ``close()``, items are dropped, and the file is closed exactly once, by the writer
 ///   that finds nothing pending.
+/// - `pending` holds at most `limit` items once an enqueue returns: an enqueue that fills it
+///   sets `producerWaits` (the writer is running, since items are pending) and the producer
+///   blocks until the writer takes the batch, which clears it and says to wake the producer.
+///   So at most `limit` items wait and `limit` more are being written: memory stays bounded
+///   and nothing is dropped.
 struct RecorderState<Item, Waiter> {
   private(set) var pending: [Item] = []
+  /// The most items that wait for the writer before a producer is made to wait.
+  let limit: Int
+  /// Whether the producer waits for the writer to take the pending items.
+  private(set) var producerWaits = false
   private(set) var isDraining = false
   private(set) var isClosed = false
   private var isFileClosed = false
@@ -28,17 +37,30 @@ struct RecorderState<Item, Waiter> {
 
   /// What the writer does next.
   enum Next {
-    /// Write these items, in order, then ask again.
-    case write([Item])
+    /// Write these items, in order, then ask again; first wake the producer if it waits.
+    case write([Item], wakeProducer: Bool)
     /// Stop; resume the waiters, and close the file if asked.
     case stop(resume: [Waiter], closeFile: Bool)
   }
 
   /// Adds an item to write.
+  /// Creates the state of a recorder that lets `limit` items wait (at least one).
+  init(limit: Int = .max) {
+    self.limit = max(1, limit)
+  }
+
   mutating func enqueue(_ item: Item) -> Start {
     guard !isClosed else { return .none }
     pending.append(item)
     return startWriterIfIdle()
+  }
+
+  /// Whether the producer must wait for the writer before it goes on: the pending items
+  /// reached the limit. Marks the producer as waiting.
+  mutating func producerMustWait() -> Bool {
+    guard pending.count >= limit, isDraining else { return false }
+    producerWaits = true
+    return true
   }
 
   /// Takes everything pending for the writer, or stops it when nothing is.
@@ -47,7 +69,9 @@ struct RecorderState<Item, Waiter> {
       // Handed over whole, O(1) under the caller's lock: the next enqueue starts a new array.
       let batch = pending
       pending = []
-      return .write(batch)
+      let wake = producerWaits
+      producerWaits = false
+      return .write(batch, wakeProducer: wake)
     }
     isDraining = false
     let resume = waiters
