@@ -43,6 +43,11 @@ let package = Package(
       name: "meetings", dependencies: ["Arboreal", "ExampleSupport"], path: "Examples/Meetings"),
 
     // Tests
+    // A helper that `ExamplesTests` runs and kills mid-burst to check what a recording keeps;
+    // an executable, not an example.
+    .executableTarget(
+      name: "recorder-burst", dependencies: ["Arboreal", "ArborealDevtools"],
+      path: "Tests/RecorderBurst"),
     .testTarget(name: "ArborealTrackingTests", dependencies: ["ArborealTracking"]),
     .testTarget(name: "ArborealTests", dependencies: ["Arboreal"]),
     .testTarget(name: "ArborealTestingTests", dependencies: ["ArborealTesting"]),
