@@ -341,6 +341,13 @@ package var changeRecordingStart: UInt64 {
   ThreadContext.currentIfPresent?.changeLogStart ?? 0
 }
 
+/// Whether any registrar was made, on any thread, since a change recording began at `start`
+/// (``changeRecordingStart``): when none was, no model is new to the recording, and the test
+/// store's search for new models can stop before it starts.
+package func anyRegistrarMade(since start: UInt64) -> Bool {
+  RegistrarCreation.now > start
+}
+
 extension TrackingRegistrar {
   /// Whether this registrar was made after a change recording began at `start`
   /// (``changeRecordingStart``), on that recording's thread: whether its model is new to it.

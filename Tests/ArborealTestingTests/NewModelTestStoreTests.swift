@@ -100,6 +100,38 @@ import Testing
     #expect(stateDifferences(screen, screen) == [])
   }
 
+  /// A row added to, renamed in or removed from a list of 1 or 1,000,000 rows (the latter with
+  /// the reliability suites): the new row is checked whole, the others are not new.
+  @Test func editsOfAListOfOneRow() async {
+    await editsOfAList(size: 1)
+  }
+
+  @Test(.enabled(if: reliabilitySuiteEnabled))
+  func editsOfAListOfAMillionRows() async {
+    await editsOfAList(size: 1_000_000)
+  }
+
+  private func editsOfAList(size: Int) async {
+    let store = TestStore(state: SyncUpsList(), exhaustivity: .off)
+    await store.send(.add(count: size))
+    store.exhaustivity = .on
+    await withKnownIssue {
+      await store.send(.appendRow(title: "new")) { model in
+        #expect(model.rows.count == size + 1)
+      }
+    } matching: { issue in
+      issue.description.contains(".title = \"new\"")
+    }
+    await store.send(.renameFirstRow("first")) { model in
+      #expect(model.rows.first?.title == "first")
+    }
+    await store.send(.removeFirstRow) { model in
+      #expect(model.rows.count == size)
+      #expect(stateDifferences(model.rows.last, SyncUpDetail(title: "new")) == [])
+    }
+    await store.finish()
+  }
+
   @Test func anExistingModelPutElsewhereIsNotNew() async {
     let store = TestStore(state: SyncUpsList())
     await store.send(.add(count: 2)) { model in
@@ -152,6 +184,7 @@ final class SyncUpDetail: ArborealModel {
   enum Action: Sendable, Equatable {
     case edit
     case close
+    case rename(String)
   }
 
   let registrar = TrackingRegistrar()
@@ -170,6 +203,7 @@ final class SyncUpDetail: ArborealModel {
     switch action {
     case .edit: destination = SyncUpDestination(name: "edit")
     case .close: destination = nil
+    case .rename(let title): self.title = title
     }
     return .none
   }
@@ -183,6 +217,9 @@ final class SyncUpsList: ArborealModel {
     case add(count: Int)
     case select(Int)
     case pushScreen(title: String)
+    case appendRow(title: String)
+    case renameFirstRow(String)
+    case removeFirstRow
   }
 
   let registrar = TrackingRegistrar()
@@ -211,6 +248,14 @@ final class SyncUpsList: ArborealModel {
       return .none
     case .pushScreen(let title):
       screen = SyncUpScreen(detail: SyncUpDetail(title: title))
+      return .none
+    case .appendRow(let title):
+      rows.append(SyncUpDetail(title: title))
+      return .none
+    case .renameFirstRow(let title):
+      return rows[0].update(action: .rename(title), environment: ()).tag(Action.detail)
+    case .removeFirstRow:
+      rows.removeFirst()
       return .none
     }
   }

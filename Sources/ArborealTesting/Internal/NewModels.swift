@@ -35,11 +35,14 @@ enum NewModels {
   ///   - changes: The step's changes.
   ///   - start: The start of the step's change recording.
   ///   - accesses: The assertion's reads.
-  /// - Complexity: O(*v*) for the size *v* of the changed values, plus O(*p* × *a*) for the
-  ///   *p* properties of the new models.
+  /// - Complexity: O(1) when no model was made during the step; otherwise O(*v*) for the size
+  ///   *v* of the changed values, plus O(*p*) for the *p* properties of the new models.
   static func unchecked(
     in changes: [RecordedChange], start: UInt64, accesses: Set<RecordedAccess>
   ) -> [Unchecked] {
+    // No model made since the step began (a removal, a reorder, a plain edit): nothing to
+    // search, however large the changed collections are.
+    guard anyRegistrarMade(since: start) else { return [] }
     func isNew(_ model: any Trackable) -> Bool { model.registrar.wasMade(after: start) }
     var visited = Set<ObjectIdentifier>()
     var result: [Unchecked] = []
