@@ -13,7 +13,7 @@
 /// ``send(_:)`` runs the model's ``ArborealModel/update(action:environment:)`` synchronously,
 /// inside one `withTransaction(_:)`: observers of the state run once after each action, with
 /// every property it changed. An action sent while the store is busy (from inside an update,
-/// from an observer it triggered, from the ``logHandler``) is queued and handled right after,
+/// from an observer it triggered, from a log handler) is queued and handled right after,
 /// first in first out, before the outer `send` returns. The same actions in the same order
 /// therefore always give the same state.
 ///
@@ -26,7 +26,7 @@
 /// ## Cost
 /// A send whose update returns ``Fx/none`` starts no task and allocates nothing in the store
 /// (the tracking transaction around the update is the only cost besides `update` itself), and
-/// formats no string unless a ``logHandler`` is installed.
+/// formats no string unless a log handler is installed (``addLogHandler(logsValues:_:)``).
 @MainActor
 public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// The model. The reference never changes; its tracked properties change through actions.
@@ -35,31 +35,20 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// The services the model's effects use.
   public let environment: Model.Environment
 
-  /// Called after each action the store handles, with the action and the tracked properties
-  /// its update changed; nil (the default) for none.
-  ///
-  /// ```swift
-  /// store.logHandler = { entry in print(entry) }  // "increment → count"
-  /// ```
-  ///
-  /// The handler runs on the main actor after the update's observers. Actions delivered by
-  /// effects are logged too. While a handler is installed, each update records its changes,
-  /// which makes writes to tracked properties on every thread take their slow path for the
-  /// duration of the update; without one, `send` records nothing.
-  @exclusivity(unchecked) public var logHandler: ((StoreLogEntry<Model.Action>) -> Void)?
+  /// The log handlers, in the order they were added, each with whether it wants values
+  /// (see ``addLogHandler(logsValues:_:)``) and the number its token removes it by.
+  @exclusivity(unchecked) private var logHandlers: [LogHandlerSlot] = []
+  /// Whether `logHandlers` is not empty: the one test a plain `send` makes.
+  @exclusivity(unchecked) @usableFromInline var hasLogHandlers = false
+  /// The number of the last handler added.
+  @exclusivity(unchecked) private var lastLogHandlerID: UInt64 = 0
 
-  /// Whether log entries describe each changed property's old and new values
-  /// (``StoreLogEntry/changedValues``); false by default.
-  ///
-  /// ```swift
-  /// store.logsValues = true
-  /// store.logHandler = { entry in print(entry.changedValues.map(\.after)) }
-  /// ```
-  ///
-  /// Describing a value (`String(reflecting:)`) costs time on every logged action, and
-  /// keeping the old value keeps it alive until the entry is built: switch it on for
-  /// debugging, not for a recording that must stay cheap.
-  @exclusivity(unchecked) public var logsValues = false
+  /// A log handler and what it asked for.
+  private struct LogHandlerSlot {
+    let id: UInt64
+    let logsValues: Bool
+    let handler: (StoreLogEntry<Model.Action>) -> Void
+  }
 
   // The number of the last action handled with a log handler installed (0 before the first):
   // `StoreLogEntry.sequence`. Effects started by an action remember its number, so that the
@@ -234,7 +223,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   public func send(_ action: Model.Action) -> SendHandle {
     // Inlined, so that the call to `update` is specialised for the model in the caller's
     // module; everything but the plain path (queueing, logging, effects) stays out of line.
-    if isHandling || logHandler != nil { return sendSlowly(action) }
+    if isHandling || hasLogHandlers { return sendSlowly(action) }
     isHandling = true
     let opened = openTransaction()
     let fx = state.update(action: action, environment: environment)
@@ -301,7 +290,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// `origin` is nil for a sent action, and for an effect's action the number of the action
   /// that started the effect.
   private func apply(_ action: Model.Action, origin: Int?) -> Fx<Model.Action> {
-    if logHandler != nil { return applyLogging(action, origin: origin) }
+    if hasLogHandlers { return applyLogging(action, origin: origin) }
     // Opened and closed around the call rather than through `withTransaction`'s closure: a
     // closure here costs a context and a dynamic isolation check on every send.
     let opened = openTransaction()
@@ -315,7 +304,9 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   private func applyLogging(_ action: Model.Action, origin: Int?) -> Fx<Model.Action> {
     let fx: Fx<Model.Action>
     let changes: [RecordedChange]
-    let logsValues = logsValues
+    // A copy: a handler may add or remove handlers.
+    let handlers = logHandlers
+    let logsValues = handlers.contains { $0.logsValues }
     logSequence += 1
     let sequence = logSequence
     // Opened and closed around the recording rather than through `withTransaction`'s
@@ -327,10 +318,23 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     if let opened { closeTransaction(opened) }
     let cause: StoreLogEntry<Model.Action>.Cause =
       origin.map { .effect(startedBy: $0 > 0 ? $0 : nil) } ?? .sent
-    logHandler?(
-      StoreLogEntry(
-        action: action, changes: TrackingChanges(changes.map(\.key)), sequence: sequence,
-        cause: cause, changedValues: logsValues ? Self.describe(changes) : []))
+    let entry = StoreLogEntry(
+      action: action, changes: TrackingChanges(changes.map(\.key)), sequence: sequence,
+      cause: cause, changedValues: [])
+    // Values are described once, for the handlers that asked for them.
+    var described: StoreLogEntry<Model.Action>?
+    for slot in handlers {
+      if slot.logsValues {
+        if described == nil {
+          described = StoreLogEntry(
+            action: action, changes: entry.changes, sequence: sequence, cause: cause,
+            changedValues: Self.describe(changes))
+        }
+        slot.handler(described!)
+      } else {
+        slot.handler(entry)
+      }
+    }
     return fx
   }
 
@@ -775,6 +779,72 @@ extension Store {
     }
     storeSubscriptions.append(token)
     return token
+  }
+}
+
+extension Store {
+  /// Adds a handler that is called after each action the store handles, with the action, its
+  /// number and cause, and the tracked properties its update changed.
+  ///
+  /// ```swift
+  /// let log = store.addLogHandler { entry in print(entry) }  // "increment → count"
+  /// store.addLogHandler(logsValues: true) { entry in print(entry.changedValues.map(\.after)) }
+  /// log.cancel()  // the first handler is called no more
+  /// ```
+  ///
+  /// Handlers run on the main actor after the update's observers, in the order they were
+  /// added; actions delivered by effects are logged too. Each is independent of the others:
+  /// a recorder and a change log both see every action, and removing one leaves the other.
+  ///
+  /// While a handler is installed, each update records its changes, which makes writes to
+  /// tracked properties on every thread take their slow path for the duration of the
+  /// update; without one, `send` records nothing.
+  ///
+  /// - Parameters:
+  ///   - logsValues: Whether the entries this handler gets describe each changed property's
+  ///     old and new values (``StoreLogEntry/changedValues``). Describing a value
+  ///     (`String(reflecting:)`) costs time on every logged action, and keeping the old value
+  ///     keeps it alive until the entry is built: ask for it for debugging, not for a
+  ///     recording that must stay cheap.
+  ///   - handler: Called with each entry.
+  /// - Returns: A token whose `cancel()` removes the handler; the store keeps the handler
+  ///   until then, whether or not the token is kept.
+  @discardableResult
+  public func addLogHandler(
+    logsValues: Bool = false, _ handler: @escaping (StoreLogEntry<Model.Action>) -> Void
+  ) -> LogHandlerToken {
+    lastLogHandlerID += 1
+    let id = lastLogHandlerID
+    logHandlers.append(LogHandlerSlot(id: id, logsValues: logsValues, handler: handler))
+    hasLogHandlers = true
+    return LogHandlerToken { [weak self] in self?.removeLogHandler(id) }
+  }
+
+  private func removeLogHandler(_ id: UInt64) {
+    logHandlers.removeAll { $0.id == id }
+    hasLogHandlers = !logHandlers.isEmpty
+  }
+}
+
+/// Removes a log handler added with ``Store/addLogHandler(logsValues:_:)``.
+///
+/// ```swift
+/// let log = store.addLogHandler { print($0) }
+/// log.cancel()
+/// ```
+@MainActor
+public final class LogHandlerToken: Sendable {
+  private var remove: (() -> Void)?
+
+  init(remove: @escaping () -> Void) {
+    self.remove = remove
+  }
+
+  /// Removes the handler; later calls do nothing.
+  public func cancel() {
+    let remove = self.remove
+    self.remove = nil
+    remove?()
   }
 }
 

@@ -1,8 +1,8 @@
-/// What a store's ``Store/logHandler`` receives for each action it handles: the action, where
-/// it came from, and the tracked properties its update changed.
+/// What a store's log handlers (``Store/addLogHandler(logsValues:_:)``) receive for each action
+/// it handles: the action, where it came from, and the tracked properties its update changed.
 ///
 /// ```swift
-/// store.logHandler = { entry in
+/// store.addLogHandler { entry in
 ///   print(entry)  // "increment → Counter#1.count"
 /// }
 /// ```
@@ -66,8 +66,8 @@ public struct StoreLogEntry<Action: Sendable>: Sendable, CustomStringConvertible
   /// that effect.
   public let cause: Cause
 
-  /// The changed properties with their old and new values, when the store describes them
-  /// (``Store/logsValues``); empty otherwise.
+  /// The changed properties with their old and new values, for a handler added with
+  /// `logsValues: true`; empty otherwise.
   public let changedValues: [ChangedValue]
 
   /// Creates an entry for a sent action, numbered 0.

@@ -11,8 +11,8 @@ extension Store {
   /// //   Todo#2.isDone: false → true
   /// ```
   ///
-  /// Sets `Store.logsValues` and installs a log handler that calls the one that was there
-  /// first. Each value is described with `String(reflecting:)` (so a
+  /// Adds a log handler that asks for values (`addLogHandler(logsValues: true)`), beside any
+  /// other handler. Each value is described with `String(reflecting:)` (so a
   /// `CustomStringConvertible` or `CustomDebugStringConvertible` value prints its own way)
   /// and shortened to `limit` characters. An in-place edit of a collection or a string keeps
   /// no old value and prints as `edited → new`. Equal values are never printed, since only
@@ -21,13 +21,12 @@ extension Store {
   /// - Parameters:
   ///   - limit: The longest a value may print before it is cut with `…`.
   ///   - write: Where each entry's lines go; `print` by default.
+  /// - Returns: The handler's token: `cancel()` stops printing.
+  @discardableResult
   public func printChanges(
     limit: Int = 60, to write: @escaping @MainActor (String) -> Void = { print($0) }
-  ) {
-    logsValues = true
-    let previous = logHandler
-    logHandler = { entry in
-      previous?(entry)
+  ) -> LogHandlerToken {
+    addLogHandler(logsValues: true) { entry in
       write(entry.changeReport(limit: limit))
     }
   }
@@ -44,8 +43,8 @@ extension StoreLogEntry {
   ///   (no change)
   /// ```
   ///
-  /// Values come from `changedValues` (`Store.logsValues`); without them, each line names
-  /// the property alone.
+  /// Values come from `changedValues` (a handler added with `logsValues: true`); without
+  /// them, each line names the property alone.
   ///
   /// - Parameter limit: The longest a value may print before it is cut with `…`.
   /// - Returns: The lines, joined with newlines.

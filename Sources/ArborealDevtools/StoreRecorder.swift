@@ -13,8 +13,8 @@ import Foundation
 /// let recording = try Recording<TodoList>(contentsOf: "session.jsonl")
 /// ```
 ///
-/// The recorder installs itself as the store's `Store.logHandler` (calling the handler
-/// that was there first), so it sees every action, sent or delivered by an effect, with the
+/// The recorder adds a log handler to the store (`Store.addLogHandler(logsValues:_:)`), beside
+/// any other, so it sees every action, sent or delivered by an effect, with the
 /// properties its update changed. On the main actor, recording an action costs the log
 /// handler's change recording plus a lock and an append; the JSON is encoded and written by
 /// a writer on a queue of its own, one `write` call per line, in order.
@@ -39,6 +39,8 @@ import Foundation
 /// and `why` commands; pass `keepingSteps: false` for long recordings that only go to disk.
 public final class StoreRecorder<Model: ReplayableModel>: Sendable where Model.Action: Codable {
   private let core: RecorderCore<Model.Action>
+  /// The recorder's log handler in the store, removed by ``finish()``.
+  private let handler: LogHandlerToken
 
   /// The model's state when recording started.
   public let start: Model.Snapshot
@@ -61,7 +63,7 @@ public final class StoreRecorder<Model: ReplayableModel>: Sendable where Model.A
   /// ```
   ///
   /// - Parameters:
-  ///   - store: The store; the recorder becomes its log handler, after the one it had.
+  ///   - store: The store; the recorder adds a log handler to it, until ``finish()``.
   ///   - path: The file to write (created, or emptied if it exists); nil to keep the steps in
   ///     memory only.
   ///   - keepingSteps: Whether to keep every step in memory as well (``steps``).
@@ -90,11 +92,7 @@ public final class StoreRecorder<Model: ReplayableModel>: Sendable where Model.A
       syncsEachBatch: durability == .afterEachBatch)
     self.core = core
     self.start = start
-    let previous = store.logHandler
-    store.logHandler = { entry in
-      previous?(entry)
-      core.enqueue(entry)
-    }
+    handler = store.addLogHandler { entry in core.enqueue(entry) }
   }
 
   /// The file the steps go to; nil when they are kept in memory only.
@@ -117,10 +115,11 @@ public final class StoreRecorder<Model: ReplayableModel>: Sendable where Model.A
     await core.flush()
   }
 
-  /// Stops recording: writes what is queued, syncs the file to the disk, closes it, and waits
-  /// until that is done.
-  /// Actions handled afterwards are not recorded.
+  /// Stops recording: removes the recorder's log handler from the store, writes what is
+  /// queued, syncs the file to the disk, closes it, and waits until that is done. Actions
+  /// handled afterwards are not recorded.
   public func finish() async {
+    await handler.cancel()
     await core.finish()
   }
 }

@@ -70,7 +70,7 @@ import Testing
   @Test func theHandlerThatWasThereStillRuns() {
     let store = Store(state: Board(), environment: ())
     var first: [Int] = []
-    store.logHandler = { first.append($0.sequence) }
+    store.addLogHandler { first.append($0.sequence) }
     var output: [String] = []
     store.printChanges { output.append($0) }
     store.send(.noop)

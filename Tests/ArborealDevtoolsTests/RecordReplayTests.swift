@@ -97,7 +97,7 @@ import Testing
 
   @Test func aRecordingStartedLateNumbersFromOneAndLeavesEarlierEffectsUnnamed() async throws {
     let store = Store(state: Board(), environment: ())
-    store.logHandler = { _ in }  // numbered by the store from here
+    store.addLogHandler { _ in }  // numbered by the store from here
     store.send(.rename("before"))
     await store.send(.load(0)).value
     let recorder = try StoreRecorder(store, to: nil)
@@ -111,7 +111,7 @@ import Testing
 
   @Test func anEffectStartedBeforeTheRecordingHasNoStartingStep() async throws {
     let store = Store(state: Board(), environment: ())
-    store.logHandler = { _ in }
+    store.addLogHandler { _ in }
     // An effect started before the recorder: its action cannot be handled before the
     // recorder starts, since this test holds the main actor until then.
     let handle = store.send(.load(0))
@@ -125,7 +125,7 @@ import Testing
   @Test func theRecorderCallsTheHandlerThatWasThere() async throws {
     let store = Store(state: Board(), environment: ())
     var seen: [Board.Action] = []
-    store.logHandler = { seen.append($0.action) }
+    store.addLogHandler { seen.append($0.action) }
     let recorder = try StoreRecorder(store, to: nil)
     store.send(.noop)
     await recorder.flush()

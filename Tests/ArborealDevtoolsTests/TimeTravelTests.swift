@@ -13,9 +13,8 @@ import Testing
     let store = Store(state: Board(), environment: ())
     let recorder = try StoreRecorder(store, to: nil)
     var snapshots = [store.state.snapshot]
-    let previous = store.logHandler
-    store.logHandler = { entry in
-      previous?(entry)
+    // After the recorder's handler, as it was added first.
+    store.addLogHandler { _ in
       snapshots.append(store.state.snapshot)
     }
     for index in 0..<count {

@@ -23,7 +23,7 @@ import Testing
   @Test func settingABindingSendsExactlyOneAction() {
     let store = Store(state: Parent(), environment: ())
     var actions: [Parent.Action] = []
-    store.logHandler = { actions.append($0.action) }
+    store.addLogHandler { actions.append($0.action) }
     let name = store.binding(get: \.name, tag: Parent.Action.setName)
     name.wrappedValue = "Ada"
     #expect(actions == [.setName("Ada")])
@@ -37,7 +37,7 @@ import Testing
     let store = Store(state: Parent(), environment: ())
     let child = store.viewStore(get: \.child, tag: Parent.Action.child)
     var actions: [Parent.Action] = []
-    store.logHandler = { actions.append($0.action) }
+    store.addLogHandler { actions.append($0.action) }
     let title = child.binding(get: \.title, tag: Child.Action.rename)
     title.wrappedValue = "Grace"
     #expect(actions == [.child(.rename("Grace"))])

@@ -344,7 +344,7 @@ struct DeterminismScript {
     var storeLog: [String] = []
     // Property names without owners: the two runs being compared use different model
     // instances, which the owners' serial numbers tell apart.
-    store.logHandler = { entry in storeLog.append("\(entry.action) → \(entry.changes)") }
+    store.addLogHandler { entry in storeLog.append("\(entry.action) → \(entry.changes)") }
     let model = store.state
     let recorder = Recorder()
     let token: TrackingToken

@@ -8,7 +8,7 @@ import Testing
   @Test func theHookSeesEveryActionAndThePropertiesItChanged() {
     let store = Store(state: Counter(), environment: ())
     var entries: [(Counter.Action, [String])] = []
-    store.logHandler = { entries.append(($0.action, $0.changes.names)) }
+    store.addLogHandler { entries.append(($0.action, $0.changes.names)) }
     store.send(.bump)
     store.send(.noop)
     store.send(.set(2))  // the value it already has: not a change
@@ -20,7 +20,7 @@ import Testing
   @Test func childChangesAreNamedAsTheChildDeclaresThem() {
     let store = Store(state: Parent(), environment: ())
     var names: [[String]] = []
-    store.logHandler = { names.append($0.changes.names) }
+    store.addLogHandler { names.append($0.changes.names) }
     store.viewStore(get: \.child, tag: Parent.Action.child).send(.rename("Ada"))
     #expect(names == [["seen", "title"]])
   }
@@ -30,7 +30,7 @@ import Testing
     let store = Store(state: Relay(), environment: sender)
     sender.connect(store)
     var actions: [Relay.Action] = []
-    store.logHandler = { actions.append($0.action) }
+    store.addLogHandler { actions.append($0.action) }
     store.send(.fanOut("go", [.sendWithEffect("later"), .record("now")]))
     // `.sendWithEffect` keeps the handle of the `.recordLater` it queues.
     let handle = try! #require(store.state.handles.first)
@@ -47,7 +47,7 @@ import Testing
     let mirror = Mirror()
     let token = observe { mirror.value = store.state.count }
     var names: [[String]] = []
-    store.logHandler = { names.append($0.changes.names) }
+    store.addLogHandler { names.append($0.changes.names) }
     store.send(.increment)
     #expect(mirror.value == 1)
     #expect(names == [["count"]])
@@ -58,9 +58,9 @@ import Testing
     // The probe looks at this thread's recording, which other tests cannot disturb.
     let store = Store(state: RecordingProbe(), environment: ())
     store.send(.look)
-    store.logHandler = { _ in }
+    let handler = store.addLogHandler { _ in }
     store.send(.look)
-    store.logHandler = nil
+    handler.cancel()
     store.send(.look)
     #expect(store.state.recording == [false, true, false])
   }
@@ -69,12 +69,12 @@ import Testing
     let store = Store(state: Counter(), environment: ())
     store.send(.increment)
     var entries: [(Int, StoreLogEntry<Counter.Action>.Cause)] = []
-    store.logHandler = { entries.append(($0.sequence, $0.cause)) }
+    let first = store.addLogHandler { entries.append(($0.sequence, $0.cause)) }
     store.send(.increment)
     store.send(.noop)
-    store.logHandler = nil
+    first.cancel()
     store.send(.increment)
-    store.logHandler = { entries.append(($0.sequence, $0.cause)) }
+    store.addLogHandler { entries.append(($0.sequence, $0.cause)) }
     store.send(.increment)
     #expect(entries.map(\.0) == [1, 2, 3])
     #expect(entries.allSatisfy { $0.1 == .sent })
@@ -85,7 +85,7 @@ import Testing
     let store = Store(state: Relay(), environment: sender)
     sender.connect(store)
     var entries: [StoreLogEntry<Relay.Action>] = []
-    store.logHandler = { entries.append($0) }
+    store.addLogHandler { entries.append($0) }
     store.send(.fanOut("go", [.sendWithEffect("later"), .record("now")]))
     await store.finish()
     #expect(
@@ -101,7 +101,7 @@ import Testing
     let store = Store(state: Relay(), environment: Sender())
     let handle = store.send(.recordLater("x"))
     var causes: [StoreLogEntry<Relay.Action>.Cause] = []
-    store.logHandler = { causes.append($0.cause) }
+    store.addLogHandler { causes.append($0.cause) }
     await handle.value
     #expect(causes == [.effect(startedBy: nil)])
   }
@@ -109,10 +109,11 @@ import Testing
   @Test func logsValuesDescribesEachChangeOldAndNew() {
     let store = Store(state: Counter(), environment: ())
     var values: [[StoreLogEntry<Counter.Action>.ChangedValue]] = []
-    store.logHandler = { values.append($0.changedValues) }
+    let plain = store.addLogHandler { values.append($0.changedValues) }
     store.send(.set(5))
     #expect(values == [[]], "not described unless asked")
-    store.logsValues = true
+    plain.cancel()
+    store.addLogHandler(logsValues: true) { values.append($0.changedValues) }
     store.send(.set(7))
     store.send(.bump)
     let count = store.state.$count
@@ -124,8 +125,7 @@ import Testing
   @Test func anInPlaceEditOfACollectionHasNoOldValue() {
     let store = Store(state: Script(), environment: ())
     var values: [StoreLogEntry<Script.Action>.ChangedValue] = []
-    store.logsValues = true
-    store.logHandler = { values += $0.changedValues }
+    store.addLogHandler(logsValues: true) { values += $0.changedValues }
     store.send(.record("a"))
     store.send(.record("b"))
     #expect(values.map(\.before) == [nil, nil])
@@ -135,7 +135,7 @@ import Testing
   @Test func anEntryDescribesTheActionAndItsChanges() {
     let store = Store(state: Counter(), environment: ())
     var lines: [String] = []
-    store.logHandler = { lines.append("\($0)") }
+    store.addLogHandler { lines.append("\($0)") }
     store.send(.bump)
     store.send(.noop)
     let owner = store.state.$count.owner
@@ -160,5 +160,57 @@ final class RecordingProbe: ArborealModel {
   func update(action: Action, environment: Void) -> Fx<Action> {
     recording.append(isRecordingChanges)
     return .none
+  }
+}
+
+/// Several log handlers: each gets every entry, with values only when it asked, in the order
+/// they were added; cancelling one leaves the others.
+@MainActor @Suite struct LogHandlerListTests {
+  @Test func eachHandlerGetsEveryEntryWithWhatItAskedFor() {
+    let store = Store(state: Counter(), environment: ())
+    var calls: [String] = []
+    let plain = store.addLogHandler {
+      calls.append("plain \($0.sequence) \($0.changedValues.count)")
+    }
+    store.addLogHandler(logsValues: true) {
+      calls.append("values \($0.sequence) \($0.changedValues.map(\.after))")
+    }
+    store.send(.set(3))
+    plain.cancel()
+    plain.cancel()  // a second cancel does nothing
+    store.send(.set(4))
+    #expect(calls == ["plain 1 0", "values 1 [Optional(\"3\")]", "values 2 [Optional(\"4\")]"])
+  }
+
+  @Test func aHandlerMayAddAndRemoveHandlers() {
+    let store = Store(state: Counter(), environment: ())
+    var seen: [String] = []
+    var added: LogHandlerToken?
+    store.addLogHandler { entry in
+      seen.append("outer \(entry.sequence)")
+      if added == nil {
+        added = store.addLogHandler { seen.append("inner \($0.sequence)") }
+      } else {
+        added?.cancel()
+      }
+    }
+    store.send(.set(1))
+    store.send(.set(2))
+    store.send(.set(3))
+    // Added during entry 1, it sees entry 2; removed during entry 2's outer call, after which
+    // the copy taken for entry 2 still calls it once.
+    #expect(seen == ["outer 1", "outer 2", "inner 2", "outer 3"])
+  }
+
+  @Test func withNoHandlerLeftTheStoreRecordsNothing() {
+    let store = Store(state: RecordingProbe(), environment: ())
+    let first = store.addLogHandler { _ in }
+    let second = store.addLogHandler(logsValues: true) { _ in }
+    store.send(.look)
+    first.cancel()
+    store.send(.look)
+    second.cancel()
+    store.send(.look)
+    #expect(store.state.recording == [true, true, false])
   }
 }

@@ -7,8 +7,7 @@ import Testing
   @Test func pushingADetailLogsOnlyTheParentsProperty() {
     let store = Store(state: SyncUps(), environment: ())
     var entries: [StoreLogEntry<SyncUps.Action>] = []
-    store.logHandler = { entries.append($0) }
-    store.logsValues = true
+    store.addLogHandler(logsValues: true) { entries.append($0) }
     store.send(.push(title: "Standup"))
     #expect(entries.map(\.changes.names) == [["detail"]])
     #expect(entries.map(\.changedValues.count) == [1])
@@ -18,7 +17,7 @@ import Testing
   @Test func writesToTheNewModelLaterInTheSameActionAreNotLogged() {
     let store = Store(state: SyncUps(), environment: ())
     var names: [[String]] = []
-    store.logHandler = { names.append($0.changes.names) }
+    store.addLogHandler { names.append($0.changes.names) }
     store.send(.pushAndEdit(title: "Standup"))
     #expect(names == [["detail"]])
     #expect(store.state.detail?.destination != nil)
@@ -27,7 +26,7 @@ import Testing
   @Test func writesToTheModelInALaterActionAreLogged() {
     let store = Store(state: SyncUps(), environment: ())
     var entries: [StoreLogEntry<SyncUps.Action>] = []
-    store.logHandler = { entries.append($0) }
+    store.addLogHandler { entries.append($0) }
     store.send(.push(title: "Standup"))
     store.send(.detail(.edit))
     #expect(entries.map(\.changes.names) == [["detail"], ["destination"]])
@@ -38,7 +37,7 @@ import Testing
   func manyChildrenCreatedInOneActionLogOnlyTheList(count: Int) {
     let store = Store(state: SyncUps(), environment: ())
     var names: [[String]] = []
-    store.logHandler = { names.append($0.changes.names) }
+    store.addLogHandler { names.append($0.changes.names) }
     store.send(.add(count: count))
     #expect(names == [["rows"]])
     #expect(store.state.rows.count == count)

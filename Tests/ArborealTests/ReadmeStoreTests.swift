@@ -107,7 +107,7 @@ extension ReadmeStore {
     print(store.state.quote)  // Grace: “Imagination is the discovery faculty.”
 
     // A hook sees every action and the properties it changed.
-    store.logHandler = { entry in print("the action changed:", entry.changes) }
+    store.addLogHandler { entry in print("the action changed:", entry.changes) }
     counter.send(.increment)  // Grace has counted 2 count, then: the action changed: count
     token.cancel()
     // README ends

@@ -42,7 +42,7 @@ import Testing
     // A run with re-entrant sends from updates and from an observer, and effect actions.
     let (store, sender) = makeStore()
     var recorded: [Relay.Action] = []
-    store.logHandler = { entry in recorded.append(entry.action) }
+    store.addLogHandler { entry in recorded.append(entry.action) }
     let token = observe { changes in
       let last = store.state.log.last
       if !changes.isEmpty, last == "b" { sender.send(.record("after b")) }

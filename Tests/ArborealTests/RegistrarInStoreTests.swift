@@ -33,7 +33,7 @@ import Testing
   @Test func anActionThatSetsAndSetsBackChangesNothing() {
     let store = Store(state: Job(), environment: ())
     var lines: [String] = []
-    store.logHandler = { lines.append("\($0.changes)") }
+    store.addLogHandler { lines.append("\($0.changes)") }
     var runs = 0
     let token = observe {
       _ = store.state.isBusy
@@ -49,7 +49,7 @@ import Testing
   @Test func theLogNamesTheOwnerOfEachChange() {
     let store = Store(state: Job(), environment: ())
     var lines: [String] = []
-    store.logHandler = { lines.append("\($0)") }
+    store.addLogHandler { lines.append("\($0)") }
     store.send(.rename("report"))
     let owner = store.state.$title.owner!
     #expect(lines == ["rename(\"report\") → \(owner).title"])

@@ -91,7 +91,7 @@ import Testing
     let doubled = store.derived { $0.count * 2 }
     let token = observe { _ = doubled.value }
     var logged: [[String]] = []
-    store.logHandler = { logged.append($0.changes.names) }
+    store.addLogHandler { logged.append($0.changes.names) }
     store.send(.increment)
     #expect(logged == [["count"]])
     token.cancel()

@@ -81,7 +81,7 @@ func registerDevtoolsBenchmarks() {
     @MainActor benchmark async in
     let store = Store(state: BenchCounter(), environment: ())
     var seen = 0
-    store.logHandler = { seen &+= $0.sequence }
+    store.addLogHandler { seen &+= $0.sequence }
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations { store.send(.increment) }
     benchmark.stopMeasurement()
