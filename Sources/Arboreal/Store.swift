@@ -36,8 +36,17 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   public let environment: Model.Environment
 
   /// The log handlers, in the order they were added, each with whether it wants values
-  /// (see ``addLogHandler(logsValues:_:)``) and the number its token removes it by.
+  /// (see ``addLogHandler(logsValues:_:)``) and the number its token removes it by. Read only
+  /// when one is added or removed: `logDispatch` calls them.
   @exclusivity(unchecked) private var logHandlers: [LogHandlerSlot] = []
+  /// Calls every handler with the plain entry or the one with values, as each asked; rebuilt
+  /// when a handler is added or removed, so that logging an action touches no array of a type
+  /// built from `Model` (whose metadata unspecialised code looks up on every use) when a
+  /// single handler is installed.
+  @exclusivity(unchecked) private var logDispatch:
+    ((StoreLogEntry<Model.Action>, StoreLogEntry<Model.Action>) -> Void)?
+  /// Whether a handler wants values.
+  @exclusivity(unchecked) private var logsAnyValues = false
   /// Whether `logHandlers` is not empty: the one test a plain `send` makes.
   @exclusivity(unchecked) @usableFromInline var hasLogHandlers = false
   /// The number of the last handler added.
@@ -304,9 +313,9 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   private func applyLogging(_ action: Model.Action, origin: Int?) -> Fx<Model.Action> {
     let fx: Fx<Model.Action>
     let changes: [RecordedChange]
-    // A copy: a handler may add or remove handlers.
-    let handlers = logHandlers
-    let logsValues = handlers.contains { $0.logsValues }
+    // Taken now: a handler may add or remove handlers.
+    let dispatch = logDispatch
+    let logsValues = logsAnyValues
     logSequence += 1
     let sequence = logSequence
     // Opened and closed around the recording rather than through `withTransaction`'s
@@ -318,23 +327,17 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     if let opened { closeTransaction(opened) }
     let cause: StoreLogEntry<Model.Action>.Cause =
       origin.map { .effect(startedBy: $0 > 0 ? $0 : nil) } ?? .sent
-    let entry = StoreLogEntry(
+    let plain = StoreLogEntry(
       action: action, changes: TrackingChanges(changes.map(\.key)), sequence: sequence,
       cause: cause, changedValues: [])
     // Values are described once, for the handlers that asked for them.
-    var described: StoreLogEntry<Model.Action>?
-    for slot in handlers {
-      if slot.logsValues {
-        if described == nil {
-          described = StoreLogEntry(
-            action: action, changes: entry.changes, sequence: sequence, cause: cause,
-            changedValues: Self.describe(changes))
-        }
-        slot.handler(described!)
-      } else {
-        slot.handler(entry)
-      }
-    }
+    let valued =
+      logsValues
+      ? StoreLogEntry(
+        action: action, changes: plain.changes, sequence: sequence, cause: cause,
+        changedValues: Self.describe(changes))
+      : plain
+    dispatch?(plain, valued)
     return fx
   }
 
@@ -816,13 +819,33 @@ extension Store {
     lastLogHandlerID += 1
     let id = lastLogHandlerID
     logHandlers.append(LogHandlerSlot(id: id, logsValues: logsValues, handler: handler))
-    hasLogHandlers = true
+    rebuildLogDispatch()
     return LogHandlerToken { [weak self] in self?.removeLogHandler(id) }
   }
 
   private func removeLogHandler(_ id: UInt64) {
     logHandlers.removeAll { $0.id == id }
-    hasLogHandlers = !logHandlers.isEmpty
+    rebuildLogDispatch()
+  }
+
+  /// Makes `logDispatch` call the handlers in `logHandlers`, in order: the one handler
+  /// directly, or each in turn.
+  private func rebuildLogDispatch() {
+    let slots = logHandlers
+    hasLogHandlers = !slots.isEmpty
+    logsAnyValues = slots.contains { $0.logsValues }
+    switch slots.count {
+    case 0:
+      logDispatch = nil
+    case 1:
+      let handler = slots[0].handler
+      logDispatch =
+        slots[0].logsValues ? { _, valued in handler(valued) } : { plain, _ in handler(plain) }
+    default:
+      logDispatch = { plain, valued in
+        for slot in slots { slot.handler(slot.logsValues ? valued : plain) }
+      }
+    }
   }
 }
 
