@@ -278,20 +278,7 @@ class DerivedNodeBase: @unchecked Sendable {
   /// kept out of change recordings (store logs, `TestStore`).
   final func reportChange() {
     let key = withState { $0.namedKey } ?? nameKey()
-    let context = ThreadContext.currentIfPresent
-    let logged = context?.changeLog?.count
-    registrar.didChange(key)
-    if let context, let logged, let count = context.changeLog?.count, count > logged {
-      let identity = ObjectIdentifier(registrar.core)
-      var index = logged
-      while index < (context.changeLog?.count ?? 0) {
-        if context.changeLog?[index].registrar == identity {
-          context.changeLog?.remove(at: index)
-        } else {
-          index += 1
-        }
-      }
-    }
+    registrar.core.didChangeUnlogged(key)
   }
 
   /// The key named after the model's property and qualified by the model, when there is one.

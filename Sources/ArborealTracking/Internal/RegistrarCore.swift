@@ -332,6 +332,15 @@ final class RegistrarCore: @unchecked Sendable {
     report(key, to: observers, context: context, model: nil, write: nil)
   }
 
+  /// `didChange(_:)` for a change that is not state (a derived value's): its observers are
+  /// notified, but no change recording lists it.
+  func didChangeUnlogged(_ key: TrackingKey) {
+    guard mayBeObserved(key) else { return }
+    let context = ThreadContext.unmanagedCurrent
+    let observers = recordWrite(key, context: context) { _ in key }
+    report(key, to: observers, context: context, model: nil, write: nil, logs: false)
+  }
+
   /// Records a write of property `key.id` under the lock, with the key `naming` gives, and
   /// returns the observers to notify.
   ///
@@ -362,15 +371,17 @@ final class RegistrarCore: @unchecked Sendable {
 
   /// Tells the change log, the mirror, and the observers (or the thread's transaction) of a
   /// recorded write.
+  ///
+  /// - Parameter logs: Whether a change recording on this thread lists the change.
   private func report(
     _ key: TrackingKey, to observers: ObserverList, context: Unmanaged<ThreadContext>?,
-    model: AnyObject?, write: StartValue?
+    model: AnyObject?, write: StartValue?, logs: Bool = true
   ) {
     if let mirror { mirror.trackingMirrorDidChange(key) }
     if let context {
       let handled = context._withUnsafeGuaranteedRef { context -> Bool in
         // A registrar made after the recording began is new, not changed.
-        if activity.writesTakeSlowPath, creation <= context.changeLogStart {
+        if logs, activity.writesTakeSlowPath, creation <= context.changeLogStart {
           context.changeLog?.append(
             RecordedChange(
               registrar: ObjectIdentifier(self), creation: creation, key: key, model: model,
