@@ -63,14 +63,16 @@ private struct StateComparison {
   }
 
   private mutating func compareValues(_ value: Any, _ expected: Any, at path: String) {
-    let model = value as? any Trackable
-    let expectedModel = expected as? any Trackable
+    // Only an object can be a model; asking first keeps a long array from the cast, which the
+    // runtime answers by looking at its elements. An optional model is reached through the
+    // optional's reflection below.
+    let model = type(of: value) is AnyClass ? value as? any Trackable : nil
+    let expectedModel = type(of: expected) is AnyClass ? expected as? any Trackable : nil
     if model != nil || expectedModel != nil {
-      let isNil = { (value: Any) in Mirror(reflecting: value).displayStyle == .optional }
-      if (model == nil && !isNil(value)) || (expectedModel == nil && !isNil(expected)) {
-        lines.append("\(path): \(String(reflecting: value)) ≠ \(String(reflecting: expected))")
-      } else {
+      if let model, let expectedModel {
         compare(model, expectedModel, at: path)
+      } else {
+        lines.append("\(path): \(String(reflecting: value)) ≠ \(String(reflecting: expected))")
       }
       return
     }
@@ -91,7 +93,9 @@ private struct StateComparison {
       return
     }
     for (index, (child, other)) in zip(mirror.children, expectedMirror.children).enumerated() {
-      compareValues(child.value, other.value, at: "\(path)[\(child.label ?? "\(index)")]")
+      // An optional's value is named by the path to the optional.
+      let step = mirror.displayStyle == .optional ? "" : "[\(child.label ?? "\(index)")]"
+      compareValues(child.value, other.value, at: path + step)
     }
   }
 

@@ -44,12 +44,15 @@ enum NewModels {
     // search, however large the changed collections are.
     guard anyRegistrarMade(since: start) else { return [] }
     func isNew(_ model: any Trackable) -> Bool { model.registrar.wasMade(after: start) }
+    var search = Search(start: start)
     var visited = Set<ObjectIdentifier>()
     var result: [Unchecked] = []
     for change in changes {
+      // Every model made during the step found already: the rest of the values hold none.
+      if search.foundEveryNewModel { break }
       guard let value = change.values?.after ?? change.currentValue else { continue }
       var found: [any Trackable] = []
-      collect(in: value, into: &found, depth: 0)
+      collect(in: value, into: &found, depth: 0, search: &search)
       for model in found where isNew(model) {
         var pending = [model]
         while let next = pending.popLast() {
@@ -62,14 +65,14 @@ enum NewModels {
                 "\(property.key.qualifiedName) = \(String(reflecting: property.value))")
             }
             var children: [any Trackable] = []
-            collect(in: property.value, into: &children, depth: 0)
+            collect(in: property.value, into: &children, depth: 0, search: &search)
             pending.append(contentsOf: children.filter(isNew).reversed())
           }
           // A child held in a `let` (a wrapper model of several kinds of screen) is the new
           // model's too; the `let` itself never changes, so it needs no read.
           for stored in untrackedStoredValues(of: next) {
             var children: [any Trackable] = []
-            collect(in: stored.value, into: &children, depth: 0)
+            collect(in: stored.value, into: &children, depth: 0, search: &search)
             pending.append(contentsOf: children.filter(isNew).reversed())
           }
           if !unread.isEmpty {
@@ -85,26 +88,92 @@ enum NewModels {
     return result
   }
 
-  /// Appends the models found in `value`, first found first.
-  private static func collect(in value: Any, into models: inout [any Trackable], depth: Int) {
-    if let model = value as? any Trackable {
-      models.append(model)
+  /// How far the search for new models has got: how many models were made since the step
+  /// began (an upper bound on the new ones: some may be gone, or made on another thread),
+  /// and how many new ones were found.
+  private struct Search {
+    let start: UInt64
+    let made: Int
+    /// The new models found, each counted once however often it is found.
+    private var found = Set<ObjectIdentifier>()
+
+    init(start: UInt64) {
+      self.start = start
+      made = Int(clamping: registrarsMade(since: start))
+    }
+
+    var foundEveryNewModel: Bool { found.count >= made }
+
+    /// Counts `model` if it is new and not counted yet; whether it was.
+    mutating func note(_ model: any Trackable) -> Bool {
+      guard model.registrar.wasMade(after: start) else { return false }
+      return found.insert(ObjectIdentifier(model)).inserted
+    }
+  }
+
+  /// Appends the models found in `value` (a collection's from its newest end, stopping once
+  /// every model made during the step was found).
+  private static func collect(
+    in value: Any, into models: inout [any Trackable], depth: Int, search: inout Search
+  ) {
+    // Only an object can be a model. Asking first keeps a long array from the cast, which
+    // the runtime answers for an array by looking at its elements.
+    if type(of: value) is AnyClass {
+      if let model = value as? any Trackable {
+        // A new model's own new children count as found too, so that a search of a list
+        // stops at the row that holds them.
+        if search.note(model) { countChildren(of: model, search: &search) }
+        models.append(model)
+      }
       return
     }
     guard depth < 8 else { return }
     let mirror = Mirror(reflecting: value)
     switch mirror.displayStyle {
-    case .class, nil: return
-    case .collection, .set, .dictionary:
+    case .class, nil: return  // another kind of object, or a leaf
+    case .collection:
+      // Newest end first (rows are usually appended), each element reached by its offset
+      // (constant time for an array), stopping once every model made during the step was
+      // found: adding a row to a long list looks at a few rows, not all of them.
+      let children = mirror.children
+      let count = children.count
+      guard count > 0 else { return }
+      let first = children[children.startIndex].value
+      let before = models.count
+      collect(in: first, into: &models, depth: depth + 1, search: &search)
+      if models.count == before, !holdsValues(first) { return }
+      let backward = models.count
+      for offset in stride(from: count - 1, to: 0, by: -1) {
+        if search.foundEveryNewModel { break }
+        let child = children[children.index(children.startIndex, offsetBy: offset)]
+        collect(in: child.value, into: &models, depth: depth + 1, search: &search)
+      }
+      // In the collection's order, for the failure message.
+      models[backward...].reverse()
+    case .set, .dictionary:
       var first = true
       for child in mirror.children {
+        if search.foundEveryNewModel { return }
         let before = models.count
-        collect(in: child.value, into: &models, depth: depth + 1)
+        collect(in: child.value, into: &models, depth: depth + 1, search: &search)
         if first, models.count == before, !holdsValues(child.value) { return }
         first = false
       }
     default:
-      for child in mirror.children { collect(in: child.value, into: &models, depth: depth + 1) }
+      for child in mirror.children {
+        collect(in: child.value, into: &models, depth: depth + 1, search: &search)
+      }
+    }
+  }
+
+  /// Counts the new models that `model` holds, in its tracked properties and its `let`s.
+  private static func countChildren(of model: any Trackable, search: inout Search) {
+    var ignored: [any Trackable] = []
+    for property in trackedProperties(of: model) {
+      collect(in: property.value, into: &ignored, depth: 0, search: &search)
+    }
+    for stored in untrackedStoredValues(of: model) {
+      collect(in: stored.value, into: &ignored, depth: 0, search: &search)
     }
   }
 

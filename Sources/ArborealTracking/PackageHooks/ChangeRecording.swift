@@ -159,6 +159,13 @@ package func anyRegistrarMade(since start: UInt64) -> Bool {
   RegistrarCreation.now > start
 }
 
+/// How many registrars were made, on any thread, since a change recording began at `start`: an
+/// upper bound on the models new to the recording, which lets a search for them stop early.
+package func registrarsMade(since start: UInt64) -> UInt64 {
+  let now = RegistrarCreation.now
+  return now > start ? now - start : 0
+}
+
 extension TrackingRegistrar {
   /// Whether this registrar was made after a change recording began at `start`
   /// (``changeRecordingStart``), on that recording's thread: whether its model is new to it.
