@@ -90,6 +90,21 @@ import Testing
     await store.finish()
   }
 
+  @Test func everyNewChildInAListOfANewModelIsChecked() async {
+    let store = TestStore(state: SyncUpsList())
+    await withKnownIssue {
+      await store.send(.pushGroup(titles: ["a", "b", "c"])) { model in
+        #expect(model.group?.members.count == 3)
+        #expect(stateDifferences(model.group?.members.first, SyncUpDetail(title: "a")) == [])
+      }
+    } matching: { issue in
+      issue.description.contains("put 2 new models into the state")
+        && issue.description.contains(".title = \"b\"")
+        && issue.description.contains(".title = \"c\"")
+    }
+    await store.finish()
+  }
+
   @Test func stateDifferencesNamesWhatDiffers() {
     let screen = SyncUpScreen(detail: SyncUpDetail(title: "Standup"))
     #expect(
@@ -220,12 +235,14 @@ final class SyncUpsList: ArborealModel {
     case appendRow(title: String)
     case renameFirstRow(String)
     case removeFirstRow
+    case pushGroup(titles: [String])
   }
 
   let registrar = TrackingRegistrar()
   @Tracked private(set) var detail: SyncUpDetail?
   @Tracked private(set) var rows: [SyncUpDetail] = []
   @Tracked private(set) var screen: SyncUpScreen?
+  @Tracked private(set) var group: SyncUpGroup?
 
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
@@ -257,6 +274,9 @@ final class SyncUpsList: ArborealModel {
     case .removeFirstRow:
       rows.removeFirst()
       return .none
+    case .pushGroup(let titles):
+      group = SyncUpGroup(members: titles.map { SyncUpDetail(title: $0) })
+      return .none
     }
   }
 }
@@ -268,6 +288,18 @@ final class SyncUpScreen: ArborealModel {
 
   init(detail: SyncUpDetail) {
     self.detail = detail
+  }
+
+  func update(action: Never, environment: Void) -> Fx<Never> {}
+}
+
+/// A new model that holds a list of new models.
+final class SyncUpGroup: ArborealModel {
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var members: [SyncUpDetail]
+
+  init(members: [SyncUpDetail]) {
+    self.members = members
   }
 
   func update(action: Never, environment: Void) -> Fx<Never> {}

@@ -52,7 +52,7 @@ enum NewModels {
       if search.foundEveryNewModel { break }
       guard let value = change.values?.after ?? change.currentValue else { continue }
       var found: [any Trackable] = []
-      collect(in: value, into: &found, depth: 0, search: &search)
+      collect(in: value, into: &found, depth: 0, search: &search, stopsEarly: true)
       for model in found where isNew(model) {
         var pending = [model]
         while let next = pending.popLast() {
@@ -111,10 +111,13 @@ enum NewModels {
     }
   }
 
-  /// Appends the models found in `value` (a collection's from its newest end, stopping once
-  /// every model made during the step was found).
+  /// Appends the models found in `value`, a collection's from its newest end; with
+  /// `stopsEarly`, stops once every model made during the step was found (the search of the
+  /// changed values; a new model's own children are collected whole, since they were counted
+  /// when it was found).
   private static func collect(
-    in value: Any, into models: inout [any Trackable], depth: Int, search: inout Search
+    in value: Any, into models: inout [any Trackable], depth: Int, search: inout Search,
+    stopsEarly: Bool = false
   ) {
     // Only an object can be a model. Asking first keeps a long array from the cast, which
     // the runtime answers for an array by looking at its elements.
@@ -140,28 +143,34 @@ enum NewModels {
       guard count > 0 else { return }
       let first = children[children.startIndex].value
       let before = models.count
-      collect(in: first, into: &models, depth: depth + 1, search: &search)
+      collect(in: first, into: &models, depth: depth + 1, search: &search, stopsEarly: stopsEarly)
       if models.count == before, !holdsValues(first) { return }
       let backward = models.count
       for offset in stride(from: count - 1, to: 0, by: -1) {
-        if search.foundEveryNewModel { break }
+        if stopsEarly, search.foundEveryNewModel { break }
         let child = children[children.index(children.startIndex, offsetBy: offset)]
-        collect(in: child.value, into: &models, depth: depth + 1, search: &search)
+        collect(
+          in: child.value, into: &models, depth: depth + 1, search: &search,
+          stopsEarly: stopsEarly)
       }
       // In the collection's order, for the failure message.
       models[backward...].reverse()
     case .set, .dictionary:
       var first = true
       for child in mirror.children {
-        if search.foundEveryNewModel { return }
+        if stopsEarly, search.foundEveryNewModel { return }
         let before = models.count
-        collect(in: child.value, into: &models, depth: depth + 1, search: &search)
+        collect(
+          in: child.value, into: &models, depth: depth + 1, search: &search,
+          stopsEarly: stopsEarly)
         if first, models.count == before, !holdsValues(child.value) { return }
         first = false
       }
     default:
       for child in mirror.children {
-        collect(in: child.value, into: &models, depth: depth + 1, search: &search)
+        collect(
+          in: child.value, into: &models, depth: depth + 1, search: &search,
+          stopsEarly: stopsEarly)
       }
     }
   }
