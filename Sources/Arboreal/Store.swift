@@ -615,64 +615,48 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     // Starting an effect cancels and resumes nothing; the caller performs the next table
     // output (the release of its hold on the group).
     guard let effect = table.start(in: group, cancelIDs: work.cancelIDs) else { return }
-    if let trace {
-      launchTraced(work, as: effect, in: group, trace: trace)
-      return
-    }
     // Both closures hold the store weakly: a running effect never keeps it alive, and once it
-    // is gone they do nothing.
+    // is gone they do nothing. With an `effectExecutor`, each hop to the main actor is counted
+    // in the trace before it is enqueued and when it arrives, even when the store is gone by
+    // then (see `EffectTrace`).
     let origin = work.origin
-    let send: Effect<Model.Action>.Send = { [weak self] action in
-      await self?.receive(action, from: effect, origin: origin)
-    }
-    let finish: @Sendable () async -> Void = { [weak self] in
-      await self?.finish(effect)
+    let trace = self.trace
+    let send: Effect<Model.Action>.Send
+    let finish: @Sendable () async -> Void
+    if let trace {
+      send = { [weak self] action in
+        trace.deliveryBegan()
+        guard let self else { return trace.deliveryEnded() }
+        await self.receiveTraced(action, from: effect, origin: origin)
+      }
+      finish = { [weak self] in
+        trace.deliveryBegan()
+        guard let self else { return trace.deliveryEnded() }
+        await self.finishTraced(effect)
+      }
+    } else {
+      send = { [weak self] action in await self?.receive(action, from: effect, origin: origin) }
+      finish = { [weak self] in await self?.finish(effect) }
     }
     var operation = work.operation
     var settle: (@Sendable () -> Void)?
     if !work.delays.isEmpty {
       (operation, settle) = DelayStep.delaying(operation, by: work.delays)
     }
-    // Detached: the effect runs on the global concurrent executor, never on the main actor.
-    // Its `finish` cannot run before the handle is attached below: both need the main actor,
-    // which this code holds. It runs at the priority of the task that sent the action (for an
-    // action an effect delivered, that effect's).
-    let task = Task.detached(priority: Task.currentPriority) { [operation, settle] in
-      await operation(send)
-      await finish()
-      settle?()
-    }
-    if let orphan = table.attach(task, to: effect) { orphan.cancel() }
-  }
-
-  /// `launch` for a store with an ``effectExecutor``: the task prefers that executor, counts
-  /// its hops to the main actor in `trace`, and lets a test clock say what it waits for.
-  private func launchTraced(
-    _ work: Effect<Model.Action>.Work, as effect: EffectID, in group: GroupID,
-    trace: EffectTrace
-  ) {
-    let origin = work.origin
-    // Each hop counts up before it is enqueued and down when it arrives, even when the store
-    // is gone by then (see `EffectTrace`).
-    let send: Effect<Model.Action>.Send = { [weak self] action in
-      trace.deliveryBegan()
-      guard let self else { return trace.deliveryEnded() }
-      await self.receiveTraced(action, from: effect, origin: origin)
-    }
-    let finish: @Sendable () async -> Void = { [weak self] in
-      trace.deliveryBegan()
-      guard let self else { return trace.deliveryEnded() }
-      await self.finishTraced(effect)
-    }
-    var operation = work.operation
-    var settle: (@Sendable () -> Void)?
-    if !work.delays.isEmpty {
-      (operation, settle) = DelayStep.delaying(operation, by: work.delays)
-    }
-    let wait = EffectWait(trace: trace, effect: effect.rawValue)
+    // A test clock names what a traced effect waits for through the task-local `EffectWait`.
+    let wait = trace.map { EffectWait(trace: $0, effect: effect.rawValue) }
+    // Detached: the effect runs on the `effectExecutor` if set, otherwise on the global
+    // concurrent executor, never on the main actor. Its `finish` cannot run before the
+    // handle is attached below: both need the main actor, which this code holds. It runs at
+    // the priority of the task that sent the action (for an action an effect delivered, that
+    // effect's).
     let task = Task.detached(executorPreference: executorSetting, priority: Task.currentPriority) {
       [operation, settle] in
-      await EffectWait.$current.withValue(wait) { await operation(send) }
+      if let wait {
+        await EffectWait.$current.withValue(wait) { await operation(send) }
+      } else {
+        await operation(send)
+      }
       await finish()
       settle?()
     }

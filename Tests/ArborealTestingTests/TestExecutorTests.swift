@@ -13,6 +13,7 @@ final class Turns: ArborealModel {
     case answered(Int)
     case subscribeToTicks
     case visitMainActor
+    case askDetachedTask
   }
 
   struct Environment: Sendable {
@@ -61,6 +62,9 @@ final class Turns: ArborealModel {
       return .none
     case .subscribeToTicks:
       return .none
+    case .askDetachedTask:
+      // A detached task does not inherit the executor preference: outside work.
+      return Fx { .answered(await Task.detached { 9 }.value) }
     case .visitMainActor:
       // A hop to the main actor that is not a delivery: nothing counts it.
       return Fx {
@@ -135,6 +139,14 @@ final class Turns: ArborealModel {
     let store = TestStore(state: Turns(), environment: .init())
     await store.send(.visitMainActor)
     await store.receive(.answered(7)) { #expect($0.log == ["answered 7"]) }
+    await store.finish()
+  }
+
+  @Test func anEffectThatAwaitsADetachedTaskNeedsATimeout() async {
+    let store = TestStore(state: Turns(), environment: .init())
+    store.timeout = .seconds(30)
+    await store.send(.askDetachedTask)
+    await store.receive(.answered(9)) { #expect($0.log == ["answered 9"]) }
     await store.finish()
   }
 

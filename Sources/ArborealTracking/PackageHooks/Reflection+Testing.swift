@@ -77,23 +77,15 @@ package struct ReflectedProperty {
 /// reflection: slow (a microsecond or so per property), for diagnostics and tests. Properties
 /// with hand-written accessors are not found.
 package func trackedProperties(of model: any Trackable) -> [ReflectedProperty] {
-  var levels: [Mirror] = []
-  var mirror: Mirror? = Mirror(reflecting: model)
-  while let current = mirror {
-    levels.append(current)
-    mirror = current.superclassMirror
-  }
   var properties: [ReflectedProperty] = []
-  for level in levels.reversed() {
-    for child in level.children {
-      guard let storage = child.value as? any TrackedValueStorage else { continue }
-      // A wrapper is stored as `_name`.
-      let declared = child.label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 } ?? ""
-      properties.append(
-        ReflectedProperty(
-          name: storage.explicitName.isEmpty ? declared : storage.explicitName,
-          keyID: storage.trackingKeyID, value: storage.anyValue, model: model))
-    }
+  for child in storedChildren(of: model) {
+    guard let storage = child.value as? any TrackedValueStorage else { continue }
+    // A wrapper is stored as `_name`.
+    let declared = child.label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 } ?? ""
+    properties.append(
+      ReflectedProperty(
+        name: storage.explicitName.isEmpty ? declared : storage.explicitName,
+        keyID: storage.trackingKeyID, value: storage.anyValue, model: model))
   }
   return properties
 }
@@ -102,18 +94,20 @@ package func trackedProperties(of model: any Trackable) -> [ReflectedProperty] {
 /// except its registrar, in declaration order (a superclass's first), found by reflection: a
 /// wrapper model that holds its child in a `let` holds it there.
 package func untrackedStoredValues(of model: any Trackable) -> [(name: String, value: Any)] {
+  storedChildren(of: model).compactMap { child in
+    child.value is any TrackedValueStorage || child.value is TrackingRegistrar
+      ? nil : (child.label ?? "", child.value)
+  }
+}
+
+/// The stored properties of `model` as reflection shows them, in declaration order, a
+/// superclass's first.
+private func storedChildren(of model: any Trackable) -> [Mirror.Child] {
   var levels: [Mirror] = []
   var mirror: Mirror? = Mirror(reflecting: model)
   while let current = mirror {
     levels.append(current)
     mirror = current.superclassMirror
   }
-  var values: [(name: String, value: Any)] = []
-  for level in levels.reversed() {
-    for child in level.children
-    where !(child.value is any TrackedValueStorage) && !(child.value is TrackingRegistrar) {
-      values.append((child.label ?? "", child.value))
-    }
-  }
-  return values
+  return levels.reversed().flatMap(\.children)
 }
