@@ -43,10 +43,10 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// when a handler is added or removed, so that logging an action touches no array of a type
   /// built from `Model` (whose metadata unspecialised code looks up on every use) when a
   /// single handler is installed.
-  @exclusivity(unchecked) private var logDispatch:
+  @exclusivity(unchecked) @usableFromInline var logDispatch:
     ((StoreLogEntry<Model.Action>, StoreLogEntry<Model.Action>) -> Void)?
   /// Whether a handler wants values.
-  @exclusivity(unchecked) private var logsAnyValues = false
+  @exclusivity(unchecked) @usableFromInline var logsAnyValues = false
   /// Whether `logHandlers` is not empty: the one test a plain `send` makes.
   @exclusivity(unchecked) @usableFromInline var hasLogHandlers = false
   /// The number of the last handler added.
@@ -62,7 +62,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   // The number of the last action handled with a log handler installed (0 before the first):
   // `StoreLogEntry.sequence`. Effects started by an action remember its number, so that the
   // actions they deliver name it as their cause.
-  @exclusivity(unchecked) private var logSequence = 0
+  @exclusivity(unchecked) @usableFromInline var logSequence = 0
 
   /// An action received while busy, with its group and a hold on it.
   private struct Queued {
@@ -232,7 +232,9 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   public func send(_ action: Model.Action) -> SendHandle {
     // Inlined, so that the call to `update` is specialised for the model in the caller's
     // module; everything but the plain path (queueing, logging, effects) stays out of line.
-    if isHandling || hasLogHandlers { return sendSlowly(action) }
+    if isHandling || hasLogHandlers {
+      return isHandling ? sendSlowly(action) : sendLogged(action)
+    }
     isHandling = true
     let opened = openTransaction()
     let fx = state.update(action: action, environment: environment)
@@ -246,6 +248,16 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     if isHandling { return enqueue(action) }
     isHandling = true
     return finishSend(apply(action, origin: nil))
+  }
+
+  /// `send(_:)` with a log handler installed, while not busy. Inlinable, so that it is
+  /// specialised for the model in the caller's module with `send`: unspecialised, building
+  /// the log entry looks up the metadata of `StoreLogEntry<Model.Action>` and its nested
+  /// types on every action, which costs more than the rest of the logging.
+  @inlinable @inline(never)
+  func sendLogged(_ action: Model.Action) -> SendHandle {
+    isHandling = true
+    return finishSend(applyLogging(action, origin: nil))
   }
 
   /// The rest of a `send` once its update ran: starts the effects, handles the queued actions.
@@ -309,8 +321,10 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
 
   /// Runs the update in one transaction, records the properties it changed and passes them to
   /// the log handler.
-  @inline(never)
-  private func applyLogging(_ action: Model.Action, origin: Int?) -> Fx<Model.Action> {
+  ///
+  /// Inlinable for ``sendLogged(_:)``; an effect's action takes the unspecialised copy.
+  @inlinable @inline(never)
+  func applyLogging(_ action: Model.Action, origin: Int?) -> Fx<Model.Action> {
     let fx: Fx<Model.Action>
     let changes: [RecordedChange]
     // Taken now: a handler may add or remove handlers.
@@ -321,14 +335,14 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     // Opened and closed around the recording rather than through `withTransaction`'s
     // closure, as in `apply(_:origin:)`.
     let opened = openTransaction()
-    (fx, changes) = withChangeRecording(keepingValues: logsValues) {
-      state.update(action: action, environment: environment)
-    }
+    let mark = beginChangeRecording()
+    fx = state.update(action: action, environment: environment)
+    changes = endChangeRecording(mark, keepingValues: logsValues)
     if let opened { closeTransaction(opened) }
     let cause: StoreLogEntry<Model.Action>.Cause =
       origin.map { .effect(startedBy: $0 > 0 ? $0 : nil) } ?? .sent
     let plain = StoreLogEntry(
-      action: action, changes: TrackingChanges(changes.map(\.key)), sequence: sequence,
+      action: action, changes: TrackingChanges(recorded: changes), sequence: sequence,
       cause: cause, changedValues: [])
     // Values are described once, for the handlers that asked for them.
     let valued =
@@ -345,7 +359,8 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// and the value after its last.
   ///
   /// - Complexity: O(*c*²) for *c* changes (an action changes a handful of properties).
-  private static func describe(
+  @usableFromInline
+  static func describe(
     _ changes: [RecordedChange]
   ) -> [StoreLogEntry<Model.Action>.ChangedValue] {
     var order: [RecordedChange] = []

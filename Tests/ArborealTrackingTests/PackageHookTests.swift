@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import Testing
 
@@ -27,6 +28,65 @@ import Testing
     }
     #expect(inner.map(\.key.name) == ["step"])
     #expect(outer.map(\.key.name) == ["count", "step"])
+  }
+
+  @Test func nestedRecordingsShareNetChanges() {
+    let counter = Counter()
+    let (inner, outer) = withChangeRecording(keepingValues: true) {
+      counter.count = 1
+      // The inner recording sees 1 → 0, a change; the outer one 0 → 0, none.
+      let inner = withChangeRecording { counter.count = 0 }.1
+      counter.step = 5
+      counter.step = 6
+      return inner
+    }
+    #expect(inner.map(\.key.name) == ["count"])
+    #expect(inner.allSatisfy { $0.values == nil })  // not kept: the inner one did not ask
+    #expect(outer.map(\.key.name) == ["step", "step"])
+    #expect(outer.last.flatMap { $0.values?.after as? Int } == 6)
+  }
+
+  @Test func aRecordingAfterOthersSeesOnlyItsOwnChanges() {
+    let counter = Counter()
+    _ = withChangeRecording {
+      counter.count = 1
+      _ = withChangeRecording { counter.step = 2 }
+    }
+    let (_, changes) = withChangeRecording { counter.count = 3 }
+    #expect(changes.map(\.key.name) == ["count"])
+    #expect(!isRecordingChanges)
+  }
+
+  @Test func theBeginAndEndCallsRecordLikeTheClosure() {
+    let counter = Counter()
+    let mark = beginChangeRecording()
+    #expect(isRecordingChanges)
+    counter.count = 4
+    counter.count = 0  // set back: no change
+    counter.step = 7
+    let changes = endChangeRecording(mark, keepingValues: true)
+    #expect(!isRecordingChanges)
+    #expect(changes.map(\.key.name) == ["step"])
+    #expect(changes.first.flatMap { $0.values?.before as? Int } == 1)
+    #expect(TrackingChanges(recorded: changes + changes).names == ["step"])
+  }
+
+  @Test func aRecordingOnAnotherThreadDoesNotSeeThisThreadsWrites() {
+    let counter = Counter()
+    let mark = beginChangeRecording()
+    // Synchronous, so that the recording begins and ends on this thread; the other recording
+    // runs on a dispatch worker while this thread waits, and writes a model of its own.
+    let elsewhere = Mutex(-1)
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) {
+      let other = Counter()
+      let changes = withChangeRecording { other.count = 9 }.1
+      elsewhere.withLock { $0 = changes.count }
+    }
+    group.wait()
+    counter.count = 2
+    #expect(elsewhere.withLock { $0 } == 1)
+    #expect(endChangeRecording(mark, keepingValues: false).map(\.key.name) == ["count"])
   }
 
   @Test func accessRecordingReturnsWhatWasReadWithoutObserving() {

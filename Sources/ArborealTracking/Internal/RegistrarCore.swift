@@ -274,7 +274,7 @@ final class RegistrarCore: @unchecked Sendable {
   @usableFromInline
   static func keepsWrites(_ core: Unmanaged<RegistrarCore>) -> Bool {
     guard let context = ThreadContext.unmanagedCurrent else { return false }
-    return context._withUnsafeGuaranteedRef { $0.changeLog != nil || $0.isInTransaction }
+    return context._withUnsafeGuaranteedRef { $0.changeRecordings > 0 || $0.isInTransaction }
   }
 
   /// The key of the `@Tracked` property `id` of `model`, with its name and owner, looked up
@@ -381,8 +381,10 @@ final class RegistrarCore: @unchecked Sendable {
     if let context {
       let handled = context._withUnsafeGuaranteedRef { context -> Bool in
         // A registrar made after the recording began is new, not changed.
-        if logs, activity.writesTakeSlowPath, creation <= context.changeLogStart {
-          context.changeLog?.append(
+        if logs, activity.writesTakeSlowPath, context.changeRecordings > 0,
+          creation <= context.changeLogStart
+        {
+          context.changeLog.append(
             RecordedChange(
               registrar: ObjectIdentifier(self), creation: creation, key: key, model: model,
               write: write))

@@ -24,12 +24,17 @@ final class ThreadContext {
   /// The thread's transaction, collecting notifications while `isInTransaction`; one object
   /// for the thread's lifetime, so opening a transaction allocates and retains nothing.
   let transaction = Transaction()
-  /// The changes recorded by a running ``withChangeRecording(keepingValues:_:)``, or nil.
-  @exclusivity(unchecked) var changeLog: [RecordedChange]?
+  /// The writes recorded by the change recordings running on this thread
+  /// (``beginChangeRecording()``), oldest first, shared by nested recordings: each owns the
+  /// entries from the position it began at (``ChangeRecordingMark``). Empty while none runs;
+  /// its capacity is kept for the next recording, up to a bound.
+  @exclusivity(unchecked) var changeLog: [RecordedChange] = []
+  /// How many change recordings run on this thread.
+  @exclusivity(unchecked) var changeRecordings = 0
   /// The creation serial at which the innermost running change recording began: a registrar
   /// whose serial is above it is new to that recording, and its writes are not changes (see
-  /// `RegistrarCore`, "New models are not changed models"). Meaningless while `changeLog` is
-  /// nil.
+  /// `RegistrarCore`, "New models are not changed models"). Meaningless while
+  /// `changeRecordings` is zero.
   @exclusivity(unchecked) var changeLogStart: UInt64 = 0
   /// Consumed scopes kept for reuse.
   @exclusivity(unchecked) var spareScopes: [AccessScope] = []
@@ -61,13 +66,13 @@ final class ThreadContext {
     return Unmanaged<ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
   }
 
-  /// The calling thread's context, created on first use.
   /// The calling thread's context, made the first time, unmanaged: the thread keeps it alive.
   static var unmanagedCurrentOrNew: Unmanaged<ThreadContext> {
     if let context = unmanagedCurrent { return context }
     return Unmanaged.passUnretained(current)
   }
 
+  /// The calling thread's context, made the first time.
   static var current: ThreadContext {
     if let context = currentIfPresent { return context }
     let context = ThreadContext()

@@ -103,7 +103,16 @@ final class Transaction {
   /// Notifies every collected observer once, of the properties that changed on balance.
   /// Called after the transaction is closed, so writes made by observers notify on their own.
   func deliver() {
-    guard !writes.isEmpty || !observers.isEmpty else { return }
+    guard !observers.isEmpty else {
+      // No observer to notify, so no one-shot observer taken either (a write hands its
+      // one-shots over with the observers): forget the writes, keeping the storage, without
+      // comparing any value. The usual end of a logged send whose state nobody observes.
+      if !writes.isEmpty {
+        writes.removeAll(keepingCapacity: true)
+        writeIndex.removeAll(keepingCapacity: true)
+      }
+      return
+    }
     // Moved out, not copied: the transaction is empty before any user code runs (the
     // comparisons call `==`).
     var observers: [ObserverCore] = []

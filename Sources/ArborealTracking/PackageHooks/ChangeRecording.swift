@@ -3,6 +3,7 @@
 // leaves out the writes to models made after it began (new models are not changed models).
 
 /// A change recorded by ``withChangeRecording(keepingValues:_:)``.
+@usableFromInline
 package struct RecordedChange {
   /// The registrar whose property changed.
   package let registrar: ObjectIdentifier
@@ -10,8 +11,10 @@ package struct RecordedChange {
   let creation: UInt64
   /// The property that changed.
   package let key: TrackingKey
-  /// The model that owns the property, when it is a `@Tracked` property.
-  package weak var model: AnyObject?
+  /// The model that owns the property, when it is a `@Tracked` property. Strong: a change
+  /// lives no longer than the step that looks at it, and a weak reference costs a side table
+  /// and two atomic operations per write.
+  package let model: AnyObject?
   /// The write's values, while the recording that made it runs (the recording compares the
   /// first write's old value with the last write's new one, then drops them).
   var write: StartValue?
@@ -51,60 +54,111 @@ package func withChangeRecording<T, E: Error>(
   keepingValues: Bool = false,
   _ body: () throws(E) -> T
 ) throws(E) -> (T, [RecordedChange]) {
-  let context = ThreadContext.current
-  let outer = context.changeLog
-  let outerStart = context.changeLogStart
-  context.changeLog = []
-  // Counted in before the start is read: a registrar made on this thread from now on sees the
-  // count and takes a serial above the start.
-  TrackingActivity.shared.countRecording(true)
-  context.changeLogStart = RegistrarCreation.now
-  // No `Result`: called from generic code that is not specialised (the store), where
-  // building one looks up its metadata on every call.
+  let mark = beginChangeRecording()
+  // No `Result`: called from generic code that is not specialised, where building one looks
+  // up its metadata on every call.
   let value: T
   do {
     value = try body()
   } catch {
-    _ = endChangeRecording(
-      context, outer: outer, outerStart: outerStart, keepingValues: false)
+    _ = endChangeRecording(mark, keepingValues: false)
     throw error
   }
-  return (
-    value,
-    endChangeRecording(
-      context, outer: outer, outerStart: outerStart, keepingValues: keepingValues)
-  )
+  return (value, endChangeRecording(mark, keepingValues: keepingValues))
 }
 
-/// Ends a recording begun by ``withChangeRecording(keepingValues:_:)``: its net changes, also
-/// appended to the enclosing recording if any, less those of the registrars made after the
-/// enclosing one began (at `outerStart`).
-private func endChangeRecording(
-  _ context: ThreadContext, outer: [RecordedChange]?, outerStart: UInt64, keepingValues: Bool
+/// Where a change recording begun by ``beginChangeRecording()`` starts: the position of its
+/// first entry in the thread's log, and the start of the recording it is nested in.
+///
+/// ## The thread's log
+/// Nested recordings share one log per thread (`ThreadContext.changeLog`): a write appends one
+/// entry, and a recording owns the entries from its `first` position on. So nesting costs
+/// nothing per write, and an inner recording's changes are the outer one's without a copy.
+/// When a recording ends, its entries of registrars made after the enclosing recording began
+/// (new to it) are removed; the rest stay for the enclosing one, which computes its own net
+/// changes over them. Net changes over the outer span equal those over the inner net changes:
+/// a property's first write in the span keeps the oldest value, its last the newest.
+///
+/// Invariant: recordings on a thread end in the reverse order they began, each with the mark
+/// its begin returned (``withChangeRecording(keepingValues:_:)`` and the store's send do);
+/// then `first` is never past the end of the log.
+@usableFromInline
+package struct ChangeRecordingMark {
+  /// The position of the recording's first entry in the thread's log.
+  let first: Int
+  /// The start (creation serial) of the enclosing recording; meaningless when there is none.
+  let outerStart: UInt64
+}
+
+/// Begins a change recording on the calling thread: every change of a tracked property made
+/// on it until ``endChangeRecording(_:keepingValues:)`` is recorded, as described at
+/// ``withChangeRecording(keepingValues:_:)``. For callers that cannot pass a closure cheaply
+/// (the store's logged send); every mark must be ended, on the same thread, innermost first.
+@usableFromInline
+package func beginChangeRecording() -> ChangeRecordingMark {
+  let context = ThreadContext.unmanagedCurrentOrNew
+  return context._withUnsafeGuaranteedRef { context in
+    let mark = ChangeRecordingMark(
+      first: context.changeLog.count, outerStart: context.changeLogStart)
+    context.changeRecordings += 1
+    // Counted in before the start is read: a registrar made on this thread from now on sees
+    // the count and takes a serial above the start.
+    TrackingActivity.shared.countRecording(true)
+    context.changeLogStart = RegistrarCreation.now
+    return mark
+  }
+}
+
+/// The largest log a thread keeps the storage of between recordings, in entries: a rare huge
+/// recording must not hold its memory for the thread's lifetime.
+private let keptLogCapacity = 1_024
+
+/// Ends the change recording begun with `mark` and returns its net changes; an enclosing
+/// recording goes on with them.
+///
+/// - Parameter keepingValues: Whether each change keeps its write's values.
+/// - Complexity: O(*c*) expected for the recording's *c* writes.
+@usableFromInline
+package func endChangeRecording(
+  _ mark: ChangeRecordingMark, keepingValues: Bool
 ) -> [RecordedChange] {
-  TrackingActivity.shared.countRecording(false)
-  var changes = netChanges(context.changeLog ?? [])
-  context.changeLog = outer.map { outer in
-    outer + changes.lazy.filter { $0.creation <= outerStart }
+  let context = ThreadContext.unmanagedCurrentOrNew
+  return context._withUnsafeGuaranteedRef { context in
+    TrackingActivity.shared.countRecording(false)
+    context.changeRecordings -= 1
+    var changes = netChanges(context.changeLog[mark.first...])
+    if context.changeRecordings == 0 {
+      context.changeLog.removeAll(keepingCapacity: context.changeLog.capacity <= keptLogCapacity)
+    } else {
+      // A model made after the enclosing recording began is new to it as well.
+      let outerStart = mark.outerStart
+      if context.changeLog[mark.first...].contains(where: { $0.creation > outerStart }) {
+        context.changeLog[mark.first...].removeAll { $0.creation > outerStart }
+      }
+    }
+    context.changeLogStart = mark.outerStart
+    if !keepingValues {
+      for index in changes.indices { changes[index].write = nil }
+    }
+    return changes
   }
-  context.changeLogStart = outerStart
-  if !keepingValues {
-    // In place: copying a change copies its weak reference to the model.
-    for index in changes.indices { changes[index].write = nil }
-  }
-  return changes
 }
 
 /// The changes of the properties whose value after their last recorded write differs from
 /// their value before their first (or one of whose writes kept no values to compare).
 ///
 /// - Complexity: O(*c*) expected for *c* changes, plus one comparison per property.
-private func netChanges(_ changes: [RecordedChange]) -> [RecordedChange] {
-  guard changes.contains(where: { $0.write != nil }) else { return changes }
-  // One write (the usual store action): compare it with itself, without a dictionary.
-  if changes.count == 1, let write = changes[0].write {
-    return write.isUnchanged(endingWith: write) ? [] : changes
+private func netChanges(_ changes: ArraySlice<RecordedChange>) -> [RecordedChange] {
+  switch changes.count {
+  case 0: return []
+  case 1:
+    // One write (the usual store action): compare it with itself, without a dictionary.
+    let change = changes[changes.startIndex]
+    if let write = change.write, write.isUnchanged(endingWith: write) { return [] }
+    return [change]
+  default: break
   }
+  guard changes.contains(where: { $0.write != nil }) else { return Array(changes) }
   struct Property: Hashable {
     let registrar: ObjectIdentifier
     let id: UInt64
@@ -127,7 +181,7 @@ private func netChanges(_ changes: [RecordedChange]) -> [RecordedChange] {
   for (property, pair) in ends {
     if let pair, pair.first.isUnchanged(endingWith: pair.last) { unchanged.insert(property) }
   }
-  guard !unchanged.isEmpty else { return changes }
+  guard !unchanged.isEmpty else { return Array(changes) }
   return changes.filter {
     !unchanged.contains(Property(registrar: $0.registrar, id: $0.key.id))
   }
@@ -135,7 +189,7 @@ private func netChanges(_ changes: [RecordedChange]) -> [RecordedChange] {
 
 /// Whether a ``withChangeRecording(keepingValues:_:)`` is running on the calling thread.
 package var isRecordingChanges: Bool {
-  ThreadContext.currentIfPresent?.changeLog != nil
+  (ThreadContext.currentIfPresent?.changeRecordings ?? 0) > 0
 }
 
 extension RecordedChange {
@@ -171,5 +225,18 @@ extension TrackingRegistrar {
   /// (``changeRecordingStart``), on that recording's thread: whether its model is new to it.
   package func wasMade(after start: UInt64) -> Bool {
     core.creation > start
+  }
+}
+
+extension TrackingChanges {
+  /// The properties of recorded changes, each once, first change first: what a store's log
+  /// entry lists. Stored inline for one change.
+  ///
+  /// - Complexity: O(*c*²) for *c* changes (an action changes a handful of properties).
+  @usableFromInline
+  package init(recorded changes: [RecordedChange]) {
+    var unique = SmallList<TrackingKey>()
+    for change in changes where !unique.contains(change.key) { unique.append(change.key) }
+    self.init(uniqueKeys: unique)
   }
 }
