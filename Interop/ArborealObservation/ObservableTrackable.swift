@@ -38,8 +38,10 @@ import Observation
 ///
 /// ## Cost
 /// Models that do not opt in pay nothing. An opted-in model's reads and writes always take
-/// the registrar's slow path: a read looks up the property's key path (one lock), a write
-/// takes the registrar's lock (see the benchmarks' `bridged-read` and `bridged-write` rows).
+/// the registrar's slow path: each looks up the property's key path (a few loads, no lock,
+/// once it is formed) and calls `Observation`; a write takes the registrar's lock only when
+/// an Arboreal observer may see the property (see the benchmarks' `bridged-read`,
+/// `bridged-write` and `bridged-tracked-read` rows).
 ///
 /// Conforming without an ``ArborealTracking/TrackingRegistrar/observable()`` registrar
 /// compiles but forwards nothing; ``isBridgedToObservation`` tells.

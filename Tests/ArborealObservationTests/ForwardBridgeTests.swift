@@ -196,4 +196,45 @@ import Testing
     }
     #expect(weakPerson == nil)
   }
+
+  @Test func aModelWithMorePropertiesThanTheMirrorHasSlotsKeepsThemApart() {
+    // The mirror files the first sixteen properties' key paths in slots read without a
+    // lock, and the rest in a dictionary: every property stays its own, in either.
+    let wide = WideBridgedModel()
+    for observed in [0, 5, 16, 19] {
+      let fired = Counter()
+      withObservationTracking {
+        _ = wide[observed]
+      } onChange: {
+        fired.increment()
+      }
+      for other in 0..<WideBridgedModel.count where other != observed { wide[other] += 1 }
+      #expect(fired.value == 0, "property \(observed) fired for another")
+      wide[observed] += 1
+      #expect(fired.value == 1, "property \(observed) did not fire")
+    }
+  }
+
+  @Test func threadsFormingKeyPathsAtOnceAllRegister() async {
+    // Every thread reads every property for the first time together: the key paths are
+    // formed under the mirror's lock and read without it (ThreadSanitizer checks the order).
+    let wide = WideBridgedModel()
+    let fired = Counter()
+    await withTaskGroup(of: Void.self) { group in
+      for thread in 0..<4 {
+        group.addTask {
+          for property in 0..<WideBridgedModel.count {
+            withObservationTracking {
+              _ = wide[(property + thread * 5) % WideBridgedModel.count]
+            } onChange: {
+              fired.increment()
+            }
+          }
+        }
+      }
+    }
+    for property in 0..<WideBridgedModel.count { wide[property] += 1 }
+    // Each of the 4 × 20 one-shot registrations fires once, for its own property.
+    #expect(fired.value == 4 * WideBridgedModel.count)
+  }
 }

@@ -209,7 +209,12 @@ final class RegistrarCore: @unchecked Sendable {
   /// Records a read of property `id` in the calling thread's innermost tracking scope, if
   /// any.
   func recordAccess(id: UInt64) {
-    if let mirror { mirror.trackingMirrorDidAccess(TrackingKey(unnamed: id)) }
+    if let mirror {
+      mirror.trackingMirrorDidAccess(TrackingKey(unnamed: id))
+      // A mirrored registrar's reads come here for the mirror alone when no tracking scope
+      // runs on any thread: then none runs on this one either.
+      guard TrackingActivity.shared.hasScopes else { return }
+    }
     // Unmanaged all the way: the thread owns its context, and `AccessScope.run` keeps the
     // installed scope alive, so no retain or release is needed on this path.
     guard let context = ThreadContext.unmanagedCurrent else { return }
@@ -303,6 +308,16 @@ final class RegistrarCore: @unchecked Sendable {
   /// the trip that records the write. Only the first change of a property looks them up by
   /// reflection, outside the lock, and takes more trips to keep them.
   func didChange(tracked id: UInt64, name: String, model: AnyObject, write: StartValue?) {
+    if let mirror, observedMask.load(ordering: .relaxed) & TrackingKey.maskBit(of: id) == 0,
+      !TrackingActivity.shared.writesTakeSlowPath
+    {
+      // A mirrored registrar's writes take the slow path for the mirror alone: with the
+      // property unobserved here and no change recording running, an unmirrored registrar
+      // would have stored and returned (its fast path; storing before this check is as sound,
+      // see "Why no write is lost"), so only the mirror is told.
+      mirror.trackingMirrorDidChange(TrackingKey(unnamed: id))
+      return
+    }
     var info: TrackingKeyInfo?
     let key = TrackingKey(unnamed: id)
     let context = ThreadContext.unmanagedCurrent

@@ -8,15 +8,15 @@
 ///
 /// Registrars without a mirror do not pay for the hook: their reads and writes take the same
 /// fast paths as before, and only the slow paths test for a mirror (one predictable branch).
-/// A mirrored registrar's reads and writes always take the slow path (a write takes the
-/// registrar's lock).
+/// A mirrored registrar's reads and writes always take the slow path; a write takes the
+/// registrar's lock only when the property may be observed or a change recording runs.
 package protocol TrackingMirror: AnyObject, Sendable {
   /// A property was read. Called outside every lock of the registrar, before the read is
   /// recorded in a tracking scope; the key's name may not be set.
   func trackingMirrorDidAccess(_ key: TrackingKey)
   /// A property changed; its new value is stored. Called outside every lock of the registrar,
-  /// before the registrar's own observers are notified (or handed to a transaction). Not
-  /// called for a write of an equal `Equatable` value.
+  /// before the registrar's own observers are notified (or handed to a transaction); the
+  /// key's name may not be set. Not called for a write of an equal `Equatable` value.
   func trackingMirrorDidChange(_ key: TrackingKey)
 }
 
@@ -28,4 +28,10 @@ extension TrackingRegistrar {
 
   /// The mirror this registrar reports to, if any.
   package var mirror: (any TrackingMirror)? { core.mirror }
+}
+
+extension TrackingKey {
+  /// The key's identity, unique per property per model: what a mirror files its own data
+  /// about the property under (equal keys have equal ids).
+  package var mirrorID: UInt64 { id }
 }

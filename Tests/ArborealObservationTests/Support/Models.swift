@@ -89,3 +89,43 @@ final class Counter: Sendable {
   var value: Int { storage.load(ordering: .acquiring) }
   func increment() { storage.wrappingAdd(1, ordering: .acquiringAndReleasing) }
 }
+
+/// A bridged model with more tracked properties than the mirror's lock-free slots (16), read
+/// and written by index.
+final class WideBridgedModel: ObservableTrackable, @unchecked Sendable {
+  // @unchecked Sendable invariant: threads only read it concurrently; it is written once they
+  // are done.
+  let registrar = TrackingRegistrar.observable()
+  static let count = 20
+  @Tracked var p0 = 0
+  @Tracked var p1 = 0
+  @Tracked var p2 = 0
+  @Tracked var p3 = 0
+  @Tracked var p4 = 0
+  @Tracked var p5 = 0
+  @Tracked var p6 = 0
+  @Tracked var p7 = 0
+  @Tracked var p8 = 0
+  @Tracked var p9 = 0
+  @Tracked var p10 = 0
+  @Tracked var p11 = 0
+  @Tracked var p12 = 0
+  @Tracked var p13 = 0
+  @Tracked var p14 = 0
+  @Tracked var p15 = 0
+  @Tracked var p16 = 0
+  @Tracked var p17 = 0
+  @Tracked var p18 = 0
+  @Tracked var p19 = 0
+
+  private static let properties: [any ReferenceWritableKeyPath<WideBridgedModel, Int> & Sendable] =
+    [
+      \.p0, \.p1, \.p2, \.p3, \.p4, \.p5, \.p6, \.p7, \.p8, \.p9, \.p10, \.p11, \.p12, \.p13, \.p14,
+      \.p15, \.p16, \.p17, \.p18, \.p19,
+    ]
+
+  subscript(index: Int) -> Int {
+    get { self[keyPath: Self.properties[index]] }
+    set { self[keyPath: Self.properties[index]] = newValue }
+  }
+}
