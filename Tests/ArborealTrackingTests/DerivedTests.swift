@@ -237,6 +237,33 @@ import Testing
     token.cancel()
   }
 
+  @Test func aWideDiamondRecomputesEachValueOncePerWriteAndTransaction() {
+    // One write notifies every middle value's input observer in turn; the bottom is brought
+    // up to date once they all have been, so each value computes once per write.
+    let input = Counter()
+    let computations = Mutex(0)
+    let middle = (0..<200).map { offset in
+      Derived { () -> Int in
+        computations.withLock { $0 += 1 }
+        return input.count + offset
+      }
+    }
+    let bottom = Derived { middle.reduce(0) { $0 + $1.value } }
+    let seen = Mutex<[Int]>([])
+    let token = observe { seen.withLock { $0.append(bottom.value) } }
+    #expect(computations.withLock { $0 } == 200)
+    input.count = 1
+    #expect(computations.withLock { $0 } == 400)
+    withTransaction {
+      input.count = 2
+      input.count = 3
+    }
+    #expect(computations.withLock { $0 } == 600)
+    let base = (0..<200).reduce(0, +)
+    #expect(seen.withLock { $0 } == [base, base + 200, base + 600])
+    token.cancel()
+  }
+
   @Test func anObserverOfAnInputThatReadsTheDerivedValueNeverSeesAMix() {
     let model = Diamond()
     _ = model.d  // the derived values register before the observer

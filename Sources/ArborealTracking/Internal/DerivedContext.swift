@@ -30,8 +30,46 @@ struct DerivedRead {
 ///
 /// Invariant: a context is only touched by the thread that owns it; it is the thread's
 /// ``ThreadContext``'s, and lives and dies with it.
+///
+/// ## Deferred refreshes
+/// One write may notify many input observers, one by one (a registrar's notification loop, or
+/// a transaction's delivery). Were each observed value brought up to date as its first input
+/// observer fired, it would recompute values whose own input observers have not fired yet;
+/// each such recomputation then cancels an observer still waiting in the write's list, and
+/// the registrar looks for it among the observers registered since: O(*n*²) for a diamond of
+/// *n* values. So a notification loop counts itself in `batchDepth`, and while it is
+/// positive, ``DerivedNodeBase/inputsChanged(generation:)`` only marks the graph and queues
+/// the observed values in `pendingRefreshes`; the outermost loop brings them up to date once
+/// it has notified everyone, when the whole graph is marked.
 final class DerivedContext {
   @exclusivity(unchecked) var frames: [DerivedFrame] = []
+  /// How many notification loops run on this thread (see "Deferred refreshes").
+  @exclusivity(unchecked) var batchDepth = 0
+  /// The observed derived values to bring up to date when the outermost loop ends.
+  @exclusivity(unchecked) var pendingRefreshes: [DerivedNodeBase] = []
+
+  /// Runs a notification loop, then brings up to date the observed derived values it marked.
+  @inline(__always)
+  func notifying(_ body: () -> Void) {
+    batchDepth += 1
+    body()
+    batchDepth -= 1
+    if batchDepth == 0 && !pendingRefreshes.isEmpty { refreshPending() }
+  }
+
+  /// Brings the queued values up to date, each once, first marked first, including those that
+  /// their refreshes queue.
+  @inline(never)
+  private func refreshPending() {
+    while !pendingRefreshes.isEmpty {
+      var nodes: [DerivedNodeBase] = []
+      swap(&nodes, &pendingRefreshes)
+      var seen = Set<ObjectIdentifier>()
+      for node in nodes where nodes.count == 1 || seen.insert(ObjectIdentifier(node)).inserted {
+        node.delivery.perform { _ = node.refreshVersion() }
+      }
+    }
+  }
 
   /// The calling thread's context, if the thread has a ``ThreadContext``.
   static var currentIfPresent: DerivedContext? { ThreadContext.currentIfPresent?.derived }

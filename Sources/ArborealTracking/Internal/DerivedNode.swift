@@ -269,6 +269,13 @@ class DerivedNodeBase: @unchecked Sendable {
         if newlyMarked { pending.append(dependent) }
       }
     }
+    guard !observed.isEmpty else { return }
+    // Inside a notification loop, the refreshes wait until it has marked the whole graph (see
+    // `DerivedContext`, "Deferred refreshes").
+    if let context = DerivedContext.currentIfPresent, context.batchDepth > 0 {
+      context.pendingRefreshes.append(contentsOf: observed)
+      return
+    }
     for node in observed {
       node.delivery.perform { _ = node.refreshVersion() }
     }

@@ -413,7 +413,12 @@ final class RegistrarCore: @unchecked Sendable {
     }
     if !observers.isEmpty {
       let changes = TrackingChanges(key: key)
-      observers.forEach { $0.notify(changes, firedBy: self, id: key.id) }
+      let derived = (context ?? ThreadContext.unmanagedCurrentOrNew)._withUnsafeGuaranteedRef {
+        $0.derived
+      }
+      derived.notifying {
+        observers.forEach { $0.notify(changes, firedBy: self, id: key.id) }
+      }
     }
   }
 

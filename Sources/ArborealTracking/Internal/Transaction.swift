@@ -130,13 +130,15 @@ final class Transaction {
       unchanged.insert(write.id)
       for observer in write.removedOneShots { observer.restore(in: write.core, id: write.id) }
     }
-    for observer in observers {
-      var changed = keys[ObjectIdentifier(observer)] ?? SmallList()
-      if !unchanged.isEmpty {
-        changed.removeAll { unchanged.contains($0.id) }
-        if changed.isEmpty { continue }
+    ThreadContext.current.derived.notifying {
+      for observer in observers {
+        var changed = keys[ObjectIdentifier(observer)] ?? SmallList()
+        if !unchanged.isEmpty {
+          changed.removeAll { unchanged.contains($0.id) }
+          if changed.isEmpty { continue }
+        }
+        observer.notify(TrackingChanges(uniqueKeys: changed))
       }
-      observer.notify(TrackingChanges(uniqueKeys: changed))
     }
   }
 }
