@@ -359,7 +359,10 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
 
   override var ownerObject: AnyObject? { withState { _ in owner } }
 
-  override func refreshVersion() -> UInt64 { current(owner: nil).version }
+  override func refreshVersion() -> UInt64 {
+    var value: Value?
+    return current(owner: nil, into: &value)
+  }
 
   // MARK: Reading
 
@@ -389,51 +392,68 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     if let context = DerivedContext.currentIfPresent, !context.frames.isEmpty {
       return readInsideComputation(owner: owner, context.frames)
     }
-    let (value, version) = cachedIfValid() ?? refresh(owner: owner)
+    var value: Value?
+    let version = upToDate(owner: owner, into: &value)
     registrar.access(key)
     // A change that landed between the check and the access above reached no registration
     // of this reader: read again. Later ones are caught by the registration.
     if publishedVersion.load(ordering: .acquiring) != version {
-      return current(owner: owner).value
+      _ = current(owner: owner, into: &value)
     }
-    return value
+    return value.unsafelyUnwrapped
   }
 
   /// A read while derived values are being computed on this thread: checks for a cycle, and
   /// records an edge when the reader is the innermost computation itself.
   private func readInsideComputation(owner: AnyObject?, _ frames: [DerivedFrame]) -> Value {
     checkForCycle(frames)
-    let (value, version) = cachedIfValid() ?? refresh(owner: owner)
+    var value: Value?
+    let version = upToDate(owner: owner, into: &value)
     if let frame = DerivedContext.readingFrame {
       frame.reads.append(DerivedRead(node: self, version: version))
-      return value
+      return value.unsafelyUnwrapped
     }
     registrar.access(key)
     if publishedVersion.load(ordering: .acquiring) != version {
-      return current(owner: owner).value
+      _ = current(owner: owner, into: &value)
     }
-    return value
+    return value.unsafelyUnwrapped
   }
 
-  /// The value, recomputed first if a source changed, and its version.
-  private func current(owner: AnyObject?) -> (value: Value, version: UInt64) {
+  // The methods below hand the value out through an `inout` optional and return its version
+  // (never 0 once computed), rather than returning a `(Value, UInt64)` tuple: this class is
+  // generic and its methods are not specialised, and each tuple or optional of a tuple that
+  // involves `Value` is looked up in the runtime's metadata caches on every call.
+
+  /// Puts the value, recomputed first if a source changed, in `value` and returns its version.
+  private func current(owner: AnyObject?, into value: inout Value?) -> UInt64 {
     if let context = DerivedContext.currentIfPresent, !context.frames.isEmpty {
       checkForCycle(context.frames)
     }
-    return cachedIfValid() ?? refresh(owner: owner)
+    return upToDate(owner: owner, into: &value)
   }
 
-  /// The cached value and its version when the value is clean and nothing it depends on was
-  /// written since it was last checked: one lock, and one atomic load per registrar.
-  private func cachedIfValid() -> (value: Value, version: UInt64)? {
-    withState { state -> (Value, UInt64)? in
-      guard state.phase == .clean, let cached, Self.stampsHold(&state) else { return nil }
-      return (cached, state.version)
+  /// Puts the value, from the cache or refreshed, in `value` and returns its version.
+  @inline(__always)
+  private func upToDate(owner: AnyObject?, into value: inout Value?) -> UInt64 {
+    let version = cachedIfValid(into: &value)
+    return version != 0 ? version : refresh(owner: owner, into: &value)
+  }
+
+  /// Puts the cached value in `value` and returns its version when the value is clean and
+  /// nothing it depends on was written since it was last checked (one lock, and one atomic
+  /// load per registrar); returns 0 otherwise.
+  private func cachedIfValid(into value: inout Value?) -> UInt64 {
+    withState { state -> UInt64 in
+      guard state.phase == .clean, cached != nil, Self.stampsHold(&state) else { return 0 }
+      value = cached
+      return state.version
     }
   }
 
-  /// The slow path of a read: checks the sources, then recomputes if one changed.
-  private func refresh(owner: AnyObject?) -> (value: Value, version: UInt64) {
+  /// The slow path of a read: checks the sources, then recomputes if one changed. Puts the
+  /// value in `value` and returns its version.
+  private func refresh(owner: AnyObject?, into value: inout Value?) -> UInt64 {
     let known = withState {
       state -> (Phase, UInt64, [DerivedPlainSource], [DerivedSourceEdge], [DerivedStamp])? in
       if self.owner == nil, let owner { self.owner = owner }
@@ -454,19 +474,20 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
         }
       }
       if !changed {
-        let settled = withState { state -> (Value, UInt64)? in
-          guard state.marks == marks, let cached else { return nil }
+        let settled = withState { state -> UInt64 in
+          guard state.marks == marks, cached != nil else { return 0 }
           state.phase = .clean
           for index in state.stamps.indices where index < epochs.count {
             state.stamps[index].epoch = epochs[index]
           }
           state.checkedAt = .max
-          return (cached, state.version)
+          value = cached
+          return state.version
         }
-        if let settled { return settled }
+        if settled != 0 { return settled }
       }
     }
-    return recompute()
+    return recompute(into: &value)
   }
 
   /// Stops with a message naming the values when this one is already being computed on this
@@ -480,11 +501,16 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
 
   // MARK: Computing
 
-  /// Runs the computation, records what it read, and replaces the cache.
-  private func recompute() -> (value: Value, version: UInt64) {
-    let (previous, versionBefore, owner) = withState {
-      state -> (Value?, UInt64, AnyObject?) in
-      (cached, state.version, self.owner)
+  /// Runs the computation, records what it read, and replaces the cache. Puts the new value
+  /// in `result` and returns its version.
+  private func recompute(into result: inout Value?) -> UInt64 {
+    var previous: Value?
+    var versionBefore: UInt64 = 0
+    var owner: AnyObject?
+    withState { state in
+      previous = cached
+      versionBefore = state.version
+      owner = self.owner
     }
     let context = DerivedContext.current
     let frame = DerivedFrame(node: self)
@@ -586,7 +612,8 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       }
     }
     if !same && !first { reportChange() }
-    return (value, version)
+    result = value
+    return version
   }
 }
 
