@@ -50,7 +50,9 @@ let package = Package(
     .executableTarget(
       name: "TrackingProfile",
       dependencies: [
-        .product(name: "ArborealTracking", package: "Arboreal")
+        .product(name: "Arboreal", package: "Arboreal"),
+        .product(name: "ArborealObservation", package: "Arboreal"),
+        .product(name: "ArborealTracking", package: "Arboreal"),
       ]
     ),
   ],

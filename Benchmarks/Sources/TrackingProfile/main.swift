@@ -17,8 +17,9 @@ func keep<T>(_ value: T) {}
 func opaque<T>(_ value: T) -> T { value }
 
 let arguments = CommandLine.arguments
-let names = scenarios.keys.sorted().joined(separator: ", ")
-guard arguments.count >= 2, let run = scenarios[arguments[1]] else {
+let everyScenario = scenarios.merging(movedScenarios) { first, _ in first }
+let names = everyScenario.keys.sorted().joined(separator: ", ")
+guard arguments.count >= 2, let run = everyScenario[arguments[1]] else {
   fatalError("usage: TrackingProfile <scenario> [count]; scenarios: \(names)")
 }
 run(arguments.count >= 3 ? Int(arguments[2]) ?? 1_000 : 1_000)

@@ -411,13 +411,19 @@ final class RegistrarCore: @unchecked Sendable {
       }
       if handled { return }
     }
-    if !observers.isEmpty {
+    switch observers {
+    case .none:
+      break
+    case .one(let observer):
+      // Nothing else waits in this loop: a derived value it marks may refresh at once.
+      observer.notify(TrackingChanges(key: key), firedBy: self, id: key.id)
+    case .many(let list):
       let changes = TrackingChanges(key: key)
       let derived = (context ?? ThreadContext.unmanagedCurrentOrNew)._withUnsafeGuaranteedRef {
         $0.derived
       }
       derived.notifying {
-        observers.forEach { $0.notify(changes, firedBy: self, id: key.id) }
+        for observer in list { observer.notify(changes, firedBy: self, id: key.id) }
       }
     }
   }

@@ -1,0 +1,128 @@
+import Arboreal
+import ArborealObservation
+import ArborealTracking
+import Observation
+
+// The scenarios of the rows issue 23 moved: a store's send with and without a log handler,
+// the `Observation` bridge, and a write through a diamond of 1,000 derived values. Each is
+// the TrackingBenchmarks scenario of the same name, one operation repeated `count` times.
+
+/// A store's counter, as `BenchCounter` in the benchmarks.
+final class ProfileCounter: ArborealModel {
+  enum Action: Sendable { case increment }
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var count = 0
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    count &+= 1
+    return .none
+  }
+}
+
+/// A model bridged to `Observation`. `@unchecked Sendable`: used on one thread only.
+final class ProfileBridgedModel: ObservableTrackable, @unchecked Sendable {
+  let registrar = TrackingRegistrar.observable()
+  @Tracked var count = 0
+}
+
+/// The benchmarks' diamond: one input, 998 derived values that read it, one that reads them
+/// all. `@unchecked Sendable`: used on one thread only.
+final class ProfileDiamond: @unchecked Sendable {
+  let input = TrackedModel()
+  var middle: [Derived<Int>] = []
+  var bottom: Derived<Int>?
+
+  init() {
+    for offset in 0..<998 { middle.append(Derived { [input] in input.count &+ offset }) }
+    bottom = Derived { [self] in middle.reduce(0) { $0 &+ $1.value } }
+  }
+}
+
+/// The same graph as computed properties of an `@Observable` model.
+@Observable
+final class ProfileObservedDiamond {
+  var count = 0
+  func middle(_ offset: Int) -> Int { count &+ offset }
+  var bottom: Int { (0..<998).reduce(0) { $0 &+ middle($1) } }
+}
+
+/// A continuous `Observation` observer of the diamond's bottom. `@unchecked Sendable`: used
+/// on one thread only.
+final class ProfileDiamondLoop: @unchecked Sendable {
+  private let diamond: ProfileObservedDiamond
+  private let sink: Sink
+  private var isStopped = false
+
+  init(diamond: ProfileObservedDiamond, sink: Sink) {
+    self.diamond = diamond
+    self.sink = sink
+    arm()
+  }
+
+  private func arm() {
+    withObservationTracking {
+      sink.value &+= diamond.bottom
+    } onChange: { [self] in
+      sink.runs &+= 1
+      if !isStopped { arm() }
+    }
+  }
+
+  func stop() { isStopped = true }
+}
+
+/// The scenarios of the rows issue 23 moved, by name.
+let movedScenarios: [String: @Sendable (Int) -> Void] = [
+  "send/plain": { count in
+    MainActor.assumeIsolated {
+      let store = Store(state: ProfileCounter(), environment: ())
+      for _ in 0..<count { store.send(.increment) }
+      precondition(store.state.count == count)
+    }
+  },
+  "send/logged": { count in
+    MainActor.assumeIsolated {
+      let store = Store(state: ProfileCounter(), environment: ())
+      let sink = Sink()
+      let token = store.addLogHandler { sink.runs &+= $0.sequence }
+      for _ in 0..<count { store.send(.increment) }
+      precondition(store.state.count == count)
+      token.cancel()
+    }
+  },
+  "bridged-read/ours": { count in
+    let model = opaque(ProfileBridgedModel())
+    var sum = 0
+    for _ in 0..<count {
+      sum &+= model.count
+      keep(model)
+    }
+    keep(sum)
+  },
+  "bridged-write/ours": { count in
+    let model = opaque(ProfileBridgedModel())
+    for index in 0..<count {
+      model.count = index
+      keep(model)
+    }
+  },
+  "diamond/ours": { count in
+    let diamond = ProfileDiamond()
+    let sink = Sink()
+    let token = observe { [diamond] in
+      sink.value &+= diamond.bottom?.value ?? 0
+      sink.runs &+= 1
+    }
+    for _ in 0..<count { diamond.input.count &+= 1 }
+    precondition(sink.runs == count + 1)
+    token.cancel()
+  },
+  "diamond/observation": { count in
+    let diamond = ProfileObservedDiamond()
+    let sink = Sink()
+    let loop = ProfileDiamondLoop(diamond: diamond, sink: sink)
+    for _ in 0..<count { diamond.count &+= 1 }
+    precondition(sink.runs == count)
+    loop.stop()
+  },
+]
