@@ -85,6 +85,14 @@ OPERATIONS = {
     "derived-read": 1_000,
     "derived-read-rows": 1_000,
     "derived-diamond-1000": 1,
+    "derived-deep": 1,
+    "derived-broad": 1,
+    "derived-triangle": 1,
+    "derived-mux": 1,
+    "derived-repeated-observers": 1,
+    "derived-unstable": 1,
+    "derived-avoidable": 1,
+    "derived-cellx-1000": 1,
     "remove-child-with-effects": 10_000,
     "push-pop": 1_000,
 }
@@ -131,6 +139,22 @@ ROWS = [
     ("derived-read-rows (cached total of 1,000 row models) [anchor: computed property, ours]", "derived-read-rows/ours", "derived-read-rows/computed", "derived-read-rows", 0.1),
     ("derived-read-rows, vs Observation's computed property", "derived-read-rows/ours", "derived-read-rows/observation", None, None),
     ("derived-diamond-1000 (write, 1 observer at the bottom), vs computed under Observation", "derived-diamond-1000/ours", "derived-diamond-1000/observation", "derived-diamond-1000", None),
+    ("derived-deep (a chain of 1,000, observed at the end), vs computed under Observation", "derived-deep/ours", "derived-deep/observation", "derived-deep", 0.5),
+    ("derived-deep, vs plain recomputation", "derived-deep/ours", "derived-deep/computed", None, None),
+    ("derived-broad (1,000 values on one source, each observed), vs computed under Observation", "derived-broad/ours", "derived-broad/observation", "derived-broad", 0.5),
+    ("derived-broad, vs plain recomputation", "derived-broad/ours", "derived-broad/computed", None, None),
+    ("derived-triangle (a chain of 10 and their sum, observed), vs computed under Observation", "derived-triangle/ours", "derived-triangle/observation", "derived-triangle", 0.5),
+    ("derived-triangle, vs plain recomputation", "derived-triangle/ours", "derived-triangle/computed", None, None),
+    ("derived-mux (100 sources gathered and split into 100 observed values), vs computed under Observation", "derived-mux/ours", "derived-mux/observation", "derived-mux", 0.5),
+    ("derived-mux, vs plain recomputation", "derived-mux/ours", "derived-mux/computed", None, None),
+    ("derived-repeated-observers (one value reading its source 30 times), vs computed under Observation", "derived-repeated-observers/ours", "derived-repeated-observers/observation", "derived-repeated-observers", 0.5),
+    ("derived-repeated-observers, vs plain recomputation", "derived-repeated-observers/ours", "derived-repeated-observers/computed", None, None),
+    ("derived-unstable (dependencies that change at every write), vs computed under Observation", "derived-unstable/ours", "derived-unstable/observation", "derived-unstable", 0.5),
+    ("derived-unstable, vs plain recomputation", "derived-unstable/ours", "derived-unstable/computed", None, None),
+    ("derived-avoidable (an equal intermediate result stops propagation), vs computed under Observation", "derived-avoidable/ours", "derived-avoidable/observation", "derived-avoidable", 0.5),
+    ("derived-avoidable, vs plain recomputation", "derived-avoidable/ours", "derived-avoidable/computed", None, None),
+    ("derived-cellx-1000 (1,000 layers of 4 values), vs computed under Observation", "derived-cellx-1000/ours", "derived-cellx-1000/observation", "derived-cellx-1000", 0.5),
+    ("derived-cellx-1000, vs plain recomputation", "derived-cellx-1000/ours", "derived-cellx-1000/computed", None, None),
     ("remove-child-with-effects (per row of 10,000, one action) [anchor: tag(key:) + cancel(child:key:) by hand]", "remove-child-with-effects/forward", "remove-child-with-effects/tagged", "remove-child-with-effects", None),
     ("push-pop (push, start an effect, pop) [anchor: tag(key:) + cancel(child:key:) by hand]", "push-pop/forward", "push-pop/tagged", "push-pop", None),
 ]
@@ -147,7 +171,8 @@ KEYS = ["untracked-read", "tracked-read", "write-unobserved", "write-sibling-obs
         "loghandler-vs-send", "bridged-read", "bridged-write", "bridged-tracked-read",
         "replay-actions-per-second", "recording-load-lines-per-second",
         "timeline-jumps-per-second", "derived-read",
-        "derived-read-rows", "derived-diamond-1000", "remove-child-with-effects", "push-pop", "forward-vs-tag"]
+        "derived-read-rows", "derived-diamond-1000", "derived-deep", "derived-broad", "derived-triangle", "derived-mux", "derived-repeated-observers", "derived-unstable", "derived-avoidable", "derived-cellx-1000",
+        "remove-child-with-effects", "push-pop", "forward-vs-tag"]
 
 # histogramSamples writes <baseline>.<target>.<name>.<metric>.histogram.samples.tsv, with
 # `/` and spaces in the name replaced by `_`; the first line is a header, then one raw value

@@ -26,5 +26,6 @@ let benchmarks: @Sendable () -> Void = {
   registerLocalBenchmarks()
   registerDevtoolsBenchmarks()
   registerDerivedBenchmarks()
+  registerDerivedShapeBenchmarks()
   registerChildBenchmarks()
 }
