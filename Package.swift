@@ -48,10 +48,15 @@ let package = Package(
     .executableTarget(
       name: "recorder-burst", dependencies: ["Arboreal", "ArborealDevtools"],
       path: "Tests/RecorderBurst"),
+    // The same for a `StorePersister`: killed mid-burst of saves, its file must stay whole.
+    .executableTarget(
+      name: "persist-burst", dependencies: ["Arboreal", "ArborealDevtools"],
+      path: "Tests/PersistBurst"),
     .testTarget(name: "ArborealTrackingTests", dependencies: ["ArborealTracking"]),
     .testTarget(name: "ArborealTests", dependencies: ["Arboreal"]),
     .testTarget(name: "ArborealTestingTests", dependencies: ["ArborealTesting"]),
-    .testTarget(name: "ArborealDevtoolsTests", dependencies: ["ArborealDevtools"]),
+    .testTarget(
+      name: "ArborealDevtoolsTests", dependencies: ["ArborealDevtools", "ArborealTesting"]),
     .testTarget(
       name: "ArborealObservationTests", dependencies: ["ArborealObservation", "Arboreal"]),
     // Runs the example executables as processes; depends on nothing of the library.

@@ -93,14 +93,15 @@ struct DelayStep: Sendable {
   }
 }
 
-/// A sleep whose deadline was fixed when it was made.
-struct Sleep: Sendable {
+/// A sleep whose deadline was fixed when it was made. `package`, for `ArborealDevtools`'
+/// `StorePersister`, whose debounced saves a `TestClock` moves the same way.
+package struct Sleep: Sendable {
   private let body: @Sendable () async throws -> Void
   /// Says that the work the sleep gated has done what it does at the deadline.
-  let settle: @Sendable () -> Void
+  package let settle: @Sendable () -> Void
 
   /// A sleep of `duration` from now on `clock`: booked now on a ``ManualClock``.
-  init(for duration: Duration, on clock: any Clock<Duration>) {
+  package init(for duration: Duration, on clock: any Clock<Duration>) {
     if let manual = clock as? any ManualClock {
       let wake = manual.book(after: duration)
       body = { try await wake.wait() }
@@ -114,7 +115,7 @@ struct Sleep: Sendable {
   /// Sleeps until the deadline.
   ///
   /// - Throws: `CancellationError` when the task is cancelled first.
-  func callAsFunction() async throws {
+  package func callAsFunction() async throws {
     try await body()
   }
 

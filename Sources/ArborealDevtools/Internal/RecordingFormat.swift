@@ -186,20 +186,26 @@ func actionName(inLine line: Data) -> String {
 /// A file that could not be read, with the system's reason.
 struct FileFailure: Error {
   var reason: String
+  /// The system's error number (`ENOENT` for a missing file).
+  var code: Int32 = 0
 }
 
 /// The whole contents of a file, read with the C library, so that a failure comes with the
 /// system's own words (`No such file or directory`).
 func readFile(at path: String) throws(FileFailure) -> Data {
   let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-  guard descriptor >= 0 else { throw FileFailure(reason: String(cString: strerror(errno))) }
+  guard descriptor >= 0 else {
+    throw FileFailure(reason: String(cString: strerror(errno)), code: errno)
+  }
   defer { close(descriptor) }
   var data = Data()
   var buffer = [UInt8](repeating: 0, count: 1 << 16)
   while true {
     let count = read(descriptor, &buffer, buffer.count)
     if count < 0, errno == EINTR { continue }
-    guard count >= 0 else { throw FileFailure(reason: String(cString: strerror(errno))) }
+    guard count >= 0 else {
+      throw FileFailure(reason: String(cString: strerror(errno)), code: errno)
+    }
     if count == 0 { return data }
     data.append(contentsOf: buffer[..<count])
   }

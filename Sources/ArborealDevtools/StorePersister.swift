@@ -1,0 +1,210 @@
+import Arboreal
+import Foundation
+import Synchronization
+
+/// Keeps a store's model saved in a file: after each action that changes it, a while later,
+/// off the main actor, atomically, and once more at ``finish()``.
+///
+/// ```swift
+/// let file = PersistedFile<TodoList>(path: "todos.json")
+/// let list = try file.load().map(TodoList.init(snapshot:)) ?? TodoList()
+/// let store = Store(state: list, environment: environment)
+/// let persister = try StorePersister(store, to: file, clock: environment.clock)
+/// store.send(.add("milk"))  // saved about half a second later
+/// await persister.finish()  // the last state is on the disk
+/// ```
+///
+/// ## When it saves
+/// The persister reads the model's ``ReplayableModel/snapshot`` inside a tracking scope, so it
+/// hears of the first change to any tracked property the snapshot reads (one notification; the
+/// actions after it cost nothing until the save). That change books a save `debounce` later on
+/// `clock`: every change in between goes into the same save, which takes a fresh snapshot on the
+/// main actor when it falls due and watches for the next change. A steady stream of actions
+/// therefore saves once per `debounce`, never later (where a pure debounce would wait for a
+/// quiet moment that may never come). A snapshot equal to the last one saved is not written, so
+/// an action that sets a value and another that sets it back write nothing. A change to an
+/// untracked property alone is not heard; it is saved with the next tracked change, or by
+/// ``flush()`` or ``finish()``, which always compare the snapshot with the last one saved.
+///
+/// ## How it writes
+/// ``PersistedFile/save(_:)`` encodes and writes off the main actor, through a temporary file
+/// renamed over the old one, so a killed process leaves a complete file. Writes are chained,
+/// each waiting for the one before: two never overlap, and the file always ends with the latest
+/// state handed over. A write that fails is reported through ``problem`` and `onProblem`; the
+/// next save (or ``finish()``) tries again.
+///
+/// ## What is never lost
+/// ``finish()`` writes the state as it is when called and waits for the disk. Call it before the
+/// program ends: a persister released with changes not yet saved says so in debug builds. The
+/// persister refuses to start on a file that does not load (``PersistenceError``), so a file
+/// the program cannot read is never written over; move it aside first
+/// (``PersistedFile/moveAside(now:)``) if starting afresh is right.
+///
+/// Invariants, on the main actor: until ``finish()``, either a tracking scope over the last
+/// snapshot is armed or a save is booked (`scheduled`), so no tracked change goes unheard;
+/// at most one save is booked; `lastSaved` is the snapshot of the last write handed to the
+/// chain that has not failed (nil when the file must be written); `writing` is the last write
+/// of the chain, which every new write waits for.
+@MainActor
+public final class StorePersister<Model: ReplayableModel>: Sendable {
+  /// The file the model is saved to.
+  public let file: PersistedFile<Model>
+  /// How long after a change the save happens.
+  public let debounce: Duration
+  /// Why the last write failed, or nil if it succeeded (or none ran yet).
+  public private(set) var problem: PersistenceError?
+
+  private let model: Model
+  private let clock: any Clock<Duration>
+  private let onProblem: @MainActor (PersistenceError?) -> Void
+  /// The snapshot last handed to the writer, or found in the file at start; nil when the next
+  /// save must write whatever the state is.
+  private var lastSaved: Model.Snapshot?
+  /// The booked save: waits on the clock, then saves; nil when none is booked.
+  private var scheduled: Task<Void, Never>?
+  /// The last write of the chain.
+  private var writing: Task<PersistenceError?, Never>?
+  private var isFinished = false
+  /// Whether a change was heard that no snapshot has taken yet, or a write failed: read by
+  /// `deinit`, on any thread, for the debug report.
+  private let hasUnsavedChanges = Atomic<Bool>(false)
+
+  /// Starts saving a store's model.
+  ///
+  /// - Parameters:
+  ///   - store: The store whose model is saved.
+  ///   - file: The file. It must be missing or load (``PersistedFile/load()``): a file that
+  ///     does not load is never written over.
+  ///   - debounce: How long after a change to save; every change in between joins the save.
+  ///     Half a second by default.
+  ///   - clock: The clock the wait runs on: the environment's, so that a test can pass
+  ///     `ArborealTesting`'s `TestClock` and move time itself.
+  ///   - onProblem: Called on the main actor when a write fails (with the error) and when a
+  ///     write succeeds after one failed (with nil).
+  /// - Throws: ``PersistenceError`` when the file exists and does not load.
+  public init(
+    _ store: Store<Model>, to file: PersistedFile<Model>,
+    debounce: Duration = .milliseconds(500), clock: any Clock<Duration> = ContinuousClock(),
+    onProblem: @escaping @MainActor (PersistenceError?) -> Void = { _ in }
+  ) throws(PersistenceError) {
+    let found = try file.read()
+    self.file = file
+    self.debounce = debounce
+    self.model = store.state
+    self.clock = clock
+    self.onProblem = onProblem
+    let now = snapshot(watching: true)
+    switch found {
+    case nil: lastSaved = now  // No file: it is written with the first change.
+    case let found? where found.migrated: lastSaved = nil  // Written in the new version.
+    case let found?: lastSaved = found.snapshot
+    }
+    if lastSaved != now { changed() }
+  }
+
+  deinit {
+    #if DEBUG
+      if hasUnsavedChanges.load(ordering: .acquiring) {
+        let message =
+          "StorePersister<\(Model.self)> for \(file.path) was released with changes not yet "
+          + "saved: call finish() before the program ends\n"
+        FileHandle.standardError.write(Data(message.utf8))
+      }
+    #endif
+  }
+
+  /// Saves now what changed, without waiting for the debounce, and returns once every change
+  /// made before the call is written.
+  public func flush() async {
+    scheduled?.cancel()
+    scheduled = nil
+    await save(watching: !isFinished)
+  }
+
+  /// Stops saving: writes the state as it is now if it differs from the last one saved, and
+  /// returns once it is written. Changes made afterwards are not saved. Calling it again does
+  /// nothing more.
+  public func finish() async {
+    guard !isFinished else {
+      _ = await writing?.value
+      return
+    }
+    isFinished = true
+    scheduled?.cancel()
+    scheduled = nil
+    await save(watching: false)
+  }
+
+  // MARK: Saving
+
+  /// The model's snapshot now; with `watching`, read in a tracking scope whose first change
+  /// books a save.
+  private func snapshot(watching: Bool) -> Model.Snapshot {
+    hasUnsavedChanges.store(false, ordering: .releasing)
+    guard watching else { return model.snapshot }
+    return withTracking {
+      model.snapshot
+    } onChange: { [weak self] _ in
+      self?.changed()
+    }
+  }
+
+  /// A change was heard: books a save unless one is booked.
+  private func changed() {
+    guard !isFinished else { return }
+    hasUnsavedChanges.store(true, ordering: .releasing)
+    guard scheduled == nil else { return }
+    // Booked now, during the change, so that a test that advances a manual clock after the
+    // action never races this task.
+    let sleep = Sleep(for: debounce, on: clock)
+    scheduled = Task { [weak self] in
+      do {
+        try await sleep()
+      } catch {
+        sleep.settle()
+        return
+      }
+      await self?.saveBooked()
+      sleep.settle()
+    }
+  }
+
+  private func saveBooked() async {
+    scheduled = nil
+    await save(watching: !isFinished)
+  }
+
+  /// Takes a snapshot and, if it differs from the last saved, writes it after the writes
+  /// before it; returns once the chain is written.
+  private func save(watching: Bool) async {
+    let snapshot = snapshot(watching: watching)
+    guard snapshot != lastSaved else {
+      _ = await writing?.value
+      return
+    }
+    lastSaved = snapshot
+    let previous = writing
+    let file = file
+    let write = Task.detached { () -> PersistenceError? in
+      _ = await previous?.value
+      do throws(PersistenceError) {
+        try file.save(snapshot)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    writing = write
+    let error = await write.value
+    if let error {
+      // Written again by the next save, whatever it finds.
+      if lastSaved == snapshot { lastSaved = nil }
+      hasUnsavedChanges.store(true, ordering: .releasing)
+      problem = error
+      onProblem(error)
+    } else if problem != nil, writing == write {
+      problem = nil
+      onProblem(nil)
+    }
+  }
+}
