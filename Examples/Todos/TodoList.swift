@@ -1,15 +1,17 @@
 import Arboreal
 import ArborealDevtools
 import ExampleSupport
+import Foundation
 
-/// The app's model: the to-dos, the filter, the undo history and the state of saving.
+/// The app's model: the to-dos, the filter and the undo history.
 ///
-/// Every change to the list pushes the previous list on the undo history and returns a save
-/// effect, which writes the file off the main actor and reports back with
-/// ``Action/saveFinished(problem:)``.
+/// Every change to the list pushes the previous list on the undo history. Saving is not the
+/// model's business: `TodosMain` keeps the list in its file with a `StorePersister`, which
+/// hears each change through tracking and writes the snapshot off the main actor.
 ///
-/// A ``ReplayableModel``: its ``Snapshot`` holds everything `update` depends on, the id and
-/// revision counters too, so that `--record` and `--replay` reproduce a session exactly.
+/// A ``ReplayableModel``: its ``Snapshot`` holds everything `update` depends on, the id
+/// counter too, so that `--record` and `--replay` reproduce a session exactly, and it is what
+/// the list file holds.
 final class TodoList: ReplayableModel {
   /// Everything that can happen to the list. `Codable`, so that a session can be recorded.
   enum Action: Codable, Sendable {
@@ -22,13 +24,11 @@ final class TodoList: ReplayableModel {
     case setFilter(TodoFilter)
     /// Restores the list as it was before the last change.
     case undo
-    /// A save finished: `problem` is nil on success, else what went wrong.
-    case saveFinished(problem: String?)
   }
 
-  /// The services the effects use: the real program writes a file, a test could record.
+  /// The services the list uses: the clock its file is saved on.
   struct Environment: Sendable {
-    var save: @Sendable (_ records: [TodoRecord], _ revision: Int) async throws -> Void
+    var clock: any Clock<Duration> = ContinuousClock()
   }
 
   /// How many changes `undo` can take back.
@@ -38,8 +38,6 @@ final class TodoList: ReplayableModel {
   @Tracked private(set) var items: [Todo]
   @Tracked private(set) var filter = TodoFilter.all
   @Tracked private(set) var undoHistory: [[TodoRecord]] = []
-  /// Why the last save failed, or nil if it succeeded (or none ran yet).
-  @Tracked private(set) var saveProblem: String?
 
   /// The to-dos the filter shows, with the numbers the user types: derived, so `list` reuses
   /// it until a to-do or the filter changes.
@@ -57,42 +55,41 @@ final class TodoList: ReplayableModel {
   })
   var status: TodoStatus
   private var nextID: Int
-  private var revision = 0
 
   init(records: [TodoRecord]) {
-    // Ids are only keys for this run: renumber if a hand-edited file repeats one.
-    let ids = Set(records.map(\.id))
-    var records = records
-    if ids.count != records.count {
-      for index in records.indices { records[index].id = index + 1 }
-    }
-    items = records.map(Todo.init)
-    nextID = (records.map(\.id).max() ?? 0) + 1
+    let snapshot = Self.snapshot(of: records)
+    items = snapshot.items.map(Todo.init)
+    nextID = snapshot.nextID
   }
 
-  /// The list as plain data: what a recording starts from.
+  /// A new list of `records`: ids are only keys, so a hand-edited file that repeats one is
+  /// renumbered, and the next id is one past the largest.
+  nonisolated static func snapshot(of records: [TodoRecord]) -> Snapshot {
+    var records = records
+    if Set(records.map(\.id)).count != records.count {
+      for index in records.indices { records[index].id = index + 1 }
+    }
+    return Snapshot(
+      items: records, filter: .all, undoHistory: [], nextID: (records.map(\.id).max() ?? 0) + 1)
+  }
+
+  /// The list as plain data: what a recording starts from, and what the list file holds.
   struct Snapshot: Codable, Equatable, Sendable {
     var items: [TodoRecord]
     var filter: TodoFilter
     var undoHistory: [[TodoRecord]]
-    var saveProblem: String?
     var nextID: Int
-    var revision: Int
   }
 
   var snapshot: Snapshot {
-    Snapshot(
-      items: items.map(\.record), filter: filter, undoHistory: undoHistory,
-      saveProblem: saveProblem, nextID: nextID, revision: revision)
+    Snapshot(items: items.map(\.record), filter: filter, undoHistory: undoHistory, nextID: nextID)
   }
 
   init(snapshot: Snapshot) {
     items = snapshot.items.map(Todo.init)
     filter = snapshot.filter
     undoHistory = snapshot.undoHistory
-    saveProblem = snapshot.saveProblem
     nextID = snapshot.nextID
-    revision = snapshot.revision
   }
 
   func update(action: Action, environment: Environment) -> Fx<Action> {
@@ -104,12 +101,12 @@ final class TodoList: ReplayableModel {
       // A new to-do is not a changed one: the recording names `items`, not its fields.
       items.append(Todo(TodoRecord(id: nextID, text: text, done: false)))
       nextID += 1
-      return save(environment)
+      return .none
     case .remove(let id):
       guard let index = items.firstIndex(where: { $0.id == id }) else { return .none }
       remember(items.map(\.record))
       items.remove(at: index)
-      return Fx.cancel(child: Todo.self, key: id).merge(save(environment))
+      return Fx.cancel(child: Todo.self, key: id)
     case .todo(let id, let action):
       guard let todo = item(id: id) else { return .none }
       let before = items.map(\.record)
@@ -117,7 +114,7 @@ final class TodoList: ReplayableModel {
       let fx = todo.update(action: action, environment: ()).tag(key: id) { Action.todo(id: id, $0) }
       guard items.map(\.record) != before else { return fx }
       remember(before)
-      return fx.merge(save(environment))
+      return fx
     case .setFilter(let filter):
       self.filter = filter
       return .none
@@ -132,9 +129,6 @@ final class TodoList: ReplayableModel {
         _ = todo.update(action: .setDone(record.done), environment: ())
         return todo
       }
-      return save(environment)
-    case .saveFinished(let problem):
-      saveProblem = problem
       return .none
     }
   }
@@ -142,19 +136,6 @@ final class TodoList: ReplayableModel {
   private func remember(_ records: [TodoRecord]) {
     undoHistory.append(records)
     if undoHistory.count > Self.undoLimit { undoHistory.removeFirst() }
-  }
-
-  private func save(_ environment: Environment) -> Fx<Action> {
-    revision += 1
-    // An effect cannot capture the model: copy what it needs.
-    let records = items.map(\.record)
-    let revision = revision
-    return Fx {
-      try await environment.save(records, revision)
-      return .saveFinished(problem: nil)
-    } catch: { error in
-      .saveFinished(problem: "\(error)")
-    }
   }
 }
 
@@ -172,4 +153,29 @@ extension TodoList {
   }
 
   var canUndo: Bool { !undoHistory.isEmpty }
+}
+
+// MARK: The list file
+
+extension TodoList {
+  /// The list file's format version: 1, the snapshot in an envelope.
+  nonisolated static let fileVersion = 1
+
+  /// The list file at `path`. Files from before the envelope (`{"todos": [...]}`, version 0)
+  /// are read through ``migrate(_:)`` and written back in the current version.
+  nonisolated static func file(at path: String) -> PersistedFile<TodoList> {
+    PersistedFile(path: path, version: fileVersion, migrate: migrate)
+  }
+
+  /// Reads a list file of an older version: version 0 is the plain list of records.
+  @Sendable nonisolated static func migrate(_ old: PersistedFile<TodoList>.OldContents) throws -> Snapshot {
+    guard old.version == 0 else { throw MigrationFailure(version: old.version) }
+    return snapshot(of: try JSONDecoder().decode(TodoFileContents.self, from: old.data).todos)
+  }
+
+  /// A file version this program never wrote.
+  struct MigrationFailure: Error, CustomStringConvertible {
+    var version: Int
+    var description: String { "no to-do list was ever written in version \(version)" }
+  }
 }

@@ -1,10 +1,11 @@
 import Arboreal
+import ArborealDevtools
 import ExampleSupport
 
 /// The command line around the store: runs one typed line at a time and prints the results.
 ///
-/// The status line and save problems are printed by observers (`observe`), so they appear
-/// exactly when what they read changes; the status line and the filtered list are derived
+/// The status line is printed by an observer (`observe`), so it appears exactly when what it
+/// reads changes, and save problems by the persister when they come and go; the status line and the filtered list are derived
 /// values of the model (`@Derived`), cached until a to-do or the filter changes. A single
 /// to-do is reached through the keyed `viewStore(key:get:tag:)`, and `edit` reads and writes
 /// its text through a binding.
@@ -14,15 +15,38 @@ final class TodosApp {
   let console: Console
   let path: String
   let history: TodoHistory
+  /// Keeps the list in its file; nil when the list lives in memory only (`--replay`).
+  let persister: StorePersister<TodoList>?
   private var observers: [TrackingToken] = []
   /// Set by `edit <n>`: the next line is the new text, written through this binding.
   private var pendingEdit: (number: Int, text: StoreBinding<String>)?
 
-  init(store: Store<TodoList>, path: String, console: Console, history: TodoHistory) {
+  init(
+    store: Store<TodoList>, path: String, console: Console, history: TodoHistory,
+    persister: StorePersister<TodoList>?
+  ) {
     self.store = store
     self.path = path
     self.console = console
     self.history = history
+    self.persister = persister
+  }
+
+  /// Says that a save failed, or that saving works again.
+  static func report(_ problem: PersistenceError?, path: String, console: Console) {
+    if let problem {
+      console.error(
+        "could not save to \(path): \(reason(problem))",
+        hint: "your list is kept in memory; fix that, or quit and use --file PATH")
+    } else {
+      console.say("Saved to \(path) again.")
+    }
+  }
+
+  /// What went wrong, without the path the messages already name.
+  static func reason(_ problem: PersistenceError) -> String {
+    if case .file(let reason) = problem.kind { return reason }
+    return problem.reason
   }
 
   private var model: TodoList { store.state }
@@ -31,19 +55,8 @@ final class TodosApp {
   func start() {
     let model = model
     let console = console
-    let path = path
     console.say(model.status.line)
     observers.append(observe({ model.status }, onChange: { console.say($0.line) }))
-    observers.append(
-      observe({ model.saveProblem }) { problem in
-        if let problem {
-          console.error(
-            "could not save to \(path): \(problem)",
-            hint: "your list is kept in memory; fix that, or quit and use --file PATH")
-        } else {
-          console.say("Saved to \(path) again.")
-        }
-      })
     showPrompt()
   }
 
@@ -65,7 +78,7 @@ final class TodosApp {
     return true
   }
 
-  /// Waits for the last save and says whether the list on disk is up to date.
+  /// Writes the last changes and says whether the list on disk is up to date.
   ///
   /// - Returns: The exit status: 0, or 1 if the last changes could not be saved.
   func finish() async -> Int32 {
@@ -74,8 +87,9 @@ final class TodosApp {
     // never saw a change would be reported as a mistake in debug builds).
     for observer in observers { observer.cancel() }
     observers.removeAll()
-    guard let problem = model.saveProblem else { return 0 }
-    console.error("your last changes were not saved to \(path): \(problem)")
+    await persister?.finish()
+    guard let problem = persister?.problem else { return 0 }
+    console.error("your last changes were not saved to \(path): \(Self.reason(problem))")
     return 1
   }
 

@@ -4,7 +4,7 @@ import ExampleSupport
 import Foundation
 
 /// `swift run todos [--file PATH] [--record FILE] [--replay FILE]`: a to-do list in a JSON
-/// file, driven from a prompt.
+/// file (kept there by a `StorePersister`), driven from a prompt.
 @main
 @MainActor
 enum TodosMain {
@@ -24,25 +24,32 @@ enum TodosMain {
     }
 
     let store: Store<TodoList>
+    var persister: StorePersister<TodoList>?
     var replayed: [RecordedStep<TodoList.Action>] = []
     var replayedStart: TodoList.Snapshot?
+    let environment = TodoList.Environment()
     if let replayPath = options.replayPath {
       guard let recording = replay(replayPath, options: options, console: console) else { exit(1) }
       // Replay runs no effect; afterwards the list lives in memory only.
-      let offline = TodoList.Environment(save: { _, _ in })
-      store = Store(state: recording.replay(environment: offline), environment: offline)
+      store = Store(state: recording.replay(environment: environment), environment: environment)
       replayed = recording.steps
       replayedStart = recording.start
       console.say(
         "Replayed \(recording.steps.count) \(recording.steps.count == 1 ? "action" : "actions")"
           + " from \(replayPath); changes stay in memory (\(options.path) is not written).")
     } else {
-      guard let loaded = load(options.path, console: console) else { exit(1) }
-      let file = TodoFile(path: options.path)
-      let environment = TodoList.Environment(save: { records, revision in
-        try await file.save(records, revision: revision)
-      })
-      store = Store(state: TodoList(records: loaded), environment: environment)
+      let file = TodoList.file(at: options.path)
+      guard let loaded = load(file, console: console) else { exit(1) }
+      store = Store(state: TodoList(snapshot: loaded), environment: environment)
+      do {
+        let path = options.path
+        persister = try StorePersister(store, to: file, clock: environment.clock) { problem in
+          TodosApp.report(problem, path: path, console: console)
+        }
+      } catch {
+        console.error("\(error)", hint: "fix or remove the file, or use --file PATH to choose another")
+        exit(1)
+      }
     }
 
     // Always recorded, in memory at least, for `history` and `why`.
@@ -56,7 +63,8 @@ enum TodosMain {
     let app = TodosApp(
       store: store, path: options.path, console: console,
       history: TodoHistory(
-        start: replayedStart ?? recorder.start, replayed: replayed, recorder: recorder))
+        start: replayedStart ?? recorder.start, replayed: replayed, recorder: recorder),
+      persister: persister)
     if console.isInteractive {
       console.say("To-dos in \(options.path). Type 'help' for the commands.")
     }
@@ -71,24 +79,35 @@ enum TodosMain {
     exit(status)
   }
 
-  /// The records in the list file, or nil (after saying why) when it cannot be read.
-  private static func load(_ path: String, console: Console) -> [TodoRecord]? {
+  /// The list in the file (empty when there is none), or nil (after saying why) when it
+  /// cannot be read. A file that is not a to-do list is moved aside, never overwritten; one
+  /// from a newer version of the program is left alone and the program stops.
+  private static func load(_ file: PersistedFile<TodoList>, console: Console) -> TodoList.Snapshot? {
+    let path = file.path
     do {
-      switch try TodoFile(path: path).load() {
-      case .missing:
-        return []
-      case .records(let loaded):
-        return loaded
-      case .corrupt(let reason, let aside):
-        console.error(
-          "\(path) is not a to-do list (\(reason)); it was moved to \(aside)",
-          hint: "starting with an empty list; your old file is kept at that path")
-        return []
-      }
+      return try file.load() ?? TodoList.snapshot(of: [])
     } catch {
-      console.error(
-        "\(error)", hint: "fix or remove the file, or use --file PATH to choose another")
-      return nil
+      switch error.kind {
+      case .file, .newerVersion:
+        console.error(
+          "\(error)", hint: "fix or remove the file, or use --file PATH to choose another")
+        return nil
+      case .notJSON, .notASnapshot, .noMigration, .migrationFailed, .snapshotDoesNotDecode,
+        .snapshotDoesNotEncode:
+        let reason = if case .notJSON = error.kind { "not valid JSON" } else { error.reason }
+        do {
+          let aside = try file.moveAside()
+          console.error(
+            "\(path) is not a to-do list (\(reason)); it was moved to \(aside)",
+            hint: "starting with an empty list; your old file is kept at that path")
+          return TodoList.snapshot(of: [])
+        } catch {
+          console.error(
+            "\(path) is not a to-do list (\(reason)), and cannot be moved aside: \(error)",
+            hint: "fix or remove the file, or use --file PATH to choose another")
+          return nil
+        }
+      }
     }
   }
 

@@ -55,7 +55,8 @@ public struct PersistenceError: Error, Sendable, Equatable, CustomStringConverti
     "\(path): " + reason
   }
 
-  private var reason: String {
+  /// What is wrong, without the file: `not JSON (…)`.
+  public var reason: String {
     switch kind {
     case .file(let reason): "cannot use the file: \(reason)"
     case .notJSON(let reason): "not JSON (\(reason))"

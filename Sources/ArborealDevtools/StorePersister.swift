@@ -79,8 +79,9 @@ public final class StorePersister<Model: ReplayableModel>: Sendable {
   ///     Half a second by default.
   ///   - clock: The clock the wait runs on: the environment's, so that a test can pass
   ///     `ArborealTesting`'s `TestClock` and move time itself.
-  ///   - onProblem: Called on the main actor when a write fails (with the error) and when a
-  ///     write succeeds after one failed (with nil).
+  ///   - onProblem: Called on the main actor when ``problem`` changes: when a write fails
+  ///     other than the one before it (with the error), and when a write succeeds after one
+  ///     failed (with nil).
   /// - Throws: ``PersistenceError`` when the file exists and does not load.
   public init(
     _ store: Store<Model>, to file: PersistedFile<Model>,
@@ -200,6 +201,7 @@ public final class StorePersister<Model: ReplayableModel>: Sendable {
       // Written again by the next save, whatever it finds.
       if lastSaved == snapshot { lastSaved = nil }
       hasUnsavedChanges.store(true, ordering: .releasing)
+      guard problem != error else { return }
       problem = error
       onProblem(error)
     } else if problem != nil, writing == write {

@@ -79,7 +79,8 @@ import Testing
   private func savedTexts(_ file: URL) throws -> [String] {
     let data = try Data(contentsOf: file)
     let object = try JSONSerialization.jsonObject(with: data)
-    let todos = try #require((object as? [String: Any])?["todos"] as? [[String: Any]])
+    let snapshot = try #require((object as? [String: Any])?["snapshot"] as? [String: Any])
+    let todos = try #require(snapshot["items"] as? [[String: Any]])
     return todos.compactMap { $0["text"] as? String }
   }
 }

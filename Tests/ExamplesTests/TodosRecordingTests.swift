@@ -23,10 +23,10 @@ import Testing
   /// they were when it was added or last changed.
   private let explanations = """
     2. [x] eggs
-      text = "eggs": unchanged since the to-do was added by #3 add("eggs")
-      isDone = true: set by #5 todo(id: 2, setDone(true))
+      text = "eggs": unchanged since the to-do was added by #2 add("eggs")
+      isDone = true: set by #3 todo(id: 2, setDone(true))
     todos> 1. [ ] oat milk
-      text = "oat milk": set by #7 todo(id: 1, setText("oat milk"))
+      text = "oat milk": set by #4 todo(id: 1, setText("oat milk"))
       isDone = false: unchanged since the to-do was added by #1 add("milk")
     """
 
@@ -41,9 +41,9 @@ import Testing
       #expect(await recording.stdout.wait(for: step.waitFor), "\(step.command)")
     }
     try terminal.type("history\n")
-    #expect(await recording.stdout.wait(for: "#12 saveFinished(problem: nil) ← effect of #11"))
+    #expect(await recording.stdout.wait(for: "#6 undo → "))
     try terminal.type("why 2\n")
-    #expect(await recording.stdout.wait(for: "isDone = true: set by #5"))
+    #expect(await recording.stdout.wait(for: "isDone = true: set by #3"))
     try terminal.type("why 1\n")
     #expect(await recording.stdout.wait(for: "unchanged since the to-do was added by #1"))
     try terminal.type("quit\n")
@@ -56,21 +56,20 @@ import Testing
       recorded.stdout.contains(
         """
         #1 add("milk") → TodoList#1.undoHistory, TodoList#1.items
-        #2 saveFinished(problem: nil) ← effect of #1 → (no change)
+        #2 add("eggs") → TodoList#1.undoHistory, TodoList#1.items
         """))
-    #expect(recorded.stdout.contains(#"#5 todo(id: 2, setDone(true)) → Todo#2.isDone"#))
+    #expect(recorded.stdout.contains(#"#3 todo(id: 2, setDone(true)) → Todo#2.isDone"#))
 
     // The file: a header, then one line per action, each with its number, cause and changes.
     let lines = try String(contentsOf: directory.file("session.jsonl"), encoding: .utf8)
       .split(separator: "\n").map(String.init)
-    #expect(lines.count == 13)
+    #expect(lines.count == 7)
     let steps = try lines.dropFirst().map { line in
       try #require(
         JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     }
-    #expect(steps.map { $0["seq"] as? Int } == Array(1...12))
-    #expect(steps.map { $0["cause"] as? String }.filter { $0 == "effect" }.count == 6)
-    #expect(steps[1]["startedBy"] as? Int == 1)
+    #expect(steps.map { $0["seq"] as? Int } == Array(1...6))
+    #expect(steps.allSatisfy { $0["cause"] as? String == "sent" && $0["startedBy"] == nil })
     let header = try #require(
       JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
     #expect(header["format"] as? String == "arboreal-recording")
@@ -85,7 +84,7 @@ import Testing
     try replayTerminal.type("list\n")
     #expect(await replay.stdout.wait(for: " 2. [x] eggs"))
     try replayTerminal.type("history\n")
-    #expect(await replay.stdout.wait(for: "#12 saveFinished"))
+    #expect(await replay.stdout.wait(for: "#6 undo → "))
     try replayTerminal.type("why 2\n")
     #expect(await replay.stdout.wait(for: "isDone = true"))
     try replayTerminal.type("why 1\n")
@@ -93,19 +92,19 @@ import Testing
     try replayTerminal.type("add tea\n")
     #expect(await replay.stdout.wait(for: "Added 3. tea"))
     try replayTerminal.type("history\n")
-    #expect(await replay.stdout.wait(for: "#14 saveFinished(problem: nil) ← effect of #13"))
+    #expect(await replay.stdout.wait(for: #"#7 add("tea") → "#))
     try replayTerminal.type("quit\n")
     let replayed = await replay.finish()
 
     #expect(replayed.status == 0)
     #expect(
       replayed.stdout.hasPrefix(
-        "Replayed 12 actions from session.jsonl; changes stay in memory (other.json is not written).\n"
+        "Replayed 6 actions from session.jsonl; changes stay in memory (other.json is not written).\n"
       ))
     #expect(replayed.stdout.contains(" 1. [ ] oat milk\n 2. [x] eggs\n"))
     #expect(replayed.stdout.contains("todos> " + explanations))
     #expect(
-      replayed.stdout.contains(#"#13 add("tea") → TodoList#1.undoHistory, TodoList#1.items"#))
+      replayed.stdout.contains(#"#7 add("tea") → TodoList#1.undoHistory, TodoList#1.items"#))
     #expect(!FileManager.default.fileExists(atPath: directory.file("other.json").path))
     #expect(try savedTodos(at: directory.file("todos.json")).map(\.text) == ["oat milk", "eggs"])
   }
@@ -126,7 +125,7 @@ import Testing
     #expect(refused.status == 1)
     #expect(
       refused.stderr == """
-        error: session.jsonl:7: the line is cut short (the recording was interrupted while writing it)
+        error: session.jsonl:4: the line is cut short (the recording was interrupted while writing it)
         hint: add --valid-prefix to replay the actions before that line
 
         """)
@@ -134,11 +133,11 @@ import Testing
     let prefix = try await todos.run(
       ["--replay", "session.jsonl", "--valid-prefix"], input: "list\nhistory\n", in: directory.url)
     #expect(prefix.status == 0)
-    #expect(prefix.stderr.hasPrefix("error: session.jsonl:7: the line is cut short"))
-    #expect(prefix.stderr.contains("hint: replaying the 5 actions before that line\n"))
-    #expect(prefix.stdout.contains("Replayed 5 actions from session.jsonl"))
-    #expect(prefix.stdout.contains(" 1. [x] milk\n 2. [ ] eggs\n"))
-    #expect(prefix.stdout.contains("#5 todo(id: 1, setDone(true)) → Todo#1.isDone"))
+    #expect(prefix.stderr.hasPrefix("error: session.jsonl:4: the line is cut short"))
+    #expect(prefix.stderr.contains("hint: replaying the 2 actions before that line\n"))
+    #expect(prefix.stdout.contains("Replayed 2 actions from session.jsonl"))
+    #expect(prefix.stdout.contains(" 1. [ ] milk\n 2. [ ] eggs\n"))
+    #expect(prefix.stdout.contains(#"#2 add("eggs") → TodoList#1.undoHistory, TodoList#1.items"#))
   }
 
   @Test func aRenamedActionIsReportedByName() async throws {

@@ -8,6 +8,12 @@ struct SavedTodo: Decodable, Equatable {
 
 /// Reads a `todos` JSON file.
 func savedTodos(at url: URL) throws -> [SavedTodo] {
-  struct Contents: Decodable { var todos: [SavedTodo] }
-  return try JSONDecoder().decode(Contents.self, from: Data(contentsOf: url)).todos
+  struct Contents: Decodable {
+    struct Snapshot: Decodable { var items: [SavedTodo] }
+    var format: String
+    var snapshot: Snapshot
+  }
+  let contents = try JSONDecoder().decode(Contents.self, from: Data(contentsOf: url))
+  guard contents.format == "arboreal-snapshot" else { throw CocoaError(.fileReadCorruptFile) }
+  return contents.snapshot.items
 }
