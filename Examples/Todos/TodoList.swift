@@ -168,7 +168,9 @@ extension TodoList {
   }
 
   /// Reads a list file of an older version: version 0 is the plain list of records.
-  @Sendable nonisolated static func migrate(_ old: PersistedFile<TodoList>.OldContents) throws -> Snapshot {
+  @Sendable nonisolated static func migrate(_ old: PersistedFile<TodoList>.OldContents) throws
+    -> Snapshot
+  {
     guard old.version == 0 else { throw MigrationFailure(version: old.version) }
     return snapshot(of: try JSONDecoder().decode(TodoFileContents.self, from: old.data).todos)
   }

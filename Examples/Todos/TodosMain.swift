@@ -47,7 +47,8 @@ enum TodosMain {
           TodosApp.report(problem, path: path, console: console)
         }
       } catch {
-        console.error("\(error)", hint: "fix or remove the file, or use --file PATH to choose another")
+        console.error(
+          "\(error)", hint: "fix or remove the file, or use --file PATH to choose another")
         exit(1)
       }
     }
@@ -82,7 +83,8 @@ enum TodosMain {
   /// The list in the file (empty when there is none), or nil (after saying why) when it
   /// cannot be read. A file that is not a to-do list is moved aside, never overwritten; one
   /// from a newer version of the program is left alone and the program stops.
-  private static func load(_ file: PersistedFile<TodoList>, console: Console) -> TodoList.Snapshot? {
+  private static func load(_ file: PersistedFile<TodoList>, console: Console) -> TodoList.Snapshot?
+  {
     let path = file.path
     do {
       return try file.load() ?? TodoList.snapshot(of: [])

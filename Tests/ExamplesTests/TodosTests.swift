@@ -179,6 +179,41 @@ import Testing
     #expect(try directory.contents().filter { $0.hasPrefix("todos.json.corrupt-") }.count == 2)
   }
 
+  @Test func aListFileFromBeforeTheEnvelopeIsMigratedAndWrittenBackInTheNewFormat() async throws {
+    let directory = try TemporaryDirectory()
+    let old =
+      #"{"todos": [{"id": 4, "text": "milk", "done": true}, {"id": 9, "text": "eggs", "done": false}]}"#
+    try Data(old.utf8).write(to: directory.file("todos.json"))
+    let run = try await todos.run(input: "list\nadd tea\n", in: directory.url)
+
+    #expect(run.status == 0 && run.stderr == "")
+    #expect(run.stdout.contains(" 1. [x] milk\n 2. [ ] eggs\n"))
+    #expect(
+      try savedTodos(at: directory.file("todos.json")) == [
+        SavedTodo(text: "milk", done: true), SavedTodo(text: "eggs", done: false),
+        SavedTodo(text: "tea", done: false),
+      ])
+    let saved = try String(contentsOf: directory.file("todos.json"), encoding: .utf8)
+    #expect(saved.hasPrefix(#"{"format":"arboreal-snapshot","version":1,"snapshot":{"#))
+  }
+
+  @Test func aListFileFromANewerVersionStopsTheProgramAndIsLeftAlone() async throws {
+    let directory = try TemporaryDirectory()
+    let newer = Data(#"{"format":"arboreal-snapshot","version":2,"snapshot":{"lists":[]}}"#.utf8)
+    try newer.write(to: directory.file("todos.json"))
+    let run = try await todos.run(input: "add milk\n", in: directory.url)
+
+    #expect(run.status == 1)
+    #expect(
+      run.stderr == """
+        error: todos.json: written by a newer version of the program (format version 2; this one reads up to 1)
+        hint: fix or remove the file, or use --file PATH to choose another
+
+        """)
+    #expect(try Data(contentsOf: directory.file("todos.json")) == newer)
+    #expect(try directory.contents() == ["todos.json"])
+  }
+
   @Test func aFailedSaveIsReportedAndTheListKept() async throws {
     let directory = try TemporaryDirectory()
     let path = directory.file("missing-folder/todos.json").path
