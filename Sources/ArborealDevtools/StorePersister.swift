@@ -145,7 +145,8 @@ public final class StorePersister<Model: ReplayableModel>: Sendable {
     guard watching else { return model.snapshot }
     return withTracking {
       model.snapshot
-    } onChange: { [weak self] _ in
+    } onChange: { [weak self] in
+      // The form without the changes: the registrar then skips naming the property.
       self?.changed()
     }
   }

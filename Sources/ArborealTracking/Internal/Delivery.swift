@@ -102,6 +102,13 @@ struct UncheckedCallback: @unchecked Sendable {
     self.function = .withChanges(function)
   }
 
+  /// Whether the callback reads what changed: a callback that does not lets a first change
+  /// skip looking up the property's name by reflection.
+  var readsChanges: Bool {
+    if case .plain = function { return false }
+    return true
+  }
+
   func callAsFunction(_ changes: TrackingChanges) {
     switch function {
     case .plain(let function): function()

@@ -162,6 +162,10 @@ final class ObserverCore: @unchecked Sendable {
   private let lock = Lock()
   @exclusivity(unchecked) private var state: ObserverState
 
+  /// Whether the callback reads the changed properties' names (see
+  /// `UncheckedCallback.readsChanges`).
+  var readsChanges: Bool { callback.readsChanges }
+
   init(kind: Kind, delivery: Delivery, callback: UncheckedCallback, origin: ObserverOrigin?) {
     self.kind = kind
     self.delivery = delivery

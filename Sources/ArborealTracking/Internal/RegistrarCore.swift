@@ -331,6 +331,18 @@ final class RegistrarCore: @unchecked Sendable {
         write: write)
       return
     }
+    // The name and owner are looked up by reflection (tens of thousands of instructions) only
+    // for a consumer that may read them: a change recording or a tracking scope running
+    // anywhere (a scope hands the key to the observer it registers), or an observer whose
+    // callback takes the changes. A first change that only wakes observers which ignore them
+    // (a plain `withTracking` or `observe`, a persister) reports the unnamed key; a later
+    // change looks the name up when something needs it. (A scope that starts on another
+    // thread at this very moment may get the key unnamed, `property#N`: its observer is still
+    // notified, only the name is missing.)
+    guard activity.writesTakeSlowPath || activity.hasScopes || observers.anyReadsChanges else {
+      report(key, to: observers, context: context, model: model, write: write)
+      return
+    }
     let named = TrackingKey(id: id, info: makeInfo(id, name: name, of: model))
     withState { $0.rename(named) }
     // Looked up again: the reflection above may run a model's `customMirror`.

@@ -24,6 +24,15 @@ enum ObserverList {
     return false
   }
 
+  /// Whether any observer's callback reads the changed properties' names.
+  var anyReadsChanges: Bool {
+    switch self {
+    case .none: false
+    case .one(let observer): observer.readsChanges
+    case .many(let list): list.contains { $0.readsChanges }
+    }
+  }
+
   /// Calls `body` with each observer.
   @inline(__always)
   func forEach(_ body: (ObserverCore) -> Void) {
