@@ -4,7 +4,12 @@ import Foundation
 
 /// What a test reads from a viewer page's document (the markup `ViewerPage` documents).
 struct ViewerDocument {
-  let html: String
+  /// The document up to the page's data and script, whose text would otherwise match too.
+  let html: Substring
+
+  init(html: String) {
+    self.html = html[..<(html.range(of: "<script type=\"application/json\"")?.lowerBound ?? html.endIndex)]
+  }
 
   /// `body[data-…]` attributes.
   func bodyAttribute(_ name: String) -> String? {
