@@ -26,7 +26,11 @@ import Arboreal
 /// Every `<`, `>` and `&` inside a string is written `\u003c`, `\u003e`, `\u0026`, so the text
 /// can sit inside a `<script>` element whatever the recording holds.
 struct ViewerData {
-  private(set) var json = ""
+  /// The JSON text, as UTF-8.
+  private(set) var bytes: [UInt8] = []
+
+  /// The JSON text.
+  var json: String { String(decoding: bytes, as: UTF8.self) }
 
   /// Replays `recording` step by step and writes each step's text, cause, recorded changes
   /// and the differences between the snapshot trees before and after it.
@@ -38,115 +42,119 @@ struct ViewerData {
   ) where Model.Action: Codable {
     let model = Model(snapshot: recording.start)
     var previous = SnapshotValue(of: model.snapshot)
-    json.reserveCapacity(256 + recording.steps.count * 120)
-    json += "{\"title\":"
+    bytes.reserveCapacity(256 + recording.steps.count * 120)
+    write("{\"title\":")
     append(string: title)
-    json += ",\"model\":"
+    write(",\"model\":")
     append(string: String(describing: Model.self))
-    json += ",\"problem\":"
-    if let problem = recording.problem { append(string: problem.description) } else { json += "null" }
-    json += ",\"start\":"
+    write(",\"problem\":")
+    if let problem = recording.problem { append(string: problem.description) } else { write("null") }
+    write(",\"start\":")
     append(previous)
-    json += ",\"steps\":["
+    write(",\"steps\":[")
     for index in recording.steps.indices {
       let step = recording.steps[index]
       Recording.apply(recording.steps[index...index], to: model, environment)
       let tree = SnapshotValue(of: model.snapshot)
-      if index > 0 { json += "," }
-      json += "["
+      if index > 0 { write(",") }
+      write("[")
       append(string: String(describing: step.action))
       switch step.cause {
-      case .sent: json += ",0,["
-      case .effect(let startedBy?): json += ",\(startedBy),["
-      case .effect(nil): json += ",-1,["
+      case .sent: write(",0,[")
+      case .effect(let startedBy?): write(",\(startedBy),[")
+      case .effect(nil): write(",-1,[")
       }
       for (offset, property) in step.changes.enumerated() {
-        if offset > 0 { json += "," }
+        if offset > 0 { write(",") }
         append(string: property.description)
       }
-      json += "],["
+      write("],[")
       for (offset, change) in SnapshotValue.changes(from: previous, to: tree).enumerated() {
-        if offset > 0 { json += "," }
+        if offset > 0 { write(",") }
         append(change)
       }
-      json += "]]"
+      write("]]")
       previous = tree
     }
-    json += "]}"
+    write("]}")
+  }
+
+  private mutating func write(_ text: String) {
+    bytes.append(contentsOf: text.utf8)
   }
 
   private mutating func append(_ change: SnapshotChange) {
     switch change {
     case .set(let path, let old, let new):
-      json += "[0,"
+      write("[0,")
       append(path)
-      json += ","
+      write(",")
       append(old)
-      json += ","
+      write(",")
       append(new)
     case .insert(let path, let new, let position):
-      json += "[1,"
+      write("[1,")
       append(path)
-      json += ","
+      write(",")
       append(new)
-      json += ",\(position)"
+      write(",\(position)")
     case .remove(let path, let old):
-      json += "[2,"
+      write("[2,")
       append(path)
-      json += ","
+      write(",")
       append(old)
     }
-    json += "]"
+    write("]")
   }
 
   private mutating func append(_ path: [SnapshotPathComponent]) {
-    json += "["
+    write("[")
     for (offset, component) in path.enumerated() {
-      if offset > 0 { json += "," }
+      if offset > 0 { write(",") }
       switch component {
       case .key(let key): append(string: key)
-      case .index(let index): json += "\(index)"
+      case .index(let index): write("\(index)")
       }
     }
-    json += "]"
+    write("]")
   }
 
   private mutating func append(_ value: SnapshotValue) {
     switch value {
     case .object(let members):
-      json += "{\"o\":["
+      write("{\"o\":[")
       for (offset, member) in members.enumerated() {
-        if offset > 0 { json += "," }
+        if offset > 0 { write(",") }
         append(string: member.key)
-        json += ","
+        write(",")
         append(member.value)
       }
-      json += "]}"
+      write("]}")
     case .array(let elements):
-      json += "["
+      write("[")
       for (offset, element) in elements.enumerated() {
-        if offset > 0 { json += "," }
+        if offset > 0 { write(",") }
         append(element)
       }
-      json += "]"
+      write("]")
     case .string(let text):
       append(string: text)
     case .number(let text):
       if Self.isExactInJavaScript(text) {
-        json += text
+        write(text)
       } else {
-        json += "{\"n\":"
+        write("{\"n\":")
         append(string: text)
-        json += "}"
+        write("}")
       }
     case .bool(let value):
-      json += value ? "true" : "false"
+      write(value ? "true" : "false")
     case .null:
-      json += "null"
+      write("null")
     case .opaque(let text):
-      json += "{\"x\":"
+      write("{\"x\":")
       append(string: text)
-      json += "}"
+      write("}")
     }
   }
 
@@ -161,36 +169,27 @@ struct ViewerData {
   }
 
   private mutating func append(string text: String) {
-    json += "\""
-    var plainStart = text.unicodeScalars.startIndex
-    var index = plainStart
-    let scalars = text.unicodeScalars
-    while index != scalars.endIndex {
-      let scalar = scalars[index]
-      let escape: String? =
-        switch scalar {
-        case "\"": "\\\""
-        case "\\": "\\\\"
-        case "\n": "\\n"
-        case "\r": "\\r"
-        case "\t": "\\t"
-        case "<": "\\u003c"
-        case ">": "\\u003e"
-        case "&": "\\u0026"
-        case "\u{2028}": "\\u2028"
-        case "\u{2029}": "\\u2029"
-        case _ where scalar.value < 0x20:
-          "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-        default: nil
-        }
-      if let escape {
-        json.unicodeScalars.append(contentsOf: scalars[plainStart..<index])
-        json += escape
-        plainStart = scalars.index(after: index)
+    bytes.append(UInt8(ascii: "\""))
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": write("\\\"")
+      case "\\": write("\\\\")
+      case "\n": write("\\n")
+      case "\r": write("\\r")
+      case "\t": write("\\t")
+      case "<": write("\\u003c")
+      case ">": write("\\u003e")
+      case "&": write("\\u0026")
+      case "\u{2028}": write("\\u2028")
+      case "\u{2029}": write("\\u2029")
+      case _ where scalar.value < 0x20:
+        write("\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16))
+      case _ where scalar.isASCII:
+        bytes.append(UInt8(scalar.value))
+      default:
+        bytes.append(contentsOf: String(scalar).utf8)
       }
-      index = scalars.index(after: index)
     }
-    json.unicodeScalars.append(contentsOf: scalars[plainStart..<scalars.endIndex])
-    json += "\""
+    bytes.append(UInt8(ascii: "\""))
   }
 }
