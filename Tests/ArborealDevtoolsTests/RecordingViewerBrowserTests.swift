@@ -1,7 +1,8 @@
 import Arboreal
-@testable import ArborealDevtools
 import Foundation
 import Testing
+
+@testable import ArborealDevtools
 
 /// The viewer in a real browser: headless Chromium loads the page, and the tests read the
 /// document its script built. One page at a time (a browser is heavy on a small machine).
@@ -38,7 +39,8 @@ struct RecordingViewerBrowserTests {
     let timeline = Timeline(recording, environment: ())
     let count = recording.steps.count
     for step in [0, 1, count / 3, count / 2 + 1, count] {
-      let document = ViewerDocument(html: try await Browser.dom(of: file.path, fragment: "step=\(step)"))
+      let document = ViewerDocument(
+        html: try await Browser.dom(of: file.path, fragment: "step=\(step)"))
       #expect(document.bodyAttribute("data-step") == "\(step)")
       #expect(document.bodyAttribute("data-count") == "\(count)")
       #expect(document.selectedRow == step)
@@ -121,7 +123,8 @@ struct RecordingViewerBrowserTests {
       "viewer: 100,000 steps generated in \(generation), \(viewer!.html.utf8.count / 1_000) kB")
 
     let step = 73_456
-    let document = ViewerDocument(html: try await Browser.dom(of: file.path, fragment: "step=\(step)"))
+    let document = ViewerDocument(
+      html: try await Browser.dom(of: file.path, fragment: "step=\(step)"))
     let ready = try #require(document.bodyAttribute("data-ready-ms").flatMap(Double.init))
     print("viewer: 100,000 steps ready in the browser after \(Int(ready)) ms")
     #expect(ready < 2_000)

@@ -48,7 +48,11 @@ struct ViewerData {
     write(",\"model\":")
     append(string: String(describing: Model.self))
     write(",\"problem\":")
-    if let problem = recording.problem { append(string: problem.description) } else { write("null") }
+    if let problem = recording.problem {
+      append(string: problem.description)
+    } else {
+      write("null")
+    }
     write(",\"start\":")
     append(previous)
     write(",\"steps\":[")

@@ -166,7 +166,7 @@ enum ViewerPage {
       border: 1px solid var(--line); border-radius: 8px; overflow: hidden;
     }
     .columns, .row {
-      display: grid; grid-template-columns: 64px minmax(0, 1.15fr) 112px minmax(0, 1.2fr);
+      display: grid; grid-template-columns: 64px minmax(0, 1.3fr) 112px minmax(0, 1.1fr);
       gap: 10px; align-items: center; padding: 0 12px;
     }
     .columns {
@@ -185,7 +185,10 @@ enum ViewerPage {
     .row .seq { color: var(--muted); text-align: right; font-variant-numeric: tabular-nums; }
     .row .cause { color: var(--muted); }
     .row .cause.effect { color: #7a4fb5; }
-    .row .chg { color: #4a5263; }
+    .row .chg { color: #4a5263; white-space: pre; }
+    .row .chg b { font-weight: 500; color: #214d9c; }
+    .row.chain .seq { color: var(--accent); font-weight: 700; }
+    .row.chain .seq::before { content: "● "; font-size: 9px; vertical-align: 1px; }
     .row.start .act { color: var(--muted); font-style: italic; }
     .row .none { color: #a0a6b3; }
     #shown {
@@ -398,13 +401,16 @@ enum ViewerPage {
             `<span class="chg none">the state the recording started from</span></div>`;
         }
         const s = steps[n - 1];
-        const parts = s[2].slice();
-        for (const c of s[3]) parts.push(changeText(c, 40));
-        const changed = parts.length ? esc(parts.join("  ·  ")) : "no change";
-        return `<div class="row${selected}" data-seq="${n}" style="top:${top}px">` +
+        let changed = "";
+        for (const p of s[2]) changed += `<b>${esc(p)}</b> `;
+        for (const c of s[3]) changed += esc(changeText(c, 40)) + "   ";
+        const parts = s[2].length + s[3].length;
+        if (!parts) changed = "no change";
+        const chain = whyChain.has(n) ? " chain" : "";
+        return `<div class="row${chain}${selected}" data-seq="${n}" style="top:${top}px">` +
           `<span class="seq">${n}</span><span class="act">${esc(s[0])}</span>` +
           `<span class="cause${s[1] === 0 ? "" : " effect"}">${causeText(s[1])}</span>` +
-          `<span class="chg${parts.length ? "" : " none"}">${changed}</span></div>`;
+          `<span class="chg${parts ? "" : " none"}">${changed}</span></div>`;
       }
       function renderRows() {
         const top = scroller.scrollTop, height = scroller.clientHeight || 600;
@@ -456,9 +462,10 @@ enum ViewerPage {
         for (let n = upTo; n >= 1; n--) if (steps[n - 1][3].some((c) => touches(c, path))) return n;
         return 0;
       }
-      let whyProperty = null, whyPath = null;
+      let whyProperty = null, whyPath = null, whyChain = new Set();
       function renderWhy() {
         const panel = $("why");
+        whyChain = new Set();
         if (whyProperty === null && whyPath === null) {
           panel.hidden = true;
           panel.removeAttribute("data-property");
@@ -478,6 +485,7 @@ enum ViewerPage {
           html += `<div class="muted">Last changed by step #${found}` +
             (found === selectedStep ? " (this step)" : "") + `, up to #${selectedStep}:</div><ol>`;
           for (const n of chainFrom(found)) {
+            whyChain.add(n);
             const s = steps[n - 1];
             html += `<li data-seq="${n}"><a data-goto="${n}">#${n}</a> ${esc(s[0])}` +
               (s[1] === 0 ? "" : ` <span class="muted">← ${esc(causeText(s[1]))}</span>`) + "</li>";
@@ -531,6 +539,7 @@ enum ViewerPage {
 
       // The state tree.
       const closed = new Set();
+      let shallow = new Set();
       function leafText(v) {
         if (v === null) return ["null", "null"];
         if (typeof v === "string") return [JSON.stringify(v), "str"];
@@ -551,7 +560,8 @@ enum ViewerPage {
             `${keyHTML}<span class="v ${kind}">${esc(text)}</span></li>`;
         }
         const summary = v instanceof Map ? `{${size}}` : `[${size}]`;
-        return `<li class="node${isChanged ? " changed" : ""}" data-path="${esc(path)}">` +
+        const mark = isChanged || shallow.has(path) ? " changed" : "";
+        return `<li class="node${mark}" data-path="${esc(path)}">` +
           `<details${closed.has(path) ? "" : " open"}><summary>${keyHTML}<span class="t">${summary}</span>` +
           `</summary><ul>${childrenHTML(path, v, isChanged, marked)}</ul></details></li>`;
       }
@@ -566,11 +576,15 @@ enum ViewerPage {
       }
       function renderState() {
         const state = stateAt(selectedStep);
+        // Values set or inserted by the step are marked with all they hold; an array that lost
+        // an element, alone.
         const marked = new Set();
+        shallow = new Set();
         if (selectedStep > 0) {
           for (const c of steps[selectedStep - 1][3]) {
             const last = c[1][c[1].length - 1];
-            marked.add(pathText(c[0] === 2 && typeof last === "number" ? c[1].slice(0, -1) : c[1]));
+            if (c[0] === 2 && typeof last === "number") shallow.add(pathText(c[1].slice(0, -1)));
+            else marked.add(pathText(c[1]));
           }
         }
         const all = marked.has("") && selectedStep > 0;

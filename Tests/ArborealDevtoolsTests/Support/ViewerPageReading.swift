@@ -1,6 +1,7 @@
 import Arboreal
-@testable import ArborealDevtools
 import Foundation
+
+@testable import ArborealDevtools
 
 /// What a test reads from a viewer page's document (the markup `ViewerPage` documents).
 struct ViewerDocument {
@@ -8,14 +9,16 @@ struct ViewerDocument {
   let html: Substring
 
   init(html: String) {
-    self.html = html[..<(html.range(of: "<script type=\"application/json\"")?.lowerBound ?? html.endIndex)]
+    self.html =
+      html[..<(html.range(of: "<script type=\"application/json\"")?.lowerBound ?? html.endIndex)]
   }
 
   /// `body[data-…]` attributes.
   func bodyAttribute(_ name: String) -> String? {
     guard let body = html.firstMatch(of: /<body[^>]*>/) else { return nil }
     let tag = String(body.output)
-    guard let value = tag.firstMatch(of: Regex<(Substring, Substring)>(verbatim: "\(name)=\"")) else {
+    guard let value = tag.firstMatch(of: Regex<(Substring, Substring)>(verbatim: "\(name)=\""))
+    else {
       return nil
     }
     return String(tag[value.range.upperBound...].prefix { $0 != "\"" })
@@ -37,7 +40,8 @@ struct ViewerDocument {
   var stateLeaves: [Leaf] {
     guard let start = html.range(of: "<ul id=\"state\" class=\"tree\">") else { return [] }
     return html[start.upperBound...].matches(
-      of: /<li class="leaf[^"]*" data-path="([^"]*)"><span class="k[^"]*">[^<]*<\/span><span class="v [a-z]+">([^<]*)<\/span><\/li>/
+      of:
+        /<li class="leaf[^"]*" data-path="([^"]*)"><span class="k[^"]*">[^<]*<\/span><span class="v [a-z]+">([^<]*)<\/span><\/li>/
     ).map { Leaf(path: unescaped($0.output.1), text: unescaped($0.output.2)) }
   }
 
@@ -61,7 +65,9 @@ struct ViewerDocument {
 
   private func unescaped(_ text: Substring) -> String {
     text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-      .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&nbsp;", with: "\u{A0}")
+      .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(
+        of: "&nbsp;", with: "\u{A0}"
+      )
       .replacingOccurrences(of: "&amp;", with: "&")
   }
 }
@@ -79,7 +85,9 @@ struct Leaf: Equatable, CustomStringConvertible {
     func walk(_ value: SnapshotValue, _ path: String) {
       switch value {
       case .object(let members) where !members.isEmpty:
-        for member in members { walk(member.value, path.isEmpty ? member.key : "\(path).\(member.key)") }
+        for member in members {
+          walk(member.value, path.isEmpty ? member.key : "\(path).\(member.key)")
+        }
       case .array(let elements) where !elements.isEmpty:
         for (index, element) in elements.enumerated() { walk(element, "\(path)[\(index)]") }
       case .object: leaves.append(Leaf(path: path, text: "{}"))
@@ -97,7 +105,10 @@ struct Leaf: Equatable, CustomStringConvertible {
 
   /// A string as JavaScript's `JSON.stringify` writes it (for the characters tests use).
   private static func quoted(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    "\""
+      + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+        of: "\"", with: "\\\""
+      )
       .replacingOccurrences(of: "\n", with: "\\n") + "\""
   }
 }
@@ -113,7 +124,9 @@ extension Board {
     steps.reserveCapacity(count)
     var ids: [Int] = []
     var nextID = 1
-    func add(_ action: Board.Action, _ cause: StoreLogEntry<Board.Action>.Cause, _ changes: [String]) {
+    func add(
+      _ action: Board.Action, _ cause: StoreLogEntry<Board.Action>.Cause, _ changes: [String]
+    ) {
       steps.append(
         RecordedStep(
           sequence: steps.count + 1, action: action, cause: cause,
@@ -136,8 +149,10 @@ extension Board {
         add(.remove(id: id), .sent, ["Board#board.cards"])
       } else if (3...5).contains(choice), !ids.isEmpty {
         let (action, property): (Card.Action, String) =
-          choice == 3 ? (.toggle, "done") : choice == 4
-          ? (.bump, "count") : (.setText("text \(random.next(below: 3))"), "text")
+          choice == 3
+          ? (.toggle, "done")
+          : choice == 4
+            ? (.bump, "count") : (.setText("text \(random.next(below: 3))"), "text")
         add(.card(id: id, action), .sent, ["Card#\(id).\(property)"])
       } else if choice <= 7, steps.count + 2 <= count {
         let amount = 1 + random.next(below: 3)
