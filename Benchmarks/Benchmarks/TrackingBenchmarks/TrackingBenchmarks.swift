@@ -25,6 +25,7 @@ let benchmarks: @Sendable () -> Void = {
   registerInPlaceBenchmarks()
   registerLocalBenchmarks()
   registerDevtoolsBenchmarks()
+  registerViewerBenchmarks()
   registerDerivedBenchmarks()
   registerDerivedShapeBenchmarks()
   registerChildBenchmarks()
