@@ -166,7 +166,7 @@ enum ViewerPage {
       border: 1px solid var(--line); border-radius: 8px; overflow: hidden;
     }
     .columns, .row {
-      display: grid; grid-template-columns: 64px minmax(0, 1.3fr) 112px minmax(0, 1.1fr);
+      display: grid; grid-template-columns: 60px minmax(0, 1fr) 104px minmax(0, 1.4fr);
       gap: 10px; align-items: center; padding: 0 12px;
     }
     .columns {
@@ -402,8 +402,8 @@ enum ViewerPage {
         }
         const s = steps[n - 1];
         let changed = "";
-        for (const p of s[2]) changed += `<b>${esc(p)}</b> `;
         for (const c of s[3]) changed += esc(changeText(c, 40)) + "   ";
+        for (const p of s[2]) changed += `<b>${esc(p)}</b> `;
         const parts = s[2].length + s[3].length;
         if (!parts) changed = "no change";
         const chain = whyChain.has(n) ? " chain" : "";
