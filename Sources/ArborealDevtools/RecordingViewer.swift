@@ -60,6 +60,36 @@ public struct RecordingViewer: Sendable {
     html = ViewerPage.html(title: title, data: data.json)
   }
 
+  /// Replays a recording and makes its page, letting other main-actor work run every
+  /// `interval` steps: for a long recording, in a program whose main actor also drives a
+  /// user interface.
+  ///
+  /// ```swift
+  /// let viewer = await RecordingViewer(recording, environment: .offline, yieldingEvery: 1_000)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - recording: The recording to show.
+  ///   - environment: The environment `update` receives while replaying; effects are never
+  ///     started.
+  ///   - title: The page's title; by default, the model's type name.
+  ///   - interval: How many steps to replay between two suspensions (at least 1).
+  /// - Complexity: O(*n* × *s*) for *n* steps and snapshots of *s* values.
+  @MainActor
+  public init<Model: ReplayableModel>(
+    _ recording: Recording<Model>, environment: Model.Environment, title: String? = nil,
+    yieldingEvery interval: Int
+  ) async where Model.Action: Codable {
+    let title = title ?? "Recording of \(Model.self)"
+    var data = ViewerData(start: recording, environment: environment, title: title)
+    while data.written < recording.steps.count {
+      data.writeSteps(max(1, interval))
+      await Task.yield()
+    }
+    data.finish()
+    html = ViewerPage.html(title: title, data: data.json)
+  }
+
   /// Writes the page to a file, replacing it if it exists.
   ///
   /// - Parameter path: Where to write the page (`session.html`).

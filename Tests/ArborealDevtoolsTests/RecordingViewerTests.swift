@@ -169,6 +169,17 @@ import Testing
     #expect(html.contains(#"\u003c/script\u003e\u003cscript\u003ealert(1)"#))
   }
 
+  @Test func aPageMadeInBatchesIsThePageMadeAtOnce() async {
+    let recording = Board.longRecording(2_500, seed: 4)
+    let atOnce = RecordingViewer(recording, environment: (), title: "board")
+    for interval in [1_000, 7, 0] {
+      let inBatches = await RecordingViewer(
+        recording, environment: (), title: "board", yieldingEvery: interval)
+      #expect(inBatches.html == atOnce.html, "every \(interval)")
+    }
+    #expect(atOnce.html.contains(#"["rename(\"title"#))
+  }
+
   @Test func writingToAFolderThatDoesNotExistNamesTheFile() throws {
     let viewer = RecordingViewer(
       Recording<Board>(start: Board().snapshot, steps: []), environment: ())

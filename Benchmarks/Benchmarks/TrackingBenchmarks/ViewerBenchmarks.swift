@@ -101,7 +101,7 @@ final class ViewerBoard: ReplayableModel {
           cause: sequence % 10 == 0 ? .effect(startedBy: sequence - 1) : .sent,
           changes: [RecordedProperty(owner: "ViewerBoard#1", name: "cards")]))
     }
-    return Recording(start: ViewerBoard().snapshot, steps: steps)
+    return Recording(start: Snapshot(title: "", cards: [], total: 0, nextID: 1), steps: steps)
   }
 }
 

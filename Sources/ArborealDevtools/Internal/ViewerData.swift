@@ -25,23 +25,44 @@ import Arboreal
 ///
 /// Every `<`, `>` and `&` inside a string is written `\u003c`, `\u003e`, `\u0026`, so the text
 /// can sit inside a `<script>` element whatever the recording holds.
-struct ViewerData {
+///
+/// Written in three parts, so that a caller can let other work run between steps: the header
+/// and the start (``init(start:environment:title:)``), the steps in batches
+/// (``writeSteps(_:)``), and the end (``finish()``).
+///
+/// Invariant: after ``writeSteps(_:)``, `model` is the model after step `written` and
+/// `previous` its snapshot's tree; `bytes` holds the JSON up to that step.
+@MainActor
+struct ViewerData<Model: ReplayableModel> where Model.Action: Codable {
   /// The JSON text, as UTF-8.
   private(set) var bytes: [UInt8] = []
+  /// The number of steps written.
+  private(set) var written = 0
+  private let recording: Recording<Model>
+  private let environment: Model.Environment
+  private let model: Model
+  private var previous: SnapshotValue
 
   /// The JSON text.
   var json: String { String(decoding: bytes, as: UTF8.self) }
 
-  /// Replays `recording` step by step and writes each step's text, cause, recorded changes
-  /// and the differences between the snapshot trees before and after it.
+  /// Replays `recording` step by step and writes the whole JSON text: each step's text,
+  /// cause, recorded changes and the differences between the snapshot trees before and
+  /// after it.
   ///
   /// - Complexity: O(*n* × *s*) for *n* steps and snapshots of *s* nodes.
-  @MainActor
-  init<Model: ReplayableModel>(
-    _ recording: Recording<Model>, environment: Model.Environment, title: String
-  ) where Model.Action: Codable {
-    let model = Model(snapshot: recording.start)
-    var previous = SnapshotValue(of: model.snapshot)
+  init(_ recording: Recording<Model>, environment: Model.Environment, title: String) {
+    self.init(start: recording, environment: environment, title: title)
+    writeSteps(recording.steps.count)
+    finish()
+  }
+
+  /// Writes the header and the starting state; no step yet.
+  init(start recording: Recording<Model>, environment: Model.Environment, title: String) {
+    self.recording = recording
+    self.environment = environment
+    model = Model(snapshot: recording.start)
+    previous = SnapshotValue(of: model.snapshot)
     bytes.reserveCapacity(256 + recording.steps.count * 120)
     write("{\"title\":")
     append(string: title)
@@ -56,7 +77,14 @@ struct ViewerData {
     write(",\"start\":")
     append(previous)
     write(",\"steps\":[")
-    for index in recording.steps.indices {
+  }
+
+  /// Applies and writes the next `count` steps (fewer if the recording ends first).
+  ///
+  /// - Complexity: O(`count` × *s*) for snapshots of *s* nodes.
+  mutating func writeSteps(_ count: Int) {
+    let end = min(recording.steps.count, written + max(0, count))
+    for index in written..<end {
       let step = recording.steps[index]
       Recording.apply(recording.steps[index...index], to: model, environment)
       let tree = SnapshotValue(of: model.snapshot)
@@ -80,6 +108,11 @@ struct ViewerData {
       write("]]")
       previous = tree
     }
+    written = end
+  }
+
+  /// Ends the JSON text: call once, after the last step.
+  mutating func finish() {
     write("]}")
   }
 
