@@ -88,6 +88,21 @@ struct RecordingViewerBrowserTests {
     #expect(header == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
   }
 
+  @Test func theFilterKeepsTheActionsWhoseNameHoldsItsText() async throws {
+    let recording = try await recorded(150, seed: 30)
+    let file = try TemporaryFile("viewer.html")
+    try RecordingViewer(recording, environment: ()).write(to: file.path)
+    let document = ViewerDocument(
+      html: try await Browser.dom(of: file.path, fragment: "step=0&filter=REN"))
+    let renames = recording.steps.filter {
+      if case .rename = $0.action { return true }
+      return false
+    }.map(\.sequence)
+    #expect(renames.count >= 3)
+    // The start, then the renames (all in view: fewer rows than the margin).
+    #expect(document.rowSteps == [0] + renames)
+  }
+
   @Test func aTruncatedRecordingShowsItsValidStepsAndABannerWithTheLine() async throws {
     let file = try TemporaryFile()
     let store = Store(state: Board(), environment: ())

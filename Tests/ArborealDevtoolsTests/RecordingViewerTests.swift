@@ -169,6 +169,21 @@ import Testing
     #expect(html.contains(#"\u003c/script\u003e\u003cscript\u003ealert(1)"#))
   }
 
+  @Test func anEffectStartedByALaterOrMissingStepIsShownAsStartedBefore() {
+    // A recording made in memory is not checked as a file is.
+    let recording = Recording<Board>(
+      start: Board().snapshot,
+      steps: [
+        RecordedStep(sequence: 1, action: .noop, cause: .effect(startedBy: 1), changes: []),
+        RecordedStep(sequence: 2, action: .load(1), cause: .sent, changes: []),
+        RecordedStep(sequence: 3, action: .loaded(1), cause: .effect(startedBy: 2), changes: []),
+        RecordedStep(sequence: 4, action: .noop, cause: .effect(startedBy: 9), changes: []),
+      ])
+    let json = ViewerData(recording, environment: (), title: "board").json
+    #expect(json.contains(#""steps":[["noop",-1,[],[]],["load(1)",0,[],[]],["loaded(1)",2,[],"#))
+    #expect(json.hasSuffix(#"["noop",-1,[],[]]]}"#))
+  }
+
   @Test func aPageMadeInBatchesIsThePageMadeAtOnce() async {
     let recording = Board.longRecording(2_500, seed: 4)
     let atOnce = RecordingViewer(recording, environment: (), title: "board")

@@ -14,8 +14,8 @@ import Arboreal
 ///   beyond what a JavaScript number holds exactly is `{"n":"18446744073709551615"}`.
 /// - Step *n* is `steps[n - 1]`: TEXT is `String(describing: action)` (its name, the part
 ///   before the first `(`, is what the filter matches); CAUSE is 0 for an action the program
-///   sent, the number of the step that started the effect that delivered it, or -1 for an
-///   effect started before the recording; CHANGED are the recorded properties
+///   sent, the number of the (earlier) step that started the effect that delivered it, or -1
+///   for an effect started before the recording (or by a step that is not an earlier one); CHANGED are the recorded properties
 ///   (`Todo#3.isDone`); each CHANGE is `[0,PATH,OLD,NEW]` (set), `[1,PATH,NEW,POSITION]`
 ///   (insert) or `[2,PATH,OLD]` (remove), a ``SnapshotChange`` with its path as an array of
 ///   keys (strings) and indices (numbers).
@@ -93,8 +93,11 @@ struct ViewerData<Model: ReplayableModel> where Model.Action: Codable {
       append(string: String(describing: step.action))
       switch step.cause {
       case .sent: write(",0,[")
-      case .effect(let startedBy?): write(",\(startedBy),[")
-      case .effect(nil): write(",-1,[")
+      // Only an earlier step: a recording made in memory is not checked as a file is, and the
+      // page follows these numbers back.
+      case .effect(let startedBy?) where startedBy >= 1 && startedBy <= index:
+        write(",\(startedBy),[")
+      case .effect: write(",-1,[")
       }
       for (offset, property) in step.changes.enumerated() {
         if offset > 0 { write(",") }

@@ -20,8 +20,9 @@
 /// - `#why[data-property]`: the property explained, `#why li[data-seq]` its chain.
 /// - `#banner`: the problem that ended the recording early, if any.
 ///
-/// The URL's hash chooses what the page shows at load: `#step=N`, and `&why=Todo%233.isDone`
-/// to explain a recorded property.
+/// The URL's hash chooses what the page shows at load: `#step=N`, `&why=Todo%233.isDone` to
+/// explain a recorded property, `&filter=add` to filter the list; the page keeps it up to date,
+/// so that an address shows what its page showed.
 enum ViewerPage {
   /// The whole page for a title (plain text) and the data's JSON.
   static func html(title: String, data: String) -> String {
@@ -610,6 +611,7 @@ enum ViewerPage {
         renderRows();
         let hash = "#step=" + n;
         if (whyProperty !== null) hash += "&why=" + encodeURIComponent(whyProperty);
+        if (filter.value !== "") hash += "&filter=" + encodeURIComponent(filter.value);
         try { history.replaceState(null, "", hash); } catch (e) { /* a page without history */ }
       }
       function move(by) {
@@ -647,7 +649,7 @@ enum ViewerPage {
       slider.addEventListener("input", () => select(Number(slider.value)));
       $("previous").addEventListener("click", () => move(-1));
       $("next").addEventListener("click", () => move(1));
-      filter.addEventListener("input", () => { refilter(); reveal(selectedStep); renderRows(); });
+      filter.addEventListener("input", () => { refilter(); select(selectedStep); });
       let pending = false;
       scroller.addEventListener("scroll", () => {
         if (pending) return;
@@ -671,6 +673,7 @@ enum ViewerPage {
         return at < 0 ? [p, ""] : [p.slice(0, at), decodeURIComponent(p.slice(at + 1))];
       }));
       if (params.has("why") && params.get("why") !== "") whyProperty = params.get("why");
+      if (params.has("filter")) filter.value = params.get("filter");
       refilter();
       select(params.has("step") ? Number(params.get("step")) || 0 : 0);
       document.body.dataset.readyMs = String(performance.now());
