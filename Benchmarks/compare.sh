@@ -96,6 +96,7 @@ OPERATIONS = {
     "derived-cellx-1000": 1,
     "remove-child-with-effects": 10_000,
     "push-pop": 1_000,
+    "viewer-generate": 1,
 }
 
 # (row label, ours, anchor, ratios key or None, target or None)
@@ -258,6 +259,11 @@ for row in table[1:]:
     print(line(row))
 print()
 print("Times are medians per operation; 'Observation' is the anchor, which the rows in [brackets] replace.")
+# The recording viewer's page for 100,000 steps (ViewerBenchmarks.swift), in milliseconds.
+viewer = per_op("viewer-generate/ours", "wallClock")
+print("viewer: generate-100k " + ("missing" if viewer is None else f"{viewer / 1e6:.0f} ms"))
+if viewer is None and selected("viewer-generate/ours"):
+    missing = True
 memory_path = os.path.join(results, "memory.txt")
 memory = open(memory_path).read().strip() if os.path.exists(memory_path) else ""
 if memory:

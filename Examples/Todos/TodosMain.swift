@@ -22,6 +22,9 @@ enum TodosMain {
       console.say(TodosOptions.usage)
       return
     }
+    if let inspectPath = options.inspectPath, let htmlPath = options.htmlPath {
+      exit(TodoInspect.run(recordingPath: inspectPath, htmlPath: htmlPath, console: console))
+    }
 
     let store: Store<TodoList>
     var persister: StorePersister<TodoList>?

@@ -13,9 +13,13 @@ struct TodosOptions {
   var replayPath: String?
   /// Whether to replay the valid lines of a damaged recording instead of stopping.
   var replayValidPrefix = false
+  /// A recording to turn into a viewer page (written to `htmlPath`) instead of running.
+  var inspectPath: String?
+  var htmlPath: String?
 
   static let usage = """
     usage: todos [--file PATH] [--record FILE] [--replay FILE [--valid-prefix]]
+           todos --inspect FILE --html OUT
 
     A to-do list kept in a JSON file (default: ./todos.json, or $\(fileVariable)).
     Type commands at the prompt, or pipe them in; 'help' lists them.
@@ -25,6 +29,8 @@ struct TodosOptions {
                        then carry on in memory (the list file is not written)
       --valid-prefix   with --replay, replay the lines before a damaged one instead of
                        stopping
+      --inspect FILE   write the recording FILE as one HTML page to open in a browser (the
+      --html OUT       actions, what each changed, the state at each step), then exit
     """
 
   /// Reads the arguments (without the program name) and the environment.
@@ -49,6 +55,12 @@ struct TodosOptions {
             message: "\(argument) needs a file", hint: "todos \(argument) session.jsonl")
         }
         if argument == "--record" { options.recordPath = path } else { options.replayPath = path }
+      case "--inspect", "--html":
+        guard let path = remaining.popFirst(), !path.isEmpty else {
+          throw InputError(
+            message: "\(argument) needs a file", hint: "todos --inspect r.jsonl --html r.html")
+        }
+        if argument == "--inspect" { options.inspectPath = path } else { options.htmlPath = path }
       case "--valid-prefix":
         options.replayValidPrefix = true
       case "--help", "-h":
@@ -61,6 +73,10 @@ struct TodosOptions {
       throw InputError(
         message: "--valid-prefix goes with --replay",
         hint: "todos --replay session.jsonl --valid-prefix")
+    }
+    if (options.inspectPath == nil) != (options.htmlPath == nil) {
+      throw InputError(
+        message: "--inspect and --html go together", hint: "todos --inspect r.jsonl --html r.html")
     }
     return options
   }

@@ -26,6 +26,7 @@ let benchmarks: @Sendable () -> Void = {
   registerLocalBenchmarks()
   registerDevtoolsBenchmarks()
   registerPersistBenchmarks()
+  registerViewerBenchmarks()
   registerDerivedBenchmarks()
   registerDerivedShapeBenchmarks()
   registerChildBenchmarks()

@@ -1,0 +1,682 @@
+/// The viewer's page: HTML, style and script in one file, with the recording's data (see
+/// ``ViewerData``) in a `<script type="application/json">` element.
+///
+/// The page needs nothing else: no network, no other file, no font but the system's.
+///
+/// The script keeps the state as a live tree (a `Map` per object, so that key order is kept;
+/// an array per array) and reaches the state after step *n* by applying the steps' changes,
+/// from the nearest checkpoint, a copy of the tree it took when it first passed a multiple
+/// of 1,000 steps (and the start). The action list is virtual: rows have a fixed height,
+/// and only those in view, with a margin, are in the document.
+///
+/// What a test can read from the document (the markup is kept stable for it):
+/// - `body[data-step]`: the selected step; `body[data-count]`: the number of steps;
+///   `body[data-ready-ms]`: when the first render ended, in milliseconds since navigation
+///   started.
+/// - `#rows .row[data-seq]`: the rows in the document; `.row.selected` the selected one.
+/// - `#state`: the state after the selected step, a `ul` of `li.leaf[data-path]` (a value:
+///   `span.k` its key, `span.v` its text) and `li.node[data-path]` (an object or array with
+///   its members in a nested `ul`). Paths read `cards[2].done`; the root's own path is empty.
+/// - `#why[data-property]`: the property explained, `#why li[data-seq]` its chain.
+/// - `#banner`: the problem that ended the recording early, if any.
+///
+/// The URL's hash chooses what the page shows at load: `#step=N`, `&why=Todo%233.isDone` to
+/// explain a recorded property, `&filter=add` to filter the list; the page keeps it up to date,
+/// so that an address shows what its page showed.
+enum ViewerPage {
+  /// The whole page for a title (plain text) and the data's JSON.
+  static func html(title: String, data: String) -> String {
+    let title = escaped(title)
+    var page = ""
+    page.reserveCapacity(data.utf8.count + 32_000)
+    page += head
+    page += title
+    page += beforeHeading
+    page += title
+    page += beforeData
+    page += data
+    page += afterData
+    return page
+  }
+
+  /// Text with `&`, `<`, `>` and `"` as HTML character references.
+  static func escaped(_ text: String) -> String {
+    var result = ""
+    for character in text {
+      switch character {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\"": result += "&quot;"
+      default: result.append(character)
+      }
+    }
+    return result
+  }
+
+  private static let head = """
+    <!doctype html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>
+    """
+
+  private static let beforeHeading = """
+    </title>
+    <style>
+    \(style)
+    </style>
+    </head>
+    <body data-step="0">
+    <header>
+      <div class="brand">
+        <h1 id="title">
+    """
+
+  private static let beforeData = """
+    </h1>
+        <span id="summary"></span>
+      </div>
+      <div class="controls">
+        <button id="previous" type="button" title="Previous step (↑ or ←)">◀</button>
+        <input id="slider" type="range" min="0" max="0" value="0" aria-label="Step">
+        <button id="next" type="button" title="Next step (↓ or →)">▶</button>
+        <span id="position"></span>
+        <input id="filter" type="search" placeholder="Filter actions by name"
+          aria-label="Filter actions by name" autocomplete="off" spellcheck="false">
+      </div>
+    </header>
+    <div id="banner" role="alert" hidden></div>
+    <main>
+      <section id="actions" aria-label="Actions">
+        <div class="columns">
+          <span class="seq">#</span><span class="act">Action</span><span class="cause">Cause</span>
+          <span class="chg">Changed (old → new)</span>
+        </div>
+        <div id="scroller" tabindex="0"><div id="spacer"><div id="rows"></div></div></div>
+        <div id="shown"></div>
+      </section>
+      <section id="side">
+        <div id="details" class="panel"></div>
+        <div id="why" class="panel" hidden></div>
+        <div class="panel">
+          <h2>State after step <span id="state-step">0</span></h2>
+          <ul id="state" class="tree"></ul>
+        </div>
+      </section>
+    </main>
+    <script type="application/json" id="recording">
+    """
+
+  private static let afterData = """
+    </script>
+    <script>
+    \(script)
+    </script>
+    </body>
+    </html>
+
+    """
+
+  private static let style = """
+    :root {
+      --ink: #1d2330; --muted: #6b7385; --line: #e3e6ec; --panel: #ffffff; --ground: #f4f6f9;
+      --accent: #2f6fde; --accent-soft: #e4edfc; --changed: #fff4d6; --bar: #1f2633;
+      --string: #1d7a3f; --number: #1d57b0; --bool: #8a3fb8; --null: #8a8f9c; --opaque: #b4560b;
+      font: 13px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", sans-serif;
+      color: var(--ink); background: var(--ground);
+    }
+    * { box-sizing: border-box; }
+    body { margin: 0; height: 100vh; display: flex; flex-direction: column; }
+    code, .mono, .tree, .row, .diffs, #why li {
+      font-family: ui-monospace, "SF Mono", Menlo, Consolas, "DejaVu Sans Mono", monospace;
+      font-size: 12px;
+    }
+    header {
+      display: flex; flex-wrap: wrap; align-items: center; gap: 10px 24px; padding: 10px 16px;
+      background: var(--bar); color: #f1f3f7;
+    }
+    .brand { display: flex; align-items: baseline; gap: 12px; min-width: 0; }
+    h1 { font-size: 16px; margin: 0; font-weight: 600; white-space: nowrap; }
+    #summary { color: #aab2c3; white-space: nowrap; }
+    .controls { display: flex; align-items: center; gap: 8px; flex: 1; min-width: 420px; }
+    #slider { flex: 1; min-width: 120px; accent-color: #6ea0ff; }
+    #position { min-width: 130px; color: #d7dce6; font-variant-numeric: tabular-nums; }
+    header button {
+      border: 1px solid #4a5468; background: #2b3444; color: #f1f3f7; border-radius: 5px;
+      padding: 2px 8px; cursor: pointer; font-size: 11px;
+    }
+    header button:hover { background: #37425a; }
+    #filter {
+      width: 220px; padding: 5px 9px; border-radius: 6px; border: 1px solid #4a5468;
+      background: #12171f; color: #f1f3f7; font: inherit;
+    }
+    #banner {
+      padding: 9px 16px; background: #fde8e6; color: #8c1d13; border-bottom: 1px solid #f2b8b1;
+      font-weight: 500;
+    }
+    #banner::before { content: "⚠ "; }
+    main {
+      flex: 1; min-height: 0; display: grid; gap: 12px; padding: 12px;
+      grid-template-columns: minmax(0, 1.35fr) minmax(0, 1fr);
+    }
+    #actions {
+      display: flex; flex-direction: column; min-height: 0; background: var(--panel);
+      border: 1px solid var(--line); border-radius: 8px; overflow: hidden;
+    }
+    .columns, .row {
+      display: grid; grid-template-columns: 60px minmax(0, 1fr) 104px minmax(0, 1.4fr);
+      gap: 10px; align-items: center; padding: 0 12px;
+    }
+    .columns {
+      height: 30px; border-bottom: 1px solid var(--line); color: var(--muted); font-size: 11px;
+      text-transform: uppercase; letter-spacing: 0.04em; background: #fafbfc;
+    }
+    .columns span, .row span { overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
+    #scroller { flex: 1; overflow-y: auto; position: relative; outline: none; }
+    #spacer { position: relative; }
+    .row {
+      position: absolute; left: 0; right: 0; height: 26px; cursor: pointer;
+      border-bottom: 1px solid #f0f2f5;
+    }
+    .row:hover { background: #f5f8fe; }
+    .row.selected { background: var(--accent-soft); box-shadow: inset 3px 0 0 var(--accent); }
+    .row .seq { color: var(--muted); text-align: right; font-variant-numeric: tabular-nums; }
+    .row .cause { color: var(--muted); }
+    .row .cause.effect { color: #7a4fb5; }
+    .row .chg { color: #4a5263; white-space: pre; }
+    .row .chg b { font-weight: 500; color: #214d9c; }
+    .row.chain .seq { color: var(--accent); font-weight: 700; }
+    .row.chain .seq::before { content: "● "; font-size: 9px; vertical-align: 1px; }
+    .row.start .act { color: var(--muted); font-style: italic; }
+    .row .none { color: #a0a6b3; }
+    #shown {
+      border-top: 1px solid var(--line); padding: 5px 12px; color: var(--muted); font-size: 11px;
+      background: #fafbfc;
+    }
+    #side { min-height: 0; overflow-y: auto; display: flex; flex-direction: column; gap: 12px; }
+    .panel {
+      background: var(--panel); border: 1px solid var(--line); border-radius: 8px;
+      padding: 12px 14px;
+    }
+    h2 { font-size: 13px; margin: 0 0 8px; font-weight: 600; }
+    h3 {
+      font-size: 11px; margin: 12px 0 4px; color: var(--muted); text-transform: uppercase;
+      letter-spacing: 0.04em; font-weight: 600;
+    }
+    .action-text {
+      display: block; padding: 6px 8px; background: #f6f7f9; border-radius: 5px;
+      word-break: break-word;
+    }
+    .muted { color: var(--muted); }
+    a, .link { color: var(--accent); text-decoration: none; cursor: pointer; }
+    a:hover, .link:hover { text-decoration: underline; }
+    .props { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 6px; }
+    .props button {
+      font: 12px ui-monospace, Menlo, Consolas, monospace; border: 1px solid #c9d6f1;
+      background: #f3f7fe; color: #214d9c; border-radius: 4px; padding: 1px 7px; cursor: pointer;
+    }
+    .props button.active { background: var(--accent); color: #fff; border-color: var(--accent); }
+    .diffs { list-style: none; margin: 0; padding: 0; }
+    .diffs li { padding: 2px 0; word-break: break-word; }
+    .diffs .path { color: var(--ink); font-weight: 600; }
+    .old { color: #a3352a; text-decoration: line-through; text-decoration-color: #e0a39c; }
+    .new { color: var(--string); }
+    #why ol { margin: 6px 0 0; padding-left: 20px; }
+    #why li { padding: 2px 0; }
+    .tree, .tree ul { list-style: none; margin: 0; padding-left: 16px; }
+    .tree { padding-left: 0; }
+    .tree li { padding: 1px 0; }
+    .tree summary { cursor: pointer; }
+    .tree summary::marker { color: var(--muted); }
+    .tree .leaf { padding-left: 14px; cursor: pointer; border-radius: 3px; }
+    .tree .leaf:hover { background: #f5f8fe; }
+    .tree .leaf.changed, .tree .node.changed > details > summary { background: var(--changed); }
+    .tree .leaf.picked { outline: 1px solid var(--accent); }
+    .k { color: #5b2f91; }
+    .k::after { content: ": "; color: var(--muted); }
+    .k.idx { color: var(--muted); }
+    .t { color: var(--muted); }
+    .v.str { color: var(--string); }
+    .v.num { color: var(--number); }
+    .v.bool { color: var(--bool); }
+    .v.null { color: var(--null); }
+    .v.opaque { color: var(--opaque); font-style: italic; }
+    .v.empty { color: var(--muted); }
+    """
+
+  private static let script = #"""
+    "use strict";
+    (function () {
+      const $ = (id) => document.getElementById(id);
+      const data = JSON.parse($("recording").textContent);
+      const steps = data.steps;
+      const count = steps.length;
+      const ROW = 26, MARGIN = 30, EVERY = 1000;
+      const scroller = $("scroller"), spacer = $("spacer"), rows = $("rows");
+      const slider = $("slider"), filter = $("filter");
+      const escapes = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+      const esc = (text) => String(text).replace(/[&<>"]/g, (c) => escapes[c]);
+      const grouped = (n) => n.toLocaleString("en-US");
+
+      // Trees. Data form (see ViewerData): objects are {o: [k, v, …]}, shown text {x} or {n}.
+      // Live form: a Map per object, an Array per array; {x}/{n} leaves are never mutated.
+      function live(v) {
+        if (Array.isArray(v)) return v.map(live);
+        if (v !== null && typeof v === "object" && v.o) {
+          const map = new Map();
+          for (let i = 0; i < v.o.length; i += 2) map.set(v.o[i], live(v.o[i + 1]));
+          return map;
+        }
+        return v;
+      }
+      function copy(v) {
+        if (v instanceof Map) {
+          const map = new Map();
+          for (const [k, c] of v) map.set(k, copy(c));
+          return map;
+        }
+        return Array.isArray(v) ? v.map(copy) : v;
+      }
+      const child = (node, key) => (node instanceof Map ? node.get(key) : node[key]);
+      function apply(root, changes) {
+        for (const c of changes) {
+          const path = c[1];
+          if (path.length === 0) {
+            root = live(c[0] === 2 ? null : c[c[0] === 0 ? 3 : 2]);
+            continue;
+          }
+          let parent = root;
+          for (let i = 0; i < path.length - 1; i++) parent = child(parent, path[i]);
+          const last = path[path.length - 1];
+          if (c[0] === 0) {
+            if (parent instanceof Map) parent.set(last, live(c[3]));
+            else parent[last] = live(c[3]);
+          } else if (c[0] === 1) {
+            if (!(parent instanceof Map)) parent.splice(last, 0, live(c[2]));
+            else if (c[3] >= parent.size) parent.set(last, live(c[2]));
+            else {
+              const entries = [...parent.entries()];
+              entries.splice(c[3], 0, [last, live(c[2])]);
+              parent.clear();
+              for (const [k, value] of entries) parent.set(k, value);
+            }
+          } else if (parent instanceof Map) parent.delete(last);
+          else parent.splice(last, 1);
+        }
+        return root;
+      }
+
+      // The state after step n: from the nearest checkpoint, or forward from the current one.
+      const checkpoints = [live(data.start)];
+      let current = copy(checkpoints[0]), currentStep = 0;
+      function stateAt(n) {
+        const k = Math.min(Math.floor(n / EVERY), checkpoints.length - 1);
+        if (n < currentStep || k * EVERY > currentStep) {
+          current = copy(checkpoints[k]);
+          currentStep = k * EVERY;
+        }
+        while (currentStep < n) {
+          currentStep += 1;
+          current = apply(current, steps[currentStep - 1][3]);
+          if (currentStep % EVERY === 0 && currentStep / EVERY === checkpoints.length) {
+            checkpoints.push(copy(current));
+          }
+        }
+        return current;
+      }
+
+      // Text.
+      function pathText(path) {
+        let text = "";
+        for (const part of path) {
+          if (typeof part === "number") text += "[" + part + "]";
+          else text += (text === "" ? "" : ".") + part;
+        }
+        return text;
+      }
+      // A data-form value as one line, cut at about `room` characters.
+      function brief(v, room) {
+        const out = { text: "", room: room };
+        briefInto(v, out);
+        return out.room < 0 ? out.text.slice(0, room) + "…" : out.text;
+      }
+      function briefInto(v, out) {
+        if (out.room < 0) return;
+        let text;
+        if (v === null) text = "null";
+        else if (typeof v === "string") text = JSON.stringify(v);
+        else if (typeof v !== "object") text = String(v);
+        else if (Array.isArray(v)) {
+          put(out, "[");
+          v.forEach((e, i) => { if (i) put(out, ", "); briefInto(e, out); });
+          put(out, "]");
+          return;
+        } else if (v.o) {
+          put(out, "{");
+          for (let i = 0; i < v.o.length && out.room >= 0; i += 2) {
+            if (i) put(out, ", ");
+            put(out, v.o[i] + ": ");
+            briefInto(v.o[i + 1], out);
+          }
+          put(out, "}");
+          return;
+        } else text = "x" in v ? v.x : v.n;
+        put(out, text);
+      }
+      function put(out, text) { out.text += text; out.room -= text.length; }
+      function causeText(cause) {
+        if (cause === 0) return "sent";
+        return cause > 0 ? "effect of #" + cause : "effect (started before)";
+      }
+      const nameOf = (text) => { const i = text.indexOf("("); return i < 0 ? text : text.slice(0, i); };
+      function changeText(c, room) {
+        const path = pathText(c[1]) || "(state)";
+        if (c[0] === 0) return path + " " + brief(c[2], room) + " → " + brief(c[3], room);
+        if (c[0] === 1) return path + " + " + brief(c[2], room);
+        return path + " − " + brief(c[2], room);
+      }
+
+      // The action list: rows for the steps in `shown` (all, or those the filter keeps; the
+      // start, step 0, always), only those in view plus a margin in the document.
+      let shown = [];
+      let names = null;
+      function refilter() {
+        const query = filter.value.trim().toLowerCase();
+        shown = [0];
+        if (query && !names) names = steps.map((s) => nameOf(s[0]).toLowerCase());
+        for (let n = 1; n <= count; n++) if (!query || names[n - 1].includes(query)) shown.push(n);
+        spacer.style.height = shown.length * ROW + "px";
+        $("shown").textContent = query
+          ? grouped(shown.length - 1) + " of " + grouped(count) + " actions match “" + query + "”"
+          : grouped(count) + " actions";
+        renderRows();
+      }
+      function rowHTML(n, top) {
+        const selected = n === selectedStep ? " selected" : "";
+        if (n === 0) {
+          return `<div class="row start${selected}" data-seq="0" style="top:${top}px">` +
+            `<span class="seq">0</span><span class="act">start</span><span class="cause"></span>` +
+            `<span class="chg none">the state the recording started from</span></div>`;
+        }
+        const s = steps[n - 1];
+        let changed = "";
+        for (const c of s[3]) changed += esc(changeText(c, 40)) + "   ";
+        for (const p of s[2]) changed += `<b>${esc(p)}</b> `;
+        const parts = s[2].length + s[3].length;
+        if (!parts) changed = "no change";
+        const chain = whyChain.has(n) ? " chain" : "";
+        return `<div class="row${chain}${selected}" data-seq="${n}" style="top:${top}px">` +
+          `<span class="seq">${n}</span><span class="act">${esc(s[0])}</span>` +
+          `<span class="cause${s[1] === 0 ? "" : " effect"}">${causeText(s[1])}</span>` +
+          `<span class="chg${parts ? "" : " none"}">${changed}</span></div>`;
+      }
+      function renderRows() {
+        const top = scroller.scrollTop, height = scroller.clientHeight || 600;
+        const first = Math.max(0, Math.floor(top / ROW) - MARGIN);
+        const last = Math.min(shown.length, Math.ceil((top + height) / ROW) + MARGIN);
+        let html = "";
+        for (let i = first; i < last; i++) html += rowHTML(shown[i], i * ROW);
+        rows.innerHTML = html;
+      }
+      // The index in `shown` of the first step at or after n.
+      function lowerBound(n) {
+        let low = 0, high = shown.length;
+        while (low < high) {
+          const mid = (low + high) >> 1;
+          if (shown[mid] < n) low = mid + 1; else high = mid;
+        }
+        return low;
+      }
+      function reveal(n) {
+        const i = lowerBound(n);
+        if (shown[i] !== n) return;
+        const top = i * ROW, height = scroller.clientHeight;
+        if (top < scroller.scrollTop || top + ROW > scroller.scrollTop + height) {
+          const far = Math.abs(top - scroller.scrollTop) > height * 2;
+          scroller.scrollTop = far ? top - height / 2 : top < scroller.scrollTop ? top : top + ROW - height;
+        }
+      }
+
+      // Why: the step up to the selected one that last changed a recorded property, then each
+      // effect's starting step, back to an action the program sent.
+      function chainFrom(n) {
+        const chain = [n];
+        while (steps[chain[chain.length - 1] - 1][1] > 0) chain.push(steps[chain[chain.length - 1] - 1][1]);
+        return chain;
+      }
+      function lastChanging(property, upTo) {
+        for (let n = upTo; n >= 1; n--) if (steps[n - 1][2].includes(property)) return n;
+        return 0;
+      }
+      // Whether a change touches the value at `path` (a path text): it changed that value, a
+      // value inside it, or a value around it; an insert or remove touches its whole array.
+      function touches(c, path) {
+        const at = pathText(c[0] === 0 || !(typeof c[1][c[1].length - 1] === "number") ? c[1] : c[1].slice(0, -1));
+        const within = (outer, inner) => outer === "" || inner === outer ||
+          inner.startsWith(outer + ".") || inner.startsWith(outer + "[");
+        return within(at, path) || within(path, at);
+      }
+      function lastTouching(path, upTo) {
+        for (let n = upTo; n >= 1; n--) if (steps[n - 1][3].some((c) => touches(c, path))) return n;
+        return 0;
+      }
+      let whyProperty = null, whyPath = null, whyChain = new Set();
+      function renderWhy() {
+        const panel = $("why");
+        whyChain = new Set();
+        if (whyProperty === null && whyPath === null) {
+          panel.hidden = true;
+          panel.removeAttribute("data-property");
+          return;
+        }
+        panel.hidden = false;
+        const subject = whyProperty !== null ? whyProperty : whyPath || "(state)";
+        const found = whyProperty !== null
+          ? lastChanging(whyProperty, selectedStep) : lastTouching(whyPath, selectedStep);
+        if (whyProperty !== null) panel.dataset.property = whyProperty;
+        else panel.removeAttribute("data-property");
+        let html = `<h2>Why <code>${esc(subject)}</code> <span class="link" id="why-close">(close)</span></h2>`;
+        if (!found) {
+          html += `<div class="muted">No step up to #${selectedStep} changed it` +
+            (whyProperty !== null ? " (as the recording names it)." : ": it is as it started.") + "</div>";
+        } else {
+          html += `<div class="muted">Last changed by step #${found}` +
+            (found === selectedStep ? " (this step)" : "") + `, up to #${selectedStep}:</div><ol>`;
+          for (const n of chainFrom(found)) {
+            whyChain.add(n);
+            const s = steps[n - 1];
+            html += `<li data-seq="${n}"><a data-goto="${n}">#${n}</a> ${esc(s[0])}` +
+              (s[1] === 0 ? "" : ` <span class="muted">← ${esc(causeText(s[1]))}</span>`) + "</li>";
+          }
+          html += "</ol>";
+        }
+        panel.innerHTML = html;
+      }
+
+      // Details of the selected step.
+      function renderDetails() {
+        const panel = $("details");
+        if (selectedStep === 0) {
+          panel.innerHTML = `<h2>Start</h2><div class="muted">The state the recording started from. ` +
+            `Choose a step in the list, with ↑ ↓ or with the slider.</div>`;
+          return;
+        }
+        const s = steps[selectedStep - 1];
+        let html = `<h2>Step #${selectedStep}</h2><code class="action-text">${esc(s[0])}</code>`;
+        html += `<h3>Cause</h3><div>` + (s[1] > 0
+          ? `effect of <a data-goto="${s[1]}">#${s[1]}</a> <span class="muted">${esc(steps[s[1] - 1][0])}</span>`
+          : esc(causeText(s[1]))) + "</div>";
+        html += "<h3>Recorded changes</h3>";
+        if (s[2].length) {
+          html += `<ul class="props">`;
+          for (const p of s[2]) {
+            const active = p === whyProperty ? " active" : "";
+            html += `<li><button type="button" class="${active.trim()}" data-why="${esc(p)}" ` +
+              `title="Why has it this value?">${esc(p)}</button></li>`;
+          }
+          html += "</ul>";
+        } else html += `<div class="muted">none</div>`;
+        html += "<h3>Values (old → new)</h3>";
+        if (s[3].length) {
+          html += `<ul class="diffs">`;
+          for (const c of s[3]) {
+            const path = esc(pathText(c[1]) || "(state)");
+            if (c[0] === 0) {
+              html += `<li><span class="path">${path}</span>: <span class="old">${esc(brief(c[2], 300))}</span>` +
+                ` → <span class="new">${esc(brief(c[3], 300))}</span></li>`;
+            } else if (c[0] === 1) {
+              html += `<li><span class="path">${path}</span>: added <span class="new">${esc(brief(c[2], 300))}</span></li>`;
+            } else {
+              html += `<li><span class="path">${path}</span>: removed <span class="old">${esc(brief(c[2], 300))}</span></li>`;
+            }
+          }
+          html += "</ul>";
+        } else html += `<div class="muted">the snapshot is the same as before</div>`;
+        panel.innerHTML = html;
+      }
+
+      // The state tree.
+      const closed = new Set();
+      let shallow = new Set();
+      function leafText(v) {
+        if (v === null) return ["null", "null"];
+        if (typeof v === "string") return [JSON.stringify(v), "str"];
+        if (typeof v === "number") return [String(v), "num"];
+        if (typeof v === "boolean") return [String(v), "bool"];
+        if (v instanceof Map) return ["{}", "empty"];
+        if (Array.isArray(v)) return ["[]", "empty"];
+        return "x" in v ? [v.x, "opaque"] : [v.n, "num"];
+      }
+      function nodeHTML(key, isIndex, path, v, changed, marked) {
+        const isChanged = changed || marked.has(path);
+        const keyHTML = `<span class="k${isIndex ? " idx" : ""}">${esc(key)}</span>`;
+        const size = v instanceof Map ? v.size : Array.isArray(v) ? v.length : -1;
+        if (size <= 0) {
+          const [text, kind] = leafText(v);
+          const picked = whyPath === path && whyProperty === null ? " picked" : "";
+          return `<li class="leaf${isChanged ? " changed" : ""}${picked}" data-path="${esc(path)}">` +
+            `${keyHTML}<span class="v ${kind}">${esc(text)}</span></li>`;
+        }
+        const summary = v instanceof Map ? `{${size}}` : `[${size}]`;
+        const mark = isChanged || shallow.has(path) ? " changed" : "";
+        return `<li class="node${mark}" data-path="${esc(path)}">` +
+          `<details${closed.has(path) ? "" : " open"}><summary>${keyHTML}<span class="t">${summary}</span>` +
+          `</summary><ul>${childrenHTML(path, v, isChanged, marked)}</ul></details></li>`;
+      }
+      function childrenHTML(path, v, changed, marked) {
+        let html = "";
+        if (v instanceof Map) {
+          for (const [k, c] of v) html += nodeHTML(k, false, path === "" ? k : path + "." + k, c, changed, marked);
+        } else {
+          for (let i = 0; i < v.length; i++) html += nodeHTML(String(i), true, path + "[" + i + "]", v[i], changed, marked);
+        }
+        return html;
+      }
+      function renderState() {
+        const state = stateAt(selectedStep);
+        // Values set or inserted by the step are marked with all they hold; an array that lost
+        // an element, alone.
+        const marked = new Set();
+        shallow = new Set();
+        if (selectedStep > 0) {
+          for (const c of steps[selectedStep - 1][3]) {
+            const last = c[1][c[1].length - 1];
+            if (c[0] === 2 && typeof last === "number") shallow.add(pathText(c[1].slice(0, -1)));
+            else marked.add(pathText(c[1]));
+          }
+        }
+        const all = marked.has("") && selectedStep > 0;
+        const container = state instanceof Map || Array.isArray(state);
+        $("state").innerHTML = container && (state instanceof Map ? state.size : state.length) > 0
+          ? childrenHTML("", state, all, marked)
+          : nodeHTML("(state)", false, "", state, all, marked);
+        $("state-step").textContent = String(selectedStep);
+      }
+
+      // Selection.
+      let selectedStep = -1;
+      function select(n, options) {
+        n = Math.max(0, Math.min(count, n | 0));
+        selectedStep = n;
+        document.body.dataset.step = String(n);
+        slider.value = String(n);
+        $("position").textContent = "step " + grouped(n) + " of " + grouped(count);
+        renderDetails();
+        renderState();
+        renderWhy();
+        if (!options || options.reveal !== false) reveal(n);
+        renderRows();
+        let hash = "#step=" + n;
+        if (whyProperty !== null) hash += "&why=" + encodeURIComponent(whyProperty);
+        if (filter.value !== "") hash += "&filter=" + encodeURIComponent(filter.value);
+        try { history.replaceState(null, "", hash); } catch (e) { /* a page without history */ }
+      }
+      function move(by) {
+        const i = lowerBound(selectedStep);
+        const here = shown[i] === selectedStep;
+        const target = by > 0 ? shown[here ? i + 1 : i] : shown[i - 1];
+        if (target !== undefined) select(target);
+      }
+
+      rows.addEventListener("click", (event) => {
+        const row = event.target.closest(".row");
+        if (row) select(Number(row.dataset.seq), { reveal: false });
+      });
+      document.addEventListener("click", (event) => {
+        const go = event.target.closest("[data-goto]");
+        if (go) { event.preventDefault(); select(Number(go.dataset.goto)); return; }
+        const why = event.target.closest("[data-why]");
+        if (why) { whyProperty = why.dataset.why; whyPath = null; select(selectedStep, { reveal: false }); return; }
+        const leaf = event.target.closest("#state li.leaf");
+        if (leaf) { whyPath = leaf.dataset.path; whyProperty = null; select(selectedStep, { reveal: false }); return; }
+        if (event.target.id === "why-close") { whyProperty = whyPath = null; select(selectedStep, { reveal: false }); }
+      });
+      $("state").addEventListener("toggle", (event) => {
+        const node = event.target.closest("li.node");
+        if (!node) return;
+        if (event.target.open) closed.delete(node.dataset.path); else closed.add(node.dataset.path);
+      }, true);
+      document.addEventListener("keydown", (event) => {
+        const target = event.target;
+        if (target === slider) return;
+        const inText = target === filter;
+        if (event.key === "ArrowDown" || (!inText && event.key === "ArrowRight")) { move(1); event.preventDefault(); }
+        else if (event.key === "ArrowUp" || (!inText && event.key === "ArrowLeft")) { move(-1); event.preventDefault(); }
+      });
+      slider.addEventListener("input", () => select(Number(slider.value)));
+      $("previous").addEventListener("click", () => move(-1));
+      $("next").addEventListener("click", () => move(1));
+      filter.addEventListener("input", () => { refilter(); select(selectedStep); });
+      let pending = false;
+      scroller.addEventListener("scroll", () => {
+        if (pending) return;
+        pending = true;
+        requestAnimationFrame(() => { pending = false; renderRows(); });
+      });
+      window.addEventListener("resize", renderRows);
+
+      // First render.
+      document.title = data.title;
+      $("summary").textContent = data.model + " · " + grouped(count) + (count === 1 ? " step" : " steps");
+      slider.max = String(count);
+      document.body.dataset.count = String(count);
+      if (data.problem !== null) {
+        const banner = $("banner");
+        banner.textContent = "The recording ends early, after step " + count + ": " + data.problem;
+        banner.hidden = false;
+      }
+      const params = new Map(location.hash.slice(1).split("&").map((p) => {
+        const at = p.indexOf("=");
+        return at < 0 ? [p, ""] : [p.slice(0, at), decodeURIComponent(p.slice(at + 1))];
+      }));
+      if (params.has("why") && params.get("why") !== "") whyProperty = params.get("why");
+      if (params.has("filter")) filter.value = params.get("filter");
+      refilter();
+      select(params.has("step") ? Number(params.get("step")) || 0 : 0);
+      document.body.dataset.readyMs = String(performance.now());
+    })();
+    """#
+}
