@@ -164,7 +164,14 @@ func makeDerivedShapes() -> [Shape] {
       observation: {
         let sink = Sink()
         let source = ObservedModel()
-        return builtObservation(sink: sink, outputs: [{ source.count &+ 1_000 }]) {
+        // A chain of 1,000 computed properties, each a getter that reads the one before, as
+        // ours is a chain of 1,000 derived values (the sum alone would skip the chain).
+        var chain: [() -> Int] = [{ source.count &+ 1 }]
+        for _ in 1..<1_000 {
+          let previous = chain[chain.count - 1]
+          chain.append { previous() &+ 1 }
+        }
+        return builtObservation(sink: sink, outputs: [chain[chain.count - 1]]) {
           source.count = $0
         }
       },
