@@ -80,6 +80,10 @@ struct RecordingViewerBrowserTests {
 
     // The screenshot for the documentation and for CI: a step with its changes and a why.
     let png = Self.packageRoot.appendingPathComponent(".build/recording-viewer.png").path
+    // `.build` is missing when the tests build elsewhere (`--scratch-path`); the browser does
+    // not make the folder, and says nothing when it cannot write the file.
+    try FileManager.default.createDirectory(
+      at: Self.packageRoot.appendingPathComponent(".build"), withIntermediateDirectories: true)
     try? FileManager.default.removeItem(atPath: png)
     try await Browser.screenshot(of: file.path, fragment: fragment, into: png)
     let size = try #require(FileManager.default.attributesOfItem(atPath: png)[.size] as? Int)
