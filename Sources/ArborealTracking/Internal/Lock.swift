@@ -37,9 +37,11 @@ struct Lock: ~Copyable {
     owner: UnsafeRawPointer, _ body: () throws(E) -> R
   ) throws(E) -> R {
     try mutex.withLock { (_: inout ()) throws(E) -> R in
-      let annotations = ThreadSanitizerAnnotations.shared
-      annotations?.acquire(owner)
-      defer { annotations?.release(owner) }
+      // One load of a statically initialised atomic per lock when the process runs without
+      // ThreadSanitizer (a lazy global would cost a `swift_once` call on every lock).
+      let annotates = ThreadSanitizerAnnotations.areActive
+      if _slowPath(annotates) { ThreadSanitizerAnnotations.acquire(owner) }
+      defer { if _slowPath(annotates) { ThreadSanitizerAnnotations.release(owner) } }
       return try body()
     }
   }
@@ -47,19 +49,58 @@ struct Lock: ~Copyable {
 
 /// ThreadSanitizer's interface for synchronisation it cannot see, when the process runs
 /// with it.
-struct ThreadSanitizerAnnotations: Sendable {
-  let acquire: @convention(c) (UnsafeRawPointer?) -> Void
-  let release: @convention(c) (UnsafeRawPointer?) -> Void
+///
+/// Looked up with `dlsym` the first time a lock is taken. The state lives in atomics with
+/// constant initial values, which the compiler initialises statically: reading them costs a
+/// load, where a lazily initialised global would cost a `swift_once` call on every lock.
+/// `functions` holds the two functions' addresses once found; `lookedUp` is stored after them
+/// (releasing) and read before them (acquiring), so a thread that sees 2 sees the addresses.
+/// Two threads that look up at once store the same values.
+enum ThreadSanitizerAnnotations {
+  typealias Annotation = @convention(c) (UnsafeRawPointer?) -> Void
 
-  /// The annotations, or nil outside a ThreadSanitizer build.
-  static let shared: ThreadSanitizerAnnotations? = {
+  /// 0 until looked up; then 1 without ThreadSanitizer, 2 with it.
+  private static let lookedUp = Atomic<UInt8>(0)
+  private static let acquireAddress = Atomic<UInt>(0)
+  private static let releaseAddress = Atomic<UInt>(0)
+
+  /// Whether the process runs with ThreadSanitizer (looked up the first time).
+  @inline(__always)
+  static var areActive: Bool {
+    switch lookedUp.load(ordering: .acquiring) {
+    case 1: false
+    case 2: true
+    default: lookUp()
+    }
+  }
+
+  /// Tells ThreadSanitizer that the lock owned by `owner` was acquired.
+  static func acquire(_ owner: UnsafeRawPointer) {
+    call(acquireAddress.load(ordering: .relaxed), owner)
+  }
+
+  /// Tells ThreadSanitizer that the lock owned by `owner` is about to be released.
+  static func release(_ owner: UnsafeRawPointer) {
+    call(releaseAddress.load(ordering: .relaxed), owner)
+  }
+
+  private static func call(_ address: UInt, _ owner: UnsafeRawPointer) {
+    guard let function = UnsafeRawPointer(bitPattern: address) else { return }
+    unsafeBitCast(function, to: Annotation.self)(owner)
+  }
+
+  @inline(never)
+  private static func lookUp() -> Bool {
     guard let acquire = dlsym(nil, "__tsan_acquire"), let release = dlsym(nil, "__tsan_release")
-    else { return nil }
-    typealias Annotation = @convention(c) (UnsafeRawPointer?) -> Void
-    return ThreadSanitizerAnnotations(
-      acquire: unsafeBitCast(acquire, to: Annotation.self),
-      release: unsafeBitCast(release, to: Annotation.self))
-  }()
+    else {
+      lookedUp.store(1, ordering: .releasing)
+      return false
+    }
+    acquireAddress.store(UInt(bitPattern: acquire), ordering: .relaxed)
+    releaseAddress.store(UInt(bitPattern: release), ordering: .relaxed)
+    lookedUp.store(2, ordering: .releasing)
+    return true
+  }
 }
 
 /// A value protected by a ``Lock``; the lock the package's other modules use too (`package`),
