@@ -307,29 +307,12 @@ final class SnapshotTreeEncoder: Encoder {
     }
   }
 
-  struct UnkeyedContainer: UnkeyedEncodingContainer {
+  struct UnkeyedContainer: UnkeyedEncodingContainer, PuttingValues {
     let store: ArrayStore
     var codingPath: [any CodingKey] { [] }
     var count: Int { store.elements.count }
 
-    private func put(_ value: SnapshotValue) { store.elements.append(.value(value)) }
-
-    mutating func encodeNil() { put(.null) }
-    mutating func encode(_ value: Bool) { put(.bool(value)) }
-    mutating func encode(_ value: String) { put(.string(value)) }
-    mutating func encode(_ value: Double) { put(SnapshotTreeEncoder.number(value)) }
-    mutating func encode(_ value: Float) { put(SnapshotTreeEncoder.number(value)) }
-    mutating func encode(_ value: Int) { put(.number("\(value)")) }
-    mutating func encode(_ value: Int8) { put(.number("\(value)")) }
-    mutating func encode(_ value: Int16) { put(.number("\(value)")) }
-    mutating func encode(_ value: Int32) { put(.number("\(value)")) }
-    mutating func encode(_ value: Int64) { put(.number("\(value)")) }
-    mutating func encode(_ value: UInt) { put(.number("\(value)")) }
-    mutating func encode(_ value: UInt8) { put(.number("\(value)")) }
-    mutating func encode(_ value: UInt16) { put(.number("\(value)")) }
-    mutating func encode(_ value: UInt32) { put(.number("\(value)")) }
-    mutating func encode(_ value: UInt64) { put(.number("\(value)")) }
-    mutating func encode<T: Encodable>(_ value: T) { put(SnapshotTreeEncoder.tree(of: value)) }
+    func put(_ value: SnapshotValue) { store.elements.append(.value(value)) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
       keyedBy keyType: NestedKey.Type
@@ -352,27 +335,37 @@ final class SnapshotTreeEncoder: Encoder {
     }
   }
 
-  struct SingleValueContainer: SingleValueEncodingContainer {
+  struct SingleValueContainer: SingleValueEncodingContainer, PuttingValues {
     let encoder: SnapshotTreeEncoder
     var codingPath: [any CodingKey] { [] }
 
-    private func put(_ value: SnapshotValue) { encoder.content = .value(value) }
+    func put(_ value: SnapshotValue) { encoder.content = .value(value) }
 
-    mutating func encodeNil() { put(.null) }
-    mutating func encode(_ value: Bool) { put(.bool(value)) }
-    mutating func encode(_ value: String) { put(.string(value)) }
-    mutating func encode(_ value: Double) { put(SnapshotTreeEncoder.number(value)) }
-    mutating func encode(_ value: Float) { put(SnapshotTreeEncoder.number(value)) }
-    mutating func encode(_ value: Int) { put(.number("\(value)")) }
-    mutating func encode(_ value: Int8) { put(.number("\(value)")) }
-    mutating func encode(_ value: Int16) { put(.number("\(value)")) }
-    mutating func encode(_ value: Int32) { put(.number("\(value)")) }
-    mutating func encode(_ value: Int64) { put(.number("\(value)")) }
-    mutating func encode(_ value: UInt) { put(.number("\(value)")) }
-    mutating func encode(_ value: UInt8) { put(.number("\(value)")) }
-    mutating func encode(_ value: UInt16) { put(.number("\(value)")) }
-    mutating func encode(_ value: UInt32) { put(.number("\(value)")) }
-    mutating func encode(_ value: UInt64) { put(.number("\(value)")) }
-    mutating func encode<T: Encodable>(_ value: T) { put(SnapshotTreeEncoder.tree(of: value)) }
   }
+}
+
+/// What the unkeyed and single-value containers share: every value they are given becomes a
+/// node through `put`. The encoding methods below satisfy both containers' requirements.
+private protocol PuttingValues {
+  /// Keeps a value in the container.
+  func put(_ value: SnapshotValue)
+}
+
+extension PuttingValues {
+  mutating func encodeNil() { put(.null) }
+  mutating func encode(_ value: Bool) { put(.bool(value)) }
+  mutating func encode(_ value: String) { put(.string(value)) }
+  mutating func encode(_ value: Double) { put(SnapshotTreeEncoder.number(value)) }
+  mutating func encode(_ value: Float) { put(SnapshotTreeEncoder.number(value)) }
+  mutating func encode(_ value: Int) { put(.number("\(value)")) }
+  mutating func encode(_ value: Int8) { put(.number("\(value)")) }
+  mutating func encode(_ value: Int16) { put(.number("\(value)")) }
+  mutating func encode(_ value: Int32) { put(.number("\(value)")) }
+  mutating func encode(_ value: Int64) { put(.number("\(value)")) }
+  mutating func encode(_ value: UInt) { put(.number("\(value)")) }
+  mutating func encode(_ value: UInt8) { put(.number("\(value)")) }
+  mutating func encode(_ value: UInt16) { put(.number("\(value)")) }
+  mutating func encode(_ value: UInt32) { put(.number("\(value)")) }
+  mutating func encode(_ value: UInt64) { put(.number("\(value)")) }
+  mutating func encode<T: Encodable>(_ value: T) { put(SnapshotTreeEncoder.tree(of: value)) }
 }
