@@ -8,8 +8,13 @@
 ///   made inside a nested scope (an observer that the computation's own write woke) is an
 ///   ordinary tracked read.
 /// - `reads`: the derived values the computation read, with the version it saw of each.
+///
+/// Frames are reused: a recomputation takes one from its thread's context
+/// (``DerivedContext/takeFrame(for:)``) and gives it back when it has read `reads`
+/// (``DerivedContext/giveBack(_:)``), which keeps the `reads` buffer's capacity, so a
+/// steady-state recomputation allocates neither.
 final class DerivedFrame {
-  unowned(unsafe) let node: DerivedNodeBase
+  unowned(unsafe) var node: DerivedNodeBase
   var scope: UnsafeMutableRawPointer?
   var reads: [DerivedRead] = []
 
@@ -43,6 +48,28 @@ struct DerivedRead {
 /// it has notified everyone, when the whole graph is marked.
 final class DerivedContext {
   @exclusivity(unchecked) var frames: [DerivedFrame] = []
+  /// Frames given back, to be taken again: at most `spareFrameLimit`, as many as the deepest
+  /// nesting of recomputations on this thread needs (a chain of values recomputes each inside
+  /// the next one's computation).
+  @exclusivity(unchecked) private var spareFrames: [DerivedFrame] = []
+  private static let spareFrameLimit = 1_024
+
+  /// A frame for a recomputation of `node`, with no scope and no reads.
+  @inline(__always)
+  func takeFrame(for node: DerivedNodeBase) -> DerivedFrame {
+    guard let frame = spareFrames.popLast() else { return DerivedFrame(node: node) }
+    frame.node = node
+    return frame
+  }
+
+  /// Takes back a frame that is off the stack and whose reads were consumed.
+  @inline(__always)
+  func giveBack(_ frame: DerivedFrame) {
+    guard spareFrames.count < Self.spareFrameLimit else { return }
+    frame.scope = nil
+    frame.reads.removeAll(keepingCapacity: true)
+    spareFrames.append(frame)
+  }
   /// How many notification loops run on this thread (see "Deferred refreshes").
   @exclusivity(unchecked) var batchDepth = 0
   /// The observed derived values to bring up to date when the outermost loop ends.

@@ -215,10 +215,11 @@ class DerivedNodeBase: @unchecked Sendable {
   }
 
   /// The live dependents, with the generation that read this value; drops released ones.
-  private func liveDependents() -> [(DerivedNodeBase, UInt64)] {
+  /// A small list: most values have one dependent, which then needs no allocation.
+  private func liveDependents() -> SmallList<(DerivedNodeBase, UInt64)> {
     withState { state in
-      guard !state.dependents.isEmpty else { return [] }
-      var live: [(DerivedNodeBase, UInt64)] = []
+      guard !state.dependents.isEmpty else { return SmallList() }
+      var live = SmallList<(DerivedNodeBase, UInt64)>()
       var released: [ObjectIdentifier] = []
       for (identity, dependent) in state.dependents {
         if let node = dependent.node {
@@ -513,7 +514,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       owner = self.owner
     }
     let context = DerivedContext.current
-    let frame = DerivedFrame(node: self)
+    let frame = context.takeFrame(for: self)
     context.frames.append(frame)
     let compute = self.compute
     let modelCompute = self.modelCompute
@@ -543,11 +544,21 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       for record in records { stamp(run.core, record.epoch) }
     }
     var derivedSources: [DerivedSourceEdge] = []
-    var seen = Set<ObjectIdentifier>()
-    for read in frame.reads where seen.insert(ObjectIdentifier(read.node)).inserted {
+    // Each value once, in the order first read. A linear look for a few sources (no `Set`
+    // to allocate), a set once there are many.
+    var seen: Set<ObjectIdentifier>?
+    for (index, read) in frame.reads.enumerated() {
+      if frame.reads.count <= 16 {
+        if frame.reads[..<index].contains(where: { $0.node === read.node }) { continue }
+      } else if seen == nil {
+        seen = [ObjectIdentifier(read.node)]
+      } else if !seen!.insert(ObjectIdentifier(read.node)).inserted {
+        continue
+      }
       derivedSources.append(DerivedSourceEdge(node: read.node, version: read.version))
       for inner in read.node.withState({ $0.stamps }) { stamp(inner.core, inner.epoch) }
     }
+    context.giveBack(frame)
 
     // Writes to these registrars now move the clock that lets cached reads skip the stamps.
     // Before the stamps are stored: no read can rely on them before the registrars count.
