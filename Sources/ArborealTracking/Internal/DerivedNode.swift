@@ -464,7 +464,11 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       )
     }
     if let (_, marks, plainSources, derivedSources, stamps) = known {
-      let epochs = stamps.map { $0.core.epoch.load(ordering: .sequentiallyConsistent) }
+      // A small list: most values depend on one registrar, whose epoch then needs no array.
+      var epochs = SmallList<UInt64>()
+      for stamp in stamps {
+        epochs.append(stamp.core.epoch.load(ordering: .sequentiallyConsistent))
+      }
       var changed = plainSources.contains { $0.hasChanged() }
       if !changed {
         for source in derivedSources {
