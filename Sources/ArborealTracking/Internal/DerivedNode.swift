@@ -311,7 +311,13 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   /// The model owning the value: set at its first read, never released before the node (the
   /// model stores the node), so unowned.
   @exclusivity(unchecked) private unowned(unsafe) var owner: AnyObject?
-  @usableFromInline @exclusivity(unchecked) var cached: Value?
+  /// The cached value: allocated with the node, initialised while `hasCached`; read and
+  /// written under the lock. Not a `Value?`: the slow paths are not specialised, and every
+  /// `Value?` there looks up `Optional<Value>`'s metadata in the runtime's cache (about 325
+  /// instructions each, several per recomputation); values move through this storage and
+  /// uninitialised temporaries instead.
+  @usableFromInline let storage: UnsafeMutablePointer<Value>
+  @usableFromInline @exclusivity(unchecked) var hasCached = false
   private let name: String
   /// Whether the computation is isolated to an actor, so that every read must happen there.
   @usableFromInline let checksIsolation: Bool
@@ -329,6 +335,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     } else {
       checksIsolation = true
     }
+    storage = .allocate(capacity: 1)
     super.init(name: name, delivery: delivery)
   }
 
@@ -347,7 +354,13 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     } else {
       checksIsolation = true
     }
+    storage = .allocate(capacity: 1)
     super.init(name: "", delivery: delivery)
+  }
+
+  deinit {
+    if hasCached { storage.deinitialize(count: 1) }
+    storage.deallocate()
   }
 
   override var displayName: String {
@@ -361,8 +374,19 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   override var ownerObject: AnyObject? { withState { _ in owner } }
 
   override func refreshVersion() -> UInt64 {
-    var value: Value?
-    return current(owner: nil, into: &value)
+    withTemporary { value in
+      let version = current(owner: nil, into: value)
+      value.deinitialize(count: 1)
+      return version
+    }
+  }
+
+  /// Runs `body` with uninitialised storage for one value; `body` leaves it uninitialised.
+  @inline(__always)
+  private func withTemporary<R>(_ body: (UnsafeMutablePointer<Value>) -> R) -> R {
+    withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
+      body(buffer.baseAddress.unsafelyUnwrapped)
+    }
   }
 
   // MARK: Reading
@@ -377,7 +401,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     // registrar it depends on, with no generic code in the way.
     if _fastPath(!checksIsolation && !DerivedNodeBase.isComputingOnThisThread) {
       var value: Value?
-      let version = withCleanState { value = cached }
+      let version = withCleanState { if hasCached { value = storage.pointee } }
       if version != 0, let value {
         registrar.access(key)
         if publishedVersion.load(ordering: .acquiring) == version { return value }
@@ -393,68 +417,73 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     if let context = DerivedContext.currentIfPresent, !context.frames.isEmpty {
       return readInsideComputation(owner: owner, context.frames)
     }
-    var value: Value?
-    let version = upToDate(owner: owner, into: &value)
-    registrar.access(key)
-    // A change that landed between the check and the access above reached no registration
-    // of this reader: read again. Later ones are caught by the registration.
-    if publishedVersion.load(ordering: .acquiring) != version {
-      _ = current(owner: owner, into: &value)
+    return withTemporary { value in
+      let version = upToDate(owner: owner, into: value)
+      registrar.access(key)
+      // A change that landed between the check and the access above reached no registration
+      // of this reader: read again. Later ones are caught by the registration.
+      if publishedVersion.load(ordering: .acquiring) != version {
+        value.deinitialize(count: 1)
+        _ = current(owner: owner, into: value)
+      }
+      return value.move()
     }
-    return value.unsafelyUnwrapped
   }
 
   /// A read while derived values are being computed on this thread: checks for a cycle, and
   /// records an edge when the reader is the innermost computation itself.
   private func readInsideComputation(owner: AnyObject?, _ frames: [DerivedFrame]) -> Value {
     checkForCycle(frames)
-    var value: Value?
-    let version = upToDate(owner: owner, into: &value)
-    if let frame = DerivedContext.readingFrame {
-      frame.reads.append(DerivedRead(node: self, version: version))
-      return value.unsafelyUnwrapped
+    return withTemporary { value in
+      let version = upToDate(owner: owner, into: value)
+      if let frame = DerivedContext.readingFrame {
+        frame.reads.append(DerivedRead(node: self, version: version))
+        return value.move()
+      }
+      registrar.access(key)
+      if publishedVersion.load(ordering: .acquiring) != version {
+        value.deinitialize(count: 1)
+        _ = current(owner: owner, into: value)
+      }
+      return value.move()
     }
-    registrar.access(key)
-    if publishedVersion.load(ordering: .acquiring) != version {
-      _ = current(owner: owner, into: &value)
-    }
-    return value.unsafelyUnwrapped
   }
 
-  // The methods below hand the value out through an `inout` optional and return its version
-  // (never 0 once computed), rather than returning a `(Value, UInt64)` tuple: this class is
-  // generic and its methods are not specialised, and each tuple or optional of a tuple that
-  // involves `Value` is looked up in the runtime's metadata caches on every call.
+  // The methods below initialise the uninitialised storage `value` with the value and return
+  // its version (never 0 once computed), rather than returning a `(Value, UInt64)` tuple or
+  // filling a `Value?`: this class is generic and its methods are not specialised, and each
+  // tuple or optional that involves `Value` is looked up in the runtime's metadata caches on
+  // every call.
 
   /// Puts the value, recomputed first if a source changed, in `value` and returns its version.
-  private func current(owner: AnyObject?, into value: inout Value?) -> UInt64 {
+  private func current(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) -> UInt64 {
     if let context = DerivedContext.currentIfPresent, !context.frames.isEmpty {
       checkForCycle(context.frames)
     }
-    return upToDate(owner: owner, into: &value)
+    return upToDate(owner: owner, into: value)
   }
 
   /// Puts the value, from the cache or refreshed, in `value` and returns its version.
   @inline(__always)
-  private func upToDate(owner: AnyObject?, into value: inout Value?) -> UInt64 {
-    let version = cachedIfValid(into: &value)
-    return version != 0 ? version : refresh(owner: owner, into: &value)
+  private func upToDate(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) -> UInt64 {
+    let version = cachedIfValid(into: value)
+    return version != 0 ? version : refresh(owner: owner, into: value)
   }
 
   /// Puts the cached value in `value` and returns its version when the value is clean and
   /// nothing it depends on was written since it was last checked (one lock, and one atomic
-  /// load per registrar); returns 0 otherwise.
-  private func cachedIfValid(into value: inout Value?) -> UInt64 {
+  /// load per registrar); returns 0 otherwise, with `value` left uninitialised.
+  private func cachedIfValid(into value: UnsafeMutablePointer<Value>) -> UInt64 {
     withState { state -> UInt64 in
-      guard state.phase == .clean, cached != nil, Self.stampsHold(&state) else { return 0 }
-      value = cached
+      guard state.phase == .clean, hasCached, Self.stampsHold(&state) else { return 0 }
+      value.initialize(to: storage.pointee)
       return state.version
     }
   }
 
   /// The slow path of a read: checks the sources, then recomputes if one changed. Puts the
   /// value in `value` and returns its version.
-  private func refresh(owner: AnyObject?, into value: inout Value?) -> UInt64 {
+  private func refresh(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) -> UInt64 {
     let known = withState {
       state -> (Phase, UInt64, [DerivedPlainSource], [DerivedSourceEdge], [DerivedStamp])? in
       if self.owner == nil, let owner { self.owner = owner }
@@ -480,19 +509,19 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       }
       if !changed {
         let settled = withState { state -> UInt64 in
-          guard state.marks == marks, cached != nil else { return 0 }
+          guard state.marks == marks, hasCached else { return 0 }
           state.phase = .clean
           for index in state.stamps.indices where index < epochs.count {
             state.stamps[index].epoch = epochs[index]
           }
           state.checkedAt = .max
-          value = cached
+          value.initialize(to: storage.pointee)
           return state.version
         }
         if settled != 0 { return settled }
       }
     }
-    return recompute(into: &value)
+    return recompute(into: value)
   }
 
   /// Stops with a message naming the values when this one is already being computed on this
@@ -508,12 +537,23 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
 
   /// Runs the computation, records what it read, and replaces the cache. Puts the new value
   /// in `result` and returns its version.
-  private func recompute(into result: inout Value?) -> UInt64 {
-    var previous: Value?
+  private func recompute(into result: UnsafeMutablePointer<Value>) -> UInt64 {
+    withTemporary { previous in recompute(into: result, previous: previous) }
+  }
+
+  /// ``recompute(into:)`` with uninitialised storage for the previous value, which it leaves
+  /// uninitialised.
+  private func recompute(
+    into result: UnsafeMutablePointer<Value>, previous: UnsafeMutablePointer<Value>
+  ) -> UInt64 {
+    var hadPrevious = false
     var versionBefore: UInt64 = 0
     var owner: AnyObject?
     withState { state in
-      previous = cached
+      if hasCached {
+        previous.initialize(to: storage.pointee)
+        hadPrevious = true
+      }
       versionBefore = state.version
       owner = self.owner
     }
@@ -569,15 +609,22 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     for stamp in stamps { stamp.core.countWritesForDerivedValues() }
 
     // Compared outside the lock: `==` is user code.
-    let same = previous.map { previous in isDuplicate?(previous, value) ?? false } ?? false
-    let first = previous == nil
-    var released: Value? = value
+    let same = hadPrevious && (isDuplicate?(previous.pointee, value) ?? false)
+    let first = !hadPrevious
+    // The copy goes now; the slot then takes the value the cache lets go of.
+    if hadPrevious { previous.deinitialize(count: 1) }
+    var released = false
     let (generation, oldObserver, version) = withState {
       state -> (UInt64, ObserverCore?, UInt64) in
       state.generation &+= 1
       let old = state.inputObserver
       state.inputObserver = nil
-      swap(&released, &cached)
+      if hasCached {
+        previous.moveInitialize(from: storage, count: 1)
+        released = true
+      }
+      storage.initialize(to: value)
+      hasCached = true
       if !same || state.version != versionBefore {
         state.version &+= 1
         publishedVersion.store(state.version, ordering: .releasing)
@@ -590,7 +637,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       return (state.generation, old, state.version)
     }
     // The old value and observer go outside the lock (a deinit is user code).
-    released = nil
+    if released { previous.deinitialize(count: 1) }
     oldObserver?.cancel()
 
     if scope.runs.isEmpty {
@@ -627,7 +674,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       }
     }
     if !same && !first { reportChange() }
-    result = value
+    result.initialize(to: value)
     return version
   }
 }
