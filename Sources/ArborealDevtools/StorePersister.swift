@@ -35,7 +35,9 @@ import Synchronization
 ///
 /// ## What is never lost
 /// ``finish()`` writes the state as it is when called and waits for the disk. Call it before the
-/// program ends: a persister released with changes not yet saved says so in debug builds. The
+/// program ends, and keep the persister until then: one released before `finish()` (not kept at
+/// all, or released with changes not yet saved) says so in debug builds, through
+/// ``PersistenceDiagnostics/releasedPersisterHandler``. The
 /// persister refuses to start on a file that does not load (``PersistenceError``), so a file
 /// the program cannot read is never written over; move it aside first
 /// (``PersistedFile/moveAside(now:)``) if starting afresh is right.
@@ -65,8 +67,9 @@ public final class StorePersister<Model: ReplayableModel>: Sendable {
   /// The last write of the chain.
   private var writing: Task<PersistenceError?, Never>?
   private var isFinished = false
-  /// Whether a change was heard that no snapshot has taken yet, or a write failed: read by
-  /// `deinit`, on any thread, for the debug report.
+  /// What `deinit`, on any thread, reports: whether ``finish()`` ran, and whether a change was
+  /// heard that no snapshot has taken yet (or a write failed).
+  private let finishedFlag = Atomic<Bool>(false)
   private let hasUnsavedChanges = Atomic<Bool>(false)
 
   /// Starts saving a store's model.
@@ -105,12 +108,14 @@ public final class StorePersister<Model: ReplayableModel>: Sendable {
 
   deinit {
     #if DEBUG
-      if hasUnsavedChanges.load(ordering: .acquiring) {
-        let message =
-          "StorePersister<\(Model.self)> for \(file.path) was released with changes not yet "
-          + "saved: call finish() before the program ends\n"
-        FileHandle.standardError.write(Data(message.utf8))
-      }
+      guard !finishedFlag.load(ordering: .acquiring) else { return }
+      let lost =
+        hasUnsavedChanges.load(ordering: .acquiring)
+        ? "with changes not yet saved, which are lost" : "and saves nothing more"
+      PersistenceDiagnostics.reportReleasedPersister(
+        "ArborealDevtools: the StorePersister<\(Model.self)> of \(file.path) was released before "
+          + "finish() \(lost). Keep it for as long as the store runs, and call finish() before "
+          + "the program ends.")
     #endif
   }
 
@@ -134,6 +139,7 @@ public final class StorePersister<Model: ReplayableModel>: Sendable {
     scheduled?.cancel()
     scheduled = nil
     await save(watching: false)
+    finishedFlag.store(true, ordering: .releasing)
   }
 
   // MARK: Saving

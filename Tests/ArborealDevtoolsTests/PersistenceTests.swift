@@ -238,4 +238,76 @@ import Testing
     #expect(persister.problem == nil)
     #expect(reports == [problem, nil])
   }
+
+  // MARK: What a user may forget
+
+  @Test func aPersisterReleasedBeforeFinishIsReportedInDebugBuilds() async throws {
+    let (temporary, file) = try boardFile()
+    defer { withExtendedLifetime(temporary) {} }
+    let messages = Locked.make([String]())
+    let path = temporary.path
+    PersistenceDiagnostics.releasedPersisterHandler = { message in
+      if message.contains(path) { messages.withLock { $0.append(message) } }
+    }
+    defer { PersistenceDiagnostics.releasedPersisterHandler = nil }
+    let store = Store(state: Board(), environment: ())
+
+    // Not kept at all: it would save nothing.
+    _ = try StorePersister(store, to: file, clock: TestClock())
+    // Kept, changed, released without finish(): the change is lost.
+    var persister: StorePersister<Board>? = try StorePersister(store, to: file, clock: TestClock())
+    store.send(.rename("lost"))
+    persister = nil
+    // Finished: nothing to say.
+    let finished = try StorePersister(store, to: file, clock: TestClock())
+    store.send(.rename("kept"))
+    await finished.finish()
+
+    let reported = messages.withLock { $0 }
+    #if DEBUG
+      #expect(reported.count == 2)
+      #expect(reported.first?.contains("released before finish() and saves nothing more") == true)
+      #expect(reported.last?.contains("with changes not yet saved, which are lost") == true)
+      #expect(reported.allSatisfy { $0.contains("StorePersister<Board>") })
+    #else
+      #expect(reported.isEmpty)
+    #endif
+    #expect(persister == nil)
+    #expect(try file.load()?.title == "kept")
+  }
+
+  // MARK: Size
+
+  /// A list of numbers: a state whose size a test chooses.
+  final class Numbers: ReplayableModel {
+    enum Action: Codable, Sendable { case fill(count: Int), bump(index: Int) }
+    let registrar = TrackingRegistrar()
+    @Tracked private(set) var entries: [Int] = []
+    init() {}
+    init(snapshot: [Int]) { entries = snapshot }
+    var snapshot: [Int] { entries }
+    func update(action: Action, environment: Void) -> Fx<Action> {
+      switch action {
+      case .fill(let count): entries = Array(0..<count)
+      case .bump(let index): entries[index] += 1
+      }
+      return .none
+    }
+  }
+
+  @Test func aMillionElementStateIsSavedWholeAndLoadsBackEqual() async throws {
+    let temporary = try TemporaryFile("numbers.json")
+    let file = PersistedFile<Numbers>(path: temporary.path)
+    let clock = TestClock()
+    let store = Store(state: Numbers(), environment: ())
+    let persister = try StorePersister(store, to: file, clock: clock)
+    store.send(.fill(count: 1_000_000))
+    for index in stride(from: 0, to: 1_000_000, by: 100_000) { store.send(.bump(index: index)) }
+    await clock.advance(by: .milliseconds(500))
+    #expect(try file.load() == store.state.entries, "the edits join one save")
+    store.send(.bump(index: 999_999))
+    await persister.finish()
+    let loaded = try #require(try file.load())
+    #expect(loaded.count == 1_000_000 && loaded[999_999] == 1_000_000 && loaded[100_000] == 100_001)
+  }
 }
