@@ -8,12 +8,6 @@ import Foundation
   import Darwin
 #endif
 
-/// The C library's `write`, which `PersistedFile` cannot name plainly (it has a `write`).
-private func writeToDescriptor(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int
-{
-  write(descriptor, bytes, count)
-}
-
 /// The file a model's snapshot is kept in between runs: read at start, written atomically,
 /// with a format version and migrations from older versions.
 ///
@@ -200,40 +194,10 @@ public struct PersistedFile<Model: ReplayableModel>: Sendable {
     try write(encoded(snapshot))
   }
 
-  /// Writes `data` atomically over the file.
+  /// Writes `data` atomically over the file, synced to the disk.
   func write(_ data: Data) throws(PersistenceError) {
-    let url = URL(fileURLWithPath: path)
-    let folder = url.deletingLastPathComponent().path
-    let temporary =
-      folder + "/.\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw failure() }
-    let problem = data.withUnsafeBytes { buffer -> String? in
-      var offset = 0
-      while offset < buffer.count {
-        let written = writeToDescriptor(
-          descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0, errno == EINTR { continue }
-        if written <= 0 { return String(cString: strerror(errno)) }
-        offset += written
-      }
-      return fsync(descriptor) == 0 ? nil : String(cString: strerror(errno))
-    }
-    close(descriptor)
-    if let problem {
-      unlink(temporary)
+    if let problem = replaceFile(at: path, with: data, syncing: true) {
       throw PersistenceError(.file(problem), path: path)
-    }
-    guard rename(temporary, path) == 0 else {
-      let error = failure()
-      unlink(temporary)
-      throw error
-    }
-    // The rename is in the folder: sync it too, or a power loss may undo it.
-    let folderDescriptor = open(folder, O_RDONLY | O_CLOEXEC)
-    if folderDescriptor >= 0 {
-      _ = fsync(folderDescriptor)
-      close(folderDescriptor)
     }
   }
 

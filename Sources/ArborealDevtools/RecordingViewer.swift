@@ -1,12 +1,5 @@
 import Arboreal
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Foundation
 
 /// A recording as one self-contained HTML page: the actions, what each changed, the state at
 /// any step, and why a property has its value, in any browser.
@@ -99,35 +92,8 @@ public struct RecordingViewer: Sendable {
   /// - Complexity: O(*n*) for a page of *n* bytes.
   public func write(to path: String) throws(RecordingError) {
     // Written beside the file, then renamed over it: a reader never sees half a page.
-    let temporary = "\(path).\(getpid()).tmp"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      throw RecordingError(.file(String(cString: strerror(errno))), line: 0, path: path)
-    }
-    var failure: Int32?
-    var html = html
-    html.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0, errno == EINTR { continue }
-        guard written > 0 else {
-          failure = errno
-          return
-        }
-        offset += written
-      }
-    }
-    if close(descriptor) != 0, failure == nil { failure = errno }
-    if failure == nil, rename(temporary, path) != 0 { failure = errno }
-    if let failure {
-      unlink(temporary)
-      throw RecordingError(.file(String(cString: strerror(failure))), line: 0, path: path)
+    if let problem = replaceFile(at: path, with: Data(html.utf8), syncing: false) {
+      throw RecordingError(.file(problem), line: 0, path: path)
     }
   }
-}
-
-/// The C library's `write`, which ``RecordingViewer`` cannot name plainly (it has a `write`).
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  write(descriptor, bytes, count)
 }

@@ -10,11 +10,6 @@ import Foundation
   import Darwin
 #endif
 
-/// The C library's `write`, which `RecorderCore` cannot name plainly (it has a `write`).
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  write(descriptor, bytes, count)
-}
-
 /// One handled action waiting to be written: what the main actor hands the writer. Taking
 /// it costs a lock and an append; the JSON is made by the writer.
 struct PendingStep<Action: Sendable>: Sendable {
@@ -195,7 +190,7 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
       do {
         var data = try line.encoded(with: output.encoder)
         data.append(UInt8(ascii: "\n"))
-        if let reason = Self.writeAll(data, to: output.descriptor) {
+        if let reason = writeAll(data, to: output.descriptor) {
           failure = RecordingError(.file(reason), line: item.sequence + 1, path: path)
         }
       } catch {
@@ -220,23 +215,10 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
     guard var header = output.header, output.descriptor >= 0 else { return }
     output.header = nil
     header.append(UInt8(ascii: "\n"))
-    guard let reason = Self.writeAll(header, to: output.descriptor) else { return }
+    guard let reason = writeAll(header, to: output.descriptor) else { return }
     shared.withLock { $0.writeError = RecordingError(.file(reason), line: 1, path: path) }
     close(output.descriptor)
     output.descriptor = -1
   }
 
-  /// Writes all of `data`; the system's reason on failure.
-  private static func writeAll(_ data: Data, to descriptor: Int32) -> String? {
-    data.withUnsafeBytes { buffer -> String? in
-      var offset = 0
-      while offset < buffer.count {
-        let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0, errno == EINTR { continue }
-        if written <= 0 { return String(cString: strerror(errno)) }
-        offset += written
-      }
-      return nil
-    }
-  }
 }
