@@ -7,11 +7,7 @@ import Testing
 /// The viewer in a real browser: headless Chromium loads the page, and the tests read the
 /// document its script built. One page at a time (a browser is heavy on a small machine).
 @MainActor
-@Suite(
-  .serialized,
-  .enabled(
-    if: Browser.testsRun,
-    "needs chromium on the PATH (set ARBOREAL_REQUIRE_BROWSER=1 to fail without it)"))
+@Suite(.serialized, .needsBrowser)
 struct RecordingViewerBrowserTests {
   /// A session recorded from a store: random board actions, effects among them.
   private func recorded(_ count: Int, seed: UInt64) async throws -> Recording<Board> {
@@ -108,16 +104,7 @@ struct RecordingViewerBrowserTests {
   }
 
   @Test func aTruncatedRecordingShowsItsValidStepsAndABannerWithTheLine() async throws {
-    let file = try TemporaryFile()
-    let store = Store(state: Board(), environment: ())
-    let recorder = try StoreRecorder(store, to: file.path)
-    for action: Board.Action in [.rename("groceries"), .add("milk"), .add("eggs"), .rename("x")] {
-      store.send(action)
-    }
-    await recorder.finish()
-    let lines = try file.lines()
-    try file.write(lines.dropLast().joined(separator: "\n") + "\n" + lines.last!.prefix(25))
-    let recording = try Recording<Board>(contentsOf: file.path, keepingValidPrefix: true)
+    let (file, recording) = try await Board.truncatedRecording()
     let page = try TemporaryFile("viewer.html")
     try RecordingViewer(recording, environment: ()).write(to: page.path)
 

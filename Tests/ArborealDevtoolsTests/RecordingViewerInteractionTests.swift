@@ -10,11 +10,7 @@ import Testing
 /// viewer's script has run, and writes the step shown after each into the document; headless
 /// Chromium runs it and the test reads the steps and the state the page ended on.
 @MainActor
-@Suite(
-  .serialized,
-  .enabled(
-    if: Browser.testsRun,
-    "needs chromium on the PATH (set ARBOREAL_REQUIRE_BROWSER=1 to fail without it)"))
+@Suite(.serialized, .needsBrowser)
 struct RecordingViewerInteractionTests {
   /// The events, in order, each followed by the step the page shows.
   private static let script = """

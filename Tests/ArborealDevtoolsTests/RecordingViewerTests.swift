@@ -127,17 +127,7 @@ import Testing
   }
 
   @Test func aTruncatedRecordingShowsItsValidPrefixAndTheErrorWithItsLine() async throws {
-    let file = try TemporaryFile()
-    let store = Store(state: Board(), environment: ())
-    let recorder = try StoreRecorder(store, to: file.path)
-    for action: Board.Action in [.rename("groceries"), .add("milk"), .add("eggs"), .rename("x")] {
-      store.send(action)
-    }
-    await recorder.finish()
-    let lines = try file.lines()
-    try file.write(lines.dropLast().joined(separator: "\n") + "\n" + lines.last!.prefix(25))
-
-    let recording = try Recording<Board>(contentsOf: file.path, keepingValidPrefix: true)
+    let (file, recording) = try await Board.truncatedRecording()
     let problem = try #require(recording.problem)
     #expect(problem.line == 5)
     let data = ViewerData(recording, environment: (), title: "cut")

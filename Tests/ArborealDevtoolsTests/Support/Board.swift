@@ -143,3 +143,21 @@ struct SeededRandom {
     }
   }
 }
+
+extension Board {
+  /// A recording of four actions whose last line is cut short, as a crash while writing it
+  /// would leave it (line 5 of the file), read with `keepingValidPrefix: true`; and its file.
+  @MainActor
+  static func truncatedRecording() async throws -> (TemporaryFile, Recording<Board>) {
+    let file = try TemporaryFile()
+    let store = Store(state: Board(), environment: ())
+    let recorder = try StoreRecorder(store, to: file.path)
+    for action: Board.Action in [.rename("groceries"), .add("milk"), .add("eggs"), .rename("x")] {
+      store.send(action)
+    }
+    await recorder.finish()
+    let lines = try file.lines()
+    try file.write(lines.dropLast().joined(separator: "\n") + "\n" + lines.last!.prefix(25))
+    return (file, try Recording<Board>(contentsOf: file.path, keepingValidPrefix: true))
+  }
+}

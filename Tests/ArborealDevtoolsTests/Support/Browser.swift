@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
   import Glibc
@@ -95,5 +96,14 @@ enum Browser {
           + ": \(log.suffix(2_000))")
     }
     return try String(contentsOf: output, encoding: .utf8)
+  }
+}
+
+extension Trait where Self == ConditionTrait {
+  /// Runs a suite only where the browser tests run (see ``Browser/testsRun``).
+  static var needsBrowser: Self {
+    .enabled(
+      if: Browser.testsRun,
+      "needs chromium on the PATH (set ARBOREAL_REQUIRE_BROWSER=1 to fail without it)")
   }
 }
