@@ -1,4 +1,5 @@
 import ArborealTracking
+import Synchronization
 import Testing
 
 /// A first change that wakes only observers which ignore what changed skips naming the
@@ -38,5 +39,55 @@ import Testing
     for step in 2...5 { counter.step = step }
     #expect(runs == 5)
     token.cancel()
+  }
+}
+
+/// The same guarantee off the main actor: nonisolated observers, a write from a detached task,
+/// and an observer registered on another actor.
+@Suite struct LazyNamingIsolationTests {
+  /// `@unchecked Sendable`: its one property is tracked, and the registrar's protocol orders
+  /// each write before the reads that follow it (no other state).
+  final class Shared: Trackable, @unchecked Sendable {
+    let registrar = TrackingRegistrar()
+    @Tracked var count = 0
+  }
+
+  actor Watcher {
+    var names: [String] = []
+    func watch(_ model: Shared) {
+      withTracking {
+        _ = model.count
+      } onChange: { changes in
+        self.names += changes.map(\.name)
+      }
+    }
+  }
+
+  @Test func namesSurviveAPlainFirstChangeInEveryIsolation() async {
+    let model = Shared()
+    let fired = Atomic<Int>(0)
+    withTracking {
+      _ = model.count
+    } onChange: { @Sendable in
+      fired.wrappingAdd(1, ordering: .relaxed)
+    }
+    await Task.detached { model.count = 1 }.value  // a plain observer's first change
+    #expect(fired.load(ordering: .relaxed) == 1)
+
+    let names = Mutex<[String]>([])
+    withTracking {
+      _ = model.count
+    } onChange: { @Sendable changes in
+      names.withLock { $0 += changes.map(\.name) }
+    }
+    await Task.detached { model.count = 2 }.value
+    #expect(names.withLock { $0 } == ["count"])
+
+    let watcher = Watcher()
+    await watcher.watch(model)
+    model.count = 3
+    // Delivered on the watcher's actor: wait for it without the clock.
+    while await watcher.names.isEmpty { await Task.yield() }
+    #expect(await watcher.names == ["count"])
   }
 }
