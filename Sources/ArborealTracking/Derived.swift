@@ -158,7 +158,7 @@ public struct Derived<Value> {
   ///
   /// - Complexity: O(*m*) for the *m* models the value depends on when it is cached;
   ///   otherwise the cost of the computation.
-  public var value: Value { node.read(owner: nil) }
+  @inlinable public var value: Value { node.read(owner: nil) }
 
   /// The key that observers of this value depend on; ``TrackingChanges`` names it when the
   /// value changes.

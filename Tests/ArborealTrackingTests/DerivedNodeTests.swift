@@ -23,14 +23,15 @@ import Testing
     #expect(version(doubled) == 1)
   }
 
-  @Test func anInputChangeMarksTheNodeDirtyAndItsDependentsCheck() {
+  @Test func anInputChangeMarksTheNodeAndItsDependentsCheck() {
     let shared = SharedCounter()
     let first = Derived("first") { shared.value % 2 }
     let second = Derived("second") { first.value + 1 }
     _ = second.value
     #expect(first.node.withState { $0.dependents.count } == 1)
     shared.value = 2
-    #expect(phase(first) == .dirty)
+    // The input link marks `check`: the refresh tells a real change from one already seen.
+    #expect(phase(first) == .check)
     #expect(phase(second) == .check)
     // Checking finds the source's result unchanged: the dependent is clean, not recomputed.
     #expect(second.value == 1)
@@ -66,7 +67,7 @@ import Testing
     let second = Derived("second") { first.value + shared.other }
     _ = second.value
     let (plain, derived, stamps) = second.node.withState {
-      ($0.plainSources.count, $0.derivedSources.count, $0.stamps.count)
+      ($0.runs.count, $0.derivedSources.count, $0.stamps.count)
     }
     #expect(plain == 1)
     #expect(derived == 1)
@@ -89,17 +90,30 @@ import Testing
     #expect(version(doubled) == 2)
   }
 
-  @Test func recomputingCancelsTheOldInputObserver() {
+  @Test func recomputingKeepsOneInputLinkRegisteredForTheNewReads() {
     let shared = SharedCounter()
-    let doubled = Derived("doubled") { shared.value * 2 }
-    _ = doubled.value
-    let old = doubled.node.withState { $0.inputObserver }
+    let choice = Derived("choice") { shared.value == 0 ? shared.value : shared.other }
+    _ = choice.value
+    let link = choice.node.withState { $0.inputLink }
+    #expect(link != nil)
+    shared.value = 1
+    #expect(choice.value == 0)
+    // The same link, relinked for `value` and `other`; one registration per property.
+    #expect(choice.node.withState { $0.inputLink } === link)
+    #expect(shared.registrar.registrationCount == 2)
     withTransaction {
-      shared.value = 1
-      _ = doubled.value
+      shared.value = 0
+      _ = choice.value
     }
-    #expect(old?.isCancelled == true)
+    #expect(choice.node.withState { $0.inputLink } === link)
     #expect(shared.registrar.registrationCount == 1)
+    // The transaction's notification found the write already seen by the recomputation.
+    #expect(choice.value == 0)
+    #expect(phase(choice) == .clean)
+    #expect(version(choice) == 1)
+    shared.other = 5
+    // No longer read: the link was taken out of `other`'s entry, so the value stays clean.
+    #expect(phase(choice) == .clean)
   }
 
   @Test func anUnreadNodeKeepsNoRegistration() {
@@ -120,6 +134,6 @@ import Testing
     #expect(constant.value == 42)
     #expect(constant.value == 42)
     #expect(tally.value == 1)
-    #expect(constant.node.withState { $0.inputObserver } == nil)
+    #expect(constant.node.withState { $0.inputLink } == nil)
   }
 }

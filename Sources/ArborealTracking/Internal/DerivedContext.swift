@@ -7,19 +7,105 @@
 ///   computation itself, and becomes an edge of the graph instead of a registrar read; a read
 ///   made inside a nested scope (an observer that the computation's own write woke) is an
 ///   ordinary tracked read.
-/// - `reads`: the derived values the computation read, with the version it saw of each.
+/// - `reads`: the derived values the computation read, with the version it saw of each; each
+///   value once, in first-read order, after ``recordSources(of:)``.
+/// - `runs`, `records`, `sources`, `stamps`: the record of sources the computation builds
+///   (see ``DerivedNodeBase``), swapped with the node's when it stores its result; afterwards
+///   they hold the node's old record, which ``DerivedContext/giveBack(_:)`` empties.
 ///
 /// Frames are reused: a recomputation takes one from its thread's context
-/// (``DerivedContext/takeFrame(for:)``) and gives it back when it has read `reads`
-/// (``DerivedContext/giveBack(_:)``), which keeps the `reads` buffer's capacity, so a
-/// steady-state recomputation allocates neither.
+/// (``DerivedContext/takeFrame(for:)``) and gives it back when it is done, which keeps the
+/// arrays' capacity, so a steady-state recomputation allocates none of them.
+///
+/// Invariant: a frame is used only by the thread whose context holds it (the dynamic
+/// exclusivity checks are off for that reason).
 final class DerivedFrame {
   unowned(unsafe) var node: DerivedNodeBase
-  var scope: UnsafeMutableRawPointer?
-  var reads: [DerivedRead] = []
+  @exclusivity(unchecked) var scope: UnsafeMutableRawPointer?
+  @exclusivity(unchecked) var reads: [DerivedRead] = []
+  @exclusivity(unchecked) var runs: [DerivedSourceRun] = []
+  @exclusivity(unchecked) var records: [AccessRecord] = []
+  @exclusivity(unchecked) var sources: [DerivedSourceEdge] = []
+  @exclusivity(unchecked) var stamps: [DerivedStamp] = []
+  /// The identities seen while removing repeated reads, when there are many.
+  @exclusivity(unchecked) private var seen: Set<ObjectIdentifier> = []
 
   init(node: DerivedNodeBase) {
     self.node = node
+  }
+
+  /// Builds the record of sources from the tracked reads of `scope` and from `reads`, which it
+  /// leaves with each derived value once, in first-read order.
+  func recordSources(of scope: AccessScope) {
+    for run in scope.runs {
+      let start = records.count
+      let read = scope.records(of: run)
+      records.append(contentsOf: read)
+      runs.append(DerivedSourceRun(core: run.core, range: start..<records.count))
+      for record in read { stamp(run.core, record.epoch) }
+    }
+    guard !reads.isEmpty else { return }
+    // Each value once. A linear look for a few reads, a set (kept between uses) for many.
+    var kept = 0
+    let many = reads.count > 16
+    if many { seen.removeAll(keepingCapacity: true) }
+    for index in reads.indices {
+      let read = reads[index]
+      if many {
+        guard seen.insert(ObjectIdentifier(read.node)).inserted else { continue }
+      } else if reads[..<kept].contains(where: { $0.node === read.node }) {
+        continue
+      }
+      if kept != index { reads[kept] = read }
+      kept += 1
+      sources.append(DerivedSourceEdge(node: read.node, version: read.version))
+      read.node.withState { state in
+        for inner in state.stamps { stamp(inner.core, inner.epoch) }
+      }
+    }
+    while reads.count > kept { reads.removeLast() }
+  }
+
+  /// Keeps the earliest epoch seen of `core`.
+  private func stamp(_ core: RegistrarCore, _ epoch: UInt64) {
+    if let last = stamps.indices.last, stamps[last].core === core {
+      stamps[last].epoch = min(stamps[last].epoch, epoch)
+    } else if let index = stamps.firstIndex(where: { $0.core === core }) {
+      stamps[index].epoch = min(stamps[index].epoch, epoch)
+    } else {
+      stamps.append(DerivedStamp(core: core, epoch: epoch))
+    }
+  }
+
+  /// Gives the node the record built here and takes its old one. Called under the node's
+  /// lock.
+  func swapSources(with state: inout DerivedNodeBase.State) {
+    swap(&runs, &state.runs)
+    swap(&records, &state.records)
+    swap(&sources, &state.derivedSources)
+    swap(&stamps, &state.stamps)
+  }
+
+  /// Empties the frame for its next use, keeping its arrays' storage unless it grew large.
+  /// Short arrays are emptied one element at a time: `removeAll(keepingCapacity:)` goes
+  /// through a generic range replacement that costs more than a short record's whole work.
+  func reset() {
+    scope = nil
+    Self.empty(&reads)
+    Self.empty(&runs)
+    Self.empty(&sources)
+    Self.empty(&stamps)
+    if records.count > 4_096 { records = [] } else { Self.empty(&records) }
+    if seen.count > 4_096 { seen = [] }
+  }
+
+  @inline(__always)
+  private static func empty<Element>(_ array: inout [Element]) {
+    if array.count > 8 {
+      array.removeAll(keepingCapacity: true)
+    } else {
+      while !array.isEmpty { array.removeLast() }
+    }
   }
 }
 
@@ -62,12 +148,11 @@ final class DerivedContext {
     return frame
   }
 
-  /// Takes back a frame that is off the stack and whose reads were consumed.
+  /// Takes back a frame that is off the stack and that its computation is done with.
   @inline(__always)
   func giveBack(_ frame: DerivedFrame) {
     guard spareFrames.count < Self.spareFrameLimit else { return }
-    frame.scope = nil
-    frame.reads.removeAll(keepingCapacity: true)
+    frame.reset()
     spareFrames.append(frame)
   }
   /// How many notification loops run on this thread (see "Deferred refreshes").

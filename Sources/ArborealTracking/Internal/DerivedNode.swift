@@ -1,19 +1,19 @@
 import Synchronization
 
-/// The reads one computation made of one registrar, kept to tell later whether any of those
-/// properties changed since.
-struct DerivedPlainSource {
+/// The reads one computation made of one registrar: a range of the value's `records`, kept
+/// to tell later whether any of those properties changed since.
+struct DerivedSourceRun {
   let core: RegistrarCore
-  let records: [AccessRecord]
+  let range: Range<Int>
 
   /// Whether a property read here was written after the read. An entry that is gone counts as
-  /// a change: the registrar only drops entries without observers, and this computation's
-  /// input observer was in each one until a write took it out.
-  func hasChanged() -> Bool {
+  /// a change: the registrar only drops entries without observers, and the value's input link
+  /// stays in each entry its last computation read, unless a newer computation relinked it.
+  func hasChanged(in records: [AccessRecord]) -> Bool {
     let now = core.epoch.load(ordering: .sequentiallyConsistent)
-    guard records.contains(where: { $0.epoch != now }) else { return false }
+    guard records[range].contains(where: { $0.epoch != now }) else { return false }
     return core.withState { state in
-      records.contains { record in
+      records[range].contains { record in
         guard let index = state.index(of: record.id) else { return true }
         return state.entries[index].lastWrite > record.epoch
       }
@@ -57,21 +57,25 @@ final class DerivedDependent {
 /// derived values, the record of what it read, and its place in the graph of derived values.
 ///
 /// ## Data (behind `lock`)
-/// - `phase`: `uncomputed` until the first read; `clean` when the cache was valid when last
-///   checked; `check` when a value it reads may have changed (set by a source's change,
-///   pushed down the graph); `dirty` when a tracked property it read changed (set by its
-///   input observer).
-/// - `version`: counts the changes of the cached value (an equal `Equatable` result does not
-///   count); dependents compare it with the version they read.
-/// - `generation`: counts computations; an input observer or a dependent edge from an older
-///   computation is stale and ignored.
-/// - `marks`: counts phase changes made by notifications, so that a check that raced one
-///   does not mark the value clean.
-/// - `plainSources`, `derivedSources`: what the last computation read, directly.
+/// - `status`: the phase, version, generation and marks (``DerivedStatus``, a pure state
+///   machine: read its invariants there).
+/// - `runs` and `records`: the tracked properties the last computation read, by registrar;
+///   `derivedSources`: the derived values it read, each once, with the version it saw.
 /// - `stamps`: the registrar epochs of everything it depends on, transitively.
-/// - `dependents`: the derived values whose last computation read this one (weakly).
-/// - `inputObserver`: a one-shot observer of the tracked properties the computation read,
-///   delivered in the value's isolation, which marks it dirty.
+/// - `dependents`: the derived values whose last computation read this one (weakly), with the
+///   generation of theirs that did.
+/// - `inputLink`: an observer of the tracked properties the last computation read, made at
+///   the first computation that reads one and kept for the value's life: it stays registered
+///   across changes and is relinked after each computation, in place (``ObserverCore``,
+///   "input links"), so that a computation that reads what the previous one read makes no
+///   observer and no registration. It marks the value `check` (not `dirty`): a notification
+///   may come from a write the computation already saw (one inside a transaction, read after
+///   it), which the check tells apart by epochs.
+///
+/// A computation builds its record of sources in its thread's frame (``DerivedFrame``) and
+/// swaps it with the node's when it stores its result; the frame takes the old record away
+/// and, emptied, builds the next computation's in the same storage: a steady-state
+/// recomputation allocates nothing for its record.
 ///
 /// ## Reading
 /// A clean value whose stamps all still hold is returned from the cache: one lock and one
@@ -79,38 +83,38 @@ final class DerivedDependent {
 /// its last check, else one atomic load per registrar it depends on. Otherwise the value
 /// checks its sources (tracked properties by their registrars' records, derived values
 /// recursively, which recomputes those that changed) and recomputes only if one of them
-/// changed. The checks make reads
-/// glitch-free: a value read during a transaction, or while other observers of the same write
-/// are being notified, sees every source as it is now, never a mix.
+/// changed. The checks make reads glitch-free: a value read during a transaction, or while
+/// other observers of the same write are being notified, sees every source as it is now,
+/// never a mix.
 ///
 /// ## Pushing
-/// When the input observer fires (after the write, or at the end of the transaction), the
-/// value marks itself dirty and every derived value that depends on it, transitively,
-/// `check`. The marked values that have observers of their own are then brought up to date,
-/// each once, and notify their observers only if their result changed. Unobserved values
-/// stay marked until they are read.
+/// When the input link fires (after the write, or at the end of the transaction), the value
+/// marks itself `check` and every derived value that depends on it, transitively, `check`.
+/// The marked values that have observers of their own are then brought up to date, each
+/// once, and notify their observers only if their result changed. Unobserved values stay
+/// marked until they are read.
 ///
 /// ## Locking
 /// `lock` is held only for bookkeeping: never while the computation, an `==`, an observer or
 /// another node's lock runs. Two threads that read a dirty value at once may both compute
-/// it; the later result is kept.
+/// it; the later result is kept, and the input link ends up registered for the reads of the
+/// latest stored computation (``linkedGeneration``).
 ///
 /// Invariant (why `@unchecked Sendable` holds): the state (and a subclass's cache and owner)
-/// is only accessed inside `withState`, under `lock`; `publishedVersion` is atomic; the other
-/// stored properties are immutable. The computation runs only in the value's isolation: a
-/// model's where the model is used (the model is reached only there), a nonisolated one's
-/// closure is `Sendable`, and an actor-isolated one's reads are checked to run on its actor,
-/// as are its pushed recomputations (through `delivery`).
+/// is only accessed inside `withState`, under `lock`; `linkedGeneration` only under the input
+/// link's lock; `publishedVersion` is atomic; the other stored properties are immutable. The
+/// computation runs only in the value's isolation: a model's where the model is used (the
+/// model is reached only there), a nonisolated one's closure is `Sendable`, and an
+/// actor-isolated one's reads are checked to run on its actor, as are its pushed
+/// recomputations (through `delivery`).
 @usableFromInline
 class DerivedNodeBase: @unchecked Sendable {
-  enum Phase { case uncomputed, clean, check, dirty }
+  typealias Phase = DerivedStatus.Phase
 
   struct State {
-    var phase = Phase.uncomputed
-    var version: UInt64 = 0
-    var generation: UInt64 = 0
-    var marks: UInt64 = 0
-    var plainSources: [DerivedPlainSource] = []
+    var status = DerivedStatus()
+    var runs: [DerivedSourceRun] = []
+    var records: [AccessRecord] = []
     var derivedSources: [DerivedSourceEdge] = []
     var stamps: [DerivedStamp] = []
     /// The ``derivedInputClock`` reading before the last check that found every stamp
@@ -120,9 +124,12 @@ class DerivedNodeBase: @unchecked Sendable {
     /// value depends on.
     var checkedAt = UInt64.max
     var dependents: [ObjectIdentifier: DerivedDependent] = [:]
-    var inputObserver: ObserverCore?
+    var inputLink: ObserverCore?
     /// The key with its name and owner, once a change needed it.
     var namedKey: TrackingKey?
+
+    var phase: Phase { status.phase }
+    var version: UInt64 { status.version }
   }
 
   /// The registrar of the value's own key: its observers are the observers of the value.
@@ -134,6 +141,9 @@ class DerivedNodeBase: @unchecked Sendable {
   @usableFromInline let publishedVersion = Atomic<UInt64>(0)
   private let lock = Lock()
   @exclusivity(unchecked) private var state = State()
+  /// The generation whose reads the input link is registered for. Read and written only under
+  /// the link's lock, in ``ObserverCore/relink(_:isCurrent:)``.
+  @exclusivity(unchecked) final var linkedGeneration: UInt64 = 0
 
   init(name: String, delivery: Delivery) {
     key = TrackingKey(name)
@@ -141,8 +151,8 @@ class DerivedNodeBase: @unchecked Sendable {
   }
 
   deinit {
-    // The input observer refers to this node weakly; unregister it from its registrars now.
-    state.inputObserver?.cancel()
+    // The input link refers to this node weakly; unregister it from its registrars now.
+    state.inputLink?.cancel()
   }
 
   /// Runs `body` with exclusive access to the state. Subclasses keep their cache under the
@@ -159,9 +169,9 @@ class DerivedNodeBase: @unchecked Sendable {
   @usableFromInline
   final func withCleanState(_ body: () -> Void) -> UInt64 {
     withState { state in
-      guard state.phase == .clean, Self.stampsHold(&state) else { return 0 }
+      guard state.status.isClean, Self.stampsHold(&state) else { return 0 }
       body()
-      return state.version
+      return state.status.version
     }
   }
 
@@ -243,31 +253,34 @@ class DerivedNodeBase: @unchecked Sendable {
     }
   }
 
-  /// Called by the input observer of computation `generation`: a tracked property the value
-  /// read changed. Marks the value dirty and its dependents `check`, then brings the marked
-  /// values that have observers up to date.
+  /// Called by the input link: a tracked property the value read may have changed. Marks the
+  /// value and its dependents `check`, then brings the marked values that have observers up
+  /// to date.
+  final func inputsMayHaveChanged() {
+    if withState({ $0.status.inputMayHaveChanged() }) { markDependents() }
+  }
+
+  /// A tracked property that computation `generation` read changed after the read (found when
+  /// the computation relinked): marks the value `dirty` and its dependents `check`, then brings
+  /// the marked values that have observers up to date.
   final func inputsChanged(generation: UInt64) {
-    let marked = withState { state -> Bool in
-      guard state.generation == generation,
-        state.phase == .clean || state.phase == .check
-      else { return false }
-      state.phase = .dirty
-      state.marks &+= 1
-      return true
-    }
-    guard marked else { return }
+    if withState({ $0.status.inputChanged(generation: generation) }) { markDependents() }
+  }
+
+  /// Marks every value that depends on this one, transitively, `check`, then brings the marked
+  /// values that have observers (this one included) up to date.
+  private func markDependents() {
     var observed: [DerivedNodeBase] = []
-    var pending: [DerivedNodeBase] = [self]
-    while let node = pending.popLast() {
+    // The next node to visit is kept apart from the others, so that a chain (one dependent
+    // each) needs no array.
+    var next: DerivedNodeBase? = self
+    var pending: [DerivedNodeBase] = []
+    while let node = next ?? pending.popLast() {
+      next = nil
       if node.isObserved { observed.append(node) }
-      for (dependent, generation) in node.liveDependents() {
-        let newlyMarked = dependent.withState { state -> Bool in
-          guard state.generation == generation, state.phase == .clean else { return false }
-          state.phase = .check
-          state.marks &+= 1
-          return true
-        }
-        if newlyMarked { pending.append(dependent) }
+      for (dependent, generation) in node.liveDependents()
+      where dependent.withState({ $0.status.sourceMarked(generation: generation) }) {
+        if next == nil { next = dependent } else { pending.append(dependent) }
       }
     }
     guard !observed.isEmpty else { return }
@@ -285,6 +298,9 @@ class DerivedNodeBase: @unchecked Sendable {
   /// Tells the value's observers that it changed. Derived values are not state: the change is
   /// kept out of change recordings (store logs, `TestStore`).
   final func reportChange() {
+    // Nobody observes the value (another derived value reads it through an edge, not its
+    // registrar), and no change recording runs: nothing to name or tell.
+    guard registrar.core.mayBeObserved(key) else { return }
     let key = withState { $0.namedKey } ?? nameKey()
     registrar.core.didChangeUnlogged(key)
   }
@@ -407,45 +423,50 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
         if publishedVersion.load(ordering: .acquiring) == version { return value }
       }
     }
-    return readSlow(owner: owner)
+    // The temporary is made here, where `Value` is known: made in the unspecialised slow path,
+    // the runtime would look up the metadata of the `Result` that carries it out (several
+    // hundred instructions a read).
+    return withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
+      let value = buffer.baseAddress.unsafelyUnwrapped
+      readSlow(owner: owner, into: value)
+      return value.move()
+    }
   }
 
-  /// ``read(owner:)`` when the cache cannot answer at once.
+  /// ``read(owner:)`` when the cache cannot answer at once: initialises `value`.
   @usableFromInline
-  func readSlow(owner: AnyObject?) -> Value {
+  func readSlow(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) {
     if checksIsolation { delivery.preconditionIsolated(displayName) }
     if let context = DerivedContext.currentIfPresent, !context.frames.isEmpty {
-      return readInsideComputation(owner: owner, context.frames)
+      readInsideComputation(owner: owner, context.frames, into: value)
+      return
     }
-    return withTemporary { value in
-      let version = upToDate(owner: owner, into: value)
-      registrar.access(key)
-      // A change that landed between the check and the access above reached no registration
-      // of this reader: read again. Later ones are caught by the registration.
-      if publishedVersion.load(ordering: .acquiring) != version {
-        value.deinitialize(count: 1)
-        _ = current(owner: owner, into: value)
-      }
-      return value.move()
+    let version = upToDate(owner: owner, into: value)
+    registrar.access(key)
+    // A change that landed between the check and the access above reached no registration
+    // of this reader: read again. Later ones are caught by the registration.
+    if publishedVersion.load(ordering: .acquiring) != version {
+      value.deinitialize(count: 1)
+      _ = current(owner: owner, into: value)
     }
   }
 
   /// A read while derived values are being computed on this thread: checks for a cycle, and
-  /// records an edge when the reader is the innermost computation itself.
-  private func readInsideComputation(owner: AnyObject?, _ frames: [DerivedFrame]) -> Value {
+  /// records an edge when the reader is the innermost computation itself. Initialises
+  /// `value`.
+  private func readInsideComputation(
+    owner: AnyObject?, _ frames: [DerivedFrame], into value: UnsafeMutablePointer<Value>
+  ) {
     checkForCycle(frames)
-    return withTemporary { value in
-      let version = upToDate(owner: owner, into: value)
-      if let frame = DerivedContext.readingFrame {
-        frame.reads.append(DerivedRead(node: self, version: version))
-        return value.move()
-      }
-      registrar.access(key)
-      if publishedVersion.load(ordering: .acquiring) != version {
-        value.deinitialize(count: 1)
-        _ = current(owner: owner, into: value)
-      }
-      return value.move()
+    let version = upToDate(owner: owner, into: value)
+    if let frame = DerivedContext.readingFrame {
+      frame.reads.append(DerivedRead(node: self, version: version))
+      return
+    }
+    registrar.access(key)
+    if publishedVersion.load(ordering: .acquiring) != version {
+      value.deinitialize(count: 1)
+      _ = current(owner: owner, into: value)
     }
   }
 
@@ -475,53 +496,54 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   /// load per registrar); returns 0 otherwise, with `value` left uninitialised.
   private func cachedIfValid(into value: UnsafeMutablePointer<Value>) -> UInt64 {
     withState { state -> UInt64 in
-      guard state.phase == .clean, hasCached, Self.stampsHold(&state) else { return 0 }
+      guard state.status.isClean, hasCached, Self.stampsHold(&state) else { return 0 }
       value.initialize(to: storage.pointee)
-      return state.version
+      return state.status.version
     }
   }
 
   /// The slow path of a read: checks the sources, then recomputes if one changed. Puts the
   /// value in `value` and returns its version.
   private func refresh(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) -> UInt64 {
+    let checked = checkSources(owner: owner, into: value)
+    return checked != 0 ? checked : recompute(into: value)
+  }
+
+  /// When the value is `clean` or `check` and none of its sources changed, marks it clean,
+  /// puts the cached value in `value` and returns its version; returns 0 otherwise, with
+  /// `value` left uninitialised. A function of its own: the copies of the record it checks
+  /// are gone when it returns, so that the computation that may follow reuses the record's
+  /// storage instead of copying it.
+  @inline(never)
+  private func checkSources(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) -> UInt64
+  {
     let known = withState {
-      state -> (Phase, UInt64, [DerivedPlainSource], [DerivedSourceEdge], [DerivedStamp])? in
+      state -> (
+        UInt64, [DerivedSourceRun], [AccessRecord], [DerivedSourceEdge], [DerivedStamp]
+      )? in
       if self.owner == nil, let owner { self.owner = owner }
-      guard state.phase == .clean || state.phase == .check else { return nil }
-      return (
-        state.phase, state.marks, state.plainSources, state.derivedSources, state.stamps
-      )
+      guard let marks = state.status.checkStart else { return nil }
+      return (marks, state.runs, state.records, state.derivedSources, state.stamps)
     }
-    if let (_, marks, plainSources, derivedSources, stamps) = known {
-      // A small list: most values depend on one registrar, whose epoch then needs no array.
-      var epochs = SmallList<UInt64>()
-      for stamp in stamps {
-        epochs.append(stamp.core.epoch.load(ordering: .sequentiallyConsistent))
-      }
-      var changed = plainSources.contains { $0.hasChanged() }
-      if !changed {
-        for source in derivedSources {
-          guard let node = source.node, node.refreshVersion() == source.version else {
-            changed = true
-            break
-          }
-        }
-      }
-      if !changed {
-        let settled = withState { state -> UInt64 in
-          guard state.marks == marks, hasCached else { return 0 }
-          state.phase = .clean
-          for index in state.stamps.indices where index < epochs.count {
-            state.stamps[index].epoch = epochs[index]
-          }
-          state.checkedAt = .max
-          value.initialize(to: storage.pointee)
-          return state.version
-        }
-        if settled != 0 { return settled }
-      }
+    guard let (marks, runs, records, derivedSources, stamps) = known else { return 0 }
+    // A small list: most values depend on one registrar, whose epoch then needs no array.
+    var epochs = SmallList<UInt64>()
+    for stamp in stamps {
+      epochs.append(stamp.core.epoch.load(ordering: .sequentiallyConsistent))
     }
-    return recompute(into: value)
+    if runs.contains(where: { $0.hasChanged(in: records) }) { return 0 }
+    for source in derivedSources {
+      guard let node = source.node, node.refreshVersion() == source.version else { return 0 }
+    }
+    return withState { state -> UInt64 in
+      guard hasCached, state.status.checked(sinceMarks: marks) else { return 0 }
+      for index in state.stamps.indices where index < epochs.count {
+        state.stamps[index].epoch = epochs[index]
+      }
+      state.checkedAt = .max
+      value.initialize(to: storage.pointee)
+      return state.status.version
+    }
   }
 
   /// Stops with a message naming the values when this one is already being computed on this
@@ -554,7 +576,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
         previous.initialize(to: storage.pointee)
         hadPrevious = true
       }
-      versionBefore = state.version
+      versionBefore = state.status.version
       owner = self.owner
     }
     let context = DerivedContext.current
@@ -571,42 +593,10 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       return modelCompute(owner)
     }
     context.frames.removeLast()
-
-    // What was read: tracked properties by registrar, derived values by edge.
-    var plainSources: [DerivedPlainSource] = []
-    var stamps: [DerivedStamp] = []
-    func stamp(_ core: RegistrarCore, _ epoch: UInt64) {
-      if let index = stamps.firstIndex(where: { $0.core === core }) {
-        stamps[index].epoch = min(stamps[index].epoch, epoch)
-      } else {
-        stamps.append(DerivedStamp(core: core, epoch: epoch))
-      }
-    }
-    for run in scope.runs {
-      let records = Array(scope.records(of: run))
-      plainSources.append(DerivedPlainSource(core: run.core, records: records))
-      for record in records { stamp(run.core, record.epoch) }
-    }
-    var derivedSources: [DerivedSourceEdge] = []
-    // Each value once, in the order first read. A linear look for a few sources (no `Set`
-    // to allocate), a set once there are many.
-    var seen: Set<ObjectIdentifier>?
-    for (index, read) in frame.reads.enumerated() {
-      if frame.reads.count <= 16 {
-        if frame.reads[..<index].contains(where: { $0.node === read.node }) { continue }
-      } else if seen == nil {
-        seen = [ObjectIdentifier(read.node)]
-      } else if !seen!.insert(ObjectIdentifier(read.node)).inserted {
-        continue
-      }
-      derivedSources.append(DerivedSourceEdge(node: read.node, version: read.version))
-      for inner in read.node.withState({ $0.stamps }) { stamp(inner.core, inner.epoch) }
-    }
-    context.giveBack(frame)
-
+    frame.recordSources(of: scope)
     // Writes to these registrars now move the clock that lets cached reads skip the stamps.
     // Before the stamps are stored: no read can rely on them before the registrars count.
-    for stamp in stamps { stamp.core.countWritesForDerivedValues() }
+    for stamp in frame.stamps { stamp.core.countWritesForDerivedValues() }
 
     // Compared outside the lock: `==` is user code.
     let same = hadPrevious && (isDuplicate?(previous.pointee, value) ?? false)
@@ -614,68 +604,62 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     // The copy goes now; the slot then takes the value the cache lets go of.
     if hadPrevious { previous.deinitialize(count: 1) }
     var released = false
-    let (generation, oldObserver, version) = withState {
-      state -> (UInt64, ObserverCore?, UInt64) in
-      state.generation &+= 1
-      let old = state.inputObserver
-      state.inputObserver = nil
+    let readsTracked = !scope.runs.isEmpty
+    let (generation, version, link) = withState {
+      state -> (UInt64, UInt64, ObserverCore?) in
+      if state.status.computed(duplicate: same, versionBefore: versionBefore) {
+        publishedVersion.store(state.status.version, ordering: .releasing)
+      }
       if hasCached {
         previous.moveInitialize(from: storage, count: 1)
         released = true
       }
       storage.initialize(to: value)
       hasCached = true
-      if !same || state.version != versionBefore {
-        state.version &+= 1
-        publishedVersion.store(state.version, ordering: .releasing)
-      }
-      state.phase = .clean
-      state.plainSources = plainSources
-      state.derivedSources = derivedSources
-      state.stamps = stamps
+      // The frame takes the old record away (to empty and reuse) and leaves the new one.
+      frame.swapSources(with: &state)
       state.checkedAt = .max
-      return (state.generation, old, state.version)
+      if state.inputLink == nil && readsTracked { state.inputLink = makeInputLink() }
+      return (state.status.generation, state.status.version, state.inputLink)
     }
-    // The old value and observer go outside the lock (a deinit is user code).
+    // The old value goes outside the lock (a deinit is user code).
     if released { previous.deinitialize(count: 1) }
-    oldObserver?.cancel()
 
-    if scope.runs.isEmpty {
-      scope.recycle()
-    } else {
-      let observer = ObserverCore(
-        kind: .oneShot, delivery: delivery,
-        callback: UncheckedCallback(unchecked: { [weak self] _ in
-          self?.inputsChanged(generation: generation)
-        }), origin: nil)
-      let current = withState { state -> Bool in
-        guard state.generation == generation else { return false }
-        state.inputObserver = observer
+    if let link {
+      let changed = link.relink(scope) {
+        guard generation > linkedGeneration else { return false }
+        linkedGeneration = generation
         return true
       }
-      if current {
-        observer.finishOneShotRegistration(scope)
-      } else {
-        scope.discard()
-        scope.recycle()
-      }
+      scope.recycle()
+      // A tracked property changed between the computation's read and the relink.
+      if !changed.isEmpty { inputsChanged(generation: generation) }
+    } else {
+      scope.recycle()
     }
-    for source in derivedSources {
-      source.node?.addDependent(self, generation: generation)
+    for read in frame.reads {
+      read.node.addDependent(self, generation: generation)
     }
     // A source that changed after it was read and before the edge above existed pushed
     // nothing here: catch it now.
-    for source in derivedSources {
-      guard let node = source.node,
-        node.publishedVersion.load(ordering: .acquiring) == source.version
-      else {
-        inputsChanged(generation: generation)
-        break
-      }
+    for read in frame.reads
+    where read.node.publishedVersion.load(ordering: .acquiring) != read.version {
+      inputsChanged(generation: generation)
+      break
     }
+    context.giveBack(frame)
     if !same && !first { reportChange() }
     result.initialize(to: value)
     return version
+  }
+
+  /// The input link: an observer that marks this value when a tracked property it read
+  /// changes, delivered in the value's isolation.
+  private func makeInputLink() -> ObserverCore {
+    ObserverCore(
+      kind: .input, delivery: delivery,
+      callback: UncheckedCallback(unchecked: { [weak self] _ in self?.inputsMayHaveChanged() }),
+      origin: nil)
   }
 }
 

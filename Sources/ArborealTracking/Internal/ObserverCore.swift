@@ -139,7 +139,15 @@ struct ObserverOrigin: Sendable, CustomStringConvertible {
   var description: String { "\(fileID):\(line)" }
 }
 
-/// One observer: a one-shot `withTracking` callback or a continuous `observe` body.
+/// One observer: a one-shot `withTracking` callback, a continuous `observe` body, or a derived
+/// value's input link.
+///
+/// An input link (`.input`) is registered for the tracked properties a derived value's last
+/// computation read, and stays registered across changes: its callback only marks the value
+/// (no body to run, no phase to claim), and each recomputation relinks it in place
+/// (``relink(_:isCurrent:)``), which takes no registrar's lock when the computation read what
+/// the previous one did. So a steady-state recomputation makes no observer and no
+/// registration.
 ///
 /// Registrars hold observers strongly (to notify them); observers hold registrars unowned (to
 /// unregister; see ``Registration``). Releasing a model therefore frees its registrations, and
@@ -152,7 +160,7 @@ struct ObserverOrigin: Sendable, CustomStringConvertible {
 /// under `lock`; the other stored properties are immutable, and `callback` is only invoked as
 /// its own invariant allows.
 final class ObserverCore: @unchecked Sendable {
-  enum Kind { case oneShot, continuous }
+  enum Kind { case oneShot, continuous, input }
 
   let kind: Kind
   let delivery: Delivery
@@ -171,7 +179,11 @@ final class ObserverCore: @unchecked Sendable {
     self.delivery = delivery
     self.origin = origin
     self.callback = callback
-    self.state = ObserverState(phase: kind == .oneShot ? .registering : .running)
+    switch kind {
+    case .oneShot: state = ObserverState(phase: .registering)
+    case .continuous: state = ObserverState(phase: .running)
+    case .input: state = ObserverState(phase: .idle)
+    }
   }
 
   /// Runs `body` with exclusive access to the state.
@@ -194,6 +206,7 @@ final class ObserverCore: @unchecked Sendable {
     switch kind {
     case .oneShot: notifyOneShot(changes, firedBy: core, id: id)
     case .continuous: notifyContinuous(changes)
+    case .input: deliver(changes)
     }
   }
 
@@ -401,6 +414,44 @@ final class ObserverCore: @unchecked Sendable {
       }
       return true
     }
+  }
+
+  // MARK: Input links
+
+  /// Replaces an input link's registrations with the reads of `scope`, and returns the keys
+  /// written since they were read (the caller treats them as a change that already happened).
+  /// Gives back the scope's pending counts; the caller recycles the scope.
+  ///
+  /// Everything happens under the observer's lock (which may take registrars' locks), so two
+  /// computations that relink at once never leave registrations behind: `isCurrent`, called
+  /// under the lock, says whether the caller's computation is still the latest; a stale one
+  /// changes nothing. Unchanged reads (the common case) take no registrar's lock unless a
+  /// registrar recorded a write since.
+  func relink(_ scope: AccessScope, isCurrent: () -> Bool) -> SmallList<TrackingKey> {
+    var changed = SmallList<TrackingKey>()
+    withState { state in
+      guard state.phase != .finished, isCurrent() else {
+        scope.discard()
+        return
+      }
+      if Self.same(state, scope) {
+        if let only = scope.onlyRead {
+          only.core._withUnsafeGuaranteedRef { core in
+            core.changes(in: CollectionOfOne(only.record), into: &changed)
+            core.releasePending(tidy: false)
+          }
+        } else {
+          for run in scope.runs {
+            run.core.changes(in: scope.records(of: run), into: &changed)
+            run.core.releasePending(tidy: false)
+          }
+        }
+        return
+      }
+      state.unregisterAll(self)
+      state.registrations = register(scope, changed: &changed)
+    }
+    return changed
   }
 
   // MARK: Cancellation

@@ -121,8 +121,8 @@ struct RegistrarState {
       }
       var observers: [ObserverCore] = []
       swap(&observers, &entries[index].observers)
-      if observers.contains(where: { $0.kind == .continuous }) {
-        entries[index].observers = observers.filter { $0.kind == .continuous }
+      if observers.contains(where: { $0.kind != .oneShot }) {
+        entries[index].observers = observers.filter { $0.kind != .oneShot }
       } else {
         emptied = true
       }
