@@ -515,8 +515,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   /// are gone when it returns, so that the computation that may follow reuses the record's
   /// storage instead of copying it.
   @inline(never)
-  private func checkSources(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) -> UInt64
-  {
+  private func checkSources(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) -> UInt64 {
     let known = withState {
       state -> (
         UInt64, [DerivedSourceRun], [AccessRecord], [DerivedSourceEdge], [DerivedStamp]
