@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One derived value being computed on the calling thread.
 ///
 /// - `node`: the value being computed; the computing call keeps it alive while the frame is
@@ -7,8 +9,9 @@
 ///   computation itself, and becomes an edge of the graph instead of a registrar read; a read
 ///   made inside a nested scope (an observer that the computation's own write woke) is an
 ///   ordinary tracked read.
-/// - `reads`: the derived values the computation read, with the version it saw of each; each
-///   value once, in first-read order, after ``recordSources(of:)``.
+/// - `reads`: the derived values the computation read, with the version it saw of each, in
+///   first-read order; a value read again is not recorded again (see
+///   ``DerivedNodeBase/lastReader``).
 /// - `runs`, `records`, `sources`, `stamps`: the record of sources the computation builds
 ///   (see ``DerivedNodeBase``), swapped with the node's when it stores its result; afterwards
 ///   they hold the node's old record, which ``DerivedContext/giveBack(_:)`` empties.
@@ -27,15 +30,16 @@ final class DerivedFrame {
   @exclusivity(unchecked) var records: [AccessRecord] = []
   @exclusivity(unchecked) var sources: [DerivedSourceEdge] = []
   @exclusivity(unchecked) var stamps: [DerivedStamp] = []
-  /// The identities seen while removing repeated reads, when there are many.
-  @exclusivity(unchecked) private var seen: Set<ObjectIdentifier> = []
+  /// Names this use of the frame, a computation, in its sources' ``DerivedNodeBase/lastReader``;
+  /// new for every use, never reused.
+  @exclusivity(unchecked) private(set) var useID: UInt64
 
   init(node: DerivedNodeBase) {
     self.node = node
+    useID = derivedSerials.wrappingAdd(1, ordering: .relaxed).newValue
   }
 
-  /// Builds the record of sources from the tracked reads of `scope` and from `reads`, which it
-  /// leaves with each derived value once, in first-read order.
+  /// Builds the record of sources from the tracked reads of `scope` and from `reads`.
   func recordSources(of scope: AccessScope) {
     for run in scope.runs {
       let start = records.count
@@ -44,26 +48,29 @@ final class DerivedFrame {
       runs.append(DerivedSourceRun(core: run.core, range: start..<records.count))
       for record in read { stamp(run.core, record.epoch) }
     }
-    guard !reads.isEmpty else { return }
-    // Each value once. A linear look for a few reads, a set (kept between uses) for many.
-    var kept = 0
-    let many = reads.count > 16
-    if many { seen.removeAll(keepingCapacity: true) }
-    for index in reads.indices {
-      let read = reads[index]
-      if many {
-        guard seen.insert(ObjectIdentifier(read.node)).inserted else { continue }
-      } else if reads[..<kept].contains(where: { $0.node === read.node }) {
-        continue
-      }
-      if kept != index { reads[kept] = read }
-      kept += 1
-      sources.append(DerivedSourceEdge(node: read.node, version: read.version))
+    for read in reads {
+      sources.append(
+        DerivedSourceEdge(node: read.node, serial: read.node.serial, version: read.version))
       read.node.withState { state in
         for inner in state.stamps { stamp(inner.core, inner.epoch) }
       }
     }
-    while reads.count > kept { reads.removeLast() }
+  }
+
+  /// Adds `dependent` to the dependents of each value in `reads` that `sources`, the record
+  /// the computation replaced, does not name. Sources read in the same order as before (the
+  /// usual case) are compared in one pass, without a set.
+  func addEdges(to dependent: DerivedNodeBase) {
+    var previous: Set<UInt64>?
+    for (index, read) in reads.enumerated() {
+      let serial = read.node.serial
+      if previous == nil {
+        if index < sources.count && sources[index].serial == serial { continue }
+        previous = Set(sources.lazy.map(\.serial))
+      }
+      if previous.unsafelyUnwrapped.contains(serial) { continue }
+      read.node.addDependent(dependent)
+    }
   }
 
   /// Keeps the earliest epoch seen of `core`.
@@ -96,7 +103,7 @@ final class DerivedFrame {
     Self.empty(&sources)
     Self.empty(&stamps)
     if records.count > 4_096 { records = [] } else { Self.empty(&records) }
-    if seen.count > 4_096 { seen = [] }
+    useID = derivedSerials.wrappingAdd(1, ordering: .relaxed).newValue
   }
 
   @inline(__always)

@@ -36,22 +36,27 @@ struct DerivedStamp {
 }
 
 /// A derived value that depends on another, by a weak reference: a dependent never keeps its
-/// source alive (a released source simply counts as changed).
+/// source alive (a released source simply counts as changed). `serial` names the source for
+/// comparisons without loading the weak reference (an address may be reused by a new value
+/// once the old one is released; a serial never is).
 struct DerivedSourceEdge {
   weak var node: DerivedNodeBase?
+  let serial: UInt64
   let version: UInt64
 }
 
-/// A derived value that read this one, and the generation of its computation that did.
+/// A derived value that read this one, by a weak reference.
 final class DerivedDependent {
   weak var node: DerivedNodeBase?
-  var generation: UInt64
 
-  init(node: DerivedNodeBase, generation: UInt64) {
+  init(node: DerivedNodeBase) {
     self.node = node
-    self.generation = generation
   }
 }
+
+/// The serials of derived values (see ``DerivedSourceEdge``) and of their computations'
+/// frames (see ``DerivedFrame/useID``).
+let derivedSerials = Atomic<UInt64>(0)
 
 /// One derived value: a cached result of a computation over tracked properties and other
 /// derived values, the record of what it read, and its place in the graph of derived values.
@@ -62,8 +67,14 @@ final class DerivedDependent {
 /// - `runs` and `records`: the tracked properties the last computation read, by registrar;
 ///   `derivedSources`: the derived values it read, each once, with the version it saw.
 /// - `stamps`: the registrar epochs of everything it depends on, transitively.
-/// - `dependents`: the derived values whose last computation read this one (weakly), with the
-///   generation of theirs that did.
+/// - `dependents`: the derived values that read this one in some computation (weakly). An edge
+///   is added by the first computation of a dependent that reads this value after one that did
+///   not, and stays while the dependent lives, even once it no longer reads this value: a
+///   stale edge only marks its dependent `check`, which its next refresh finds unchanged.
+///   Never removing edges is what makes them safe without ordering the dependent's
+///   computations: each of them adds the edges its predecessor had not, then compares every
+///   source's version with the one it read (see `recompute`), so a change that lands before
+///   an edge exists is caught by the computation that adds it.
 /// - `inputLink`: an observer of the tracked properties the last computation read, made at
 ///   the first computation that reads one and kept for the value's life: it stays registered
 ///   across changes and is relinked after each computation, in place (``ObserverCore``,
@@ -144,6 +155,12 @@ class DerivedNodeBase: @unchecked Sendable {
   /// The generation whose reads the input link is registered for. Read and written only under
   /// the link's lock, in ``ObserverCore/relink(_:isCurrent:)``.
   @exclusivity(unchecked) final var linkedGeneration: UInt64 = 0
+  /// Names the value in its dependents' edges (see ``DerivedSourceEdge``).
+  final let serial = derivedSerials.wrappingAdd(1, ordering: .relaxed).newValue
+  /// The ``DerivedFrame/useID`` of the computation that read the value last: a computation
+  /// that reads it again records no second edge. Relaxed: a computation on another thread may
+  /// overwrite it between two reads, which only records the edge twice (harmless).
+  final let lastReader = Atomic<UInt64>(0)
 
   init(name: String, delivery: Delivery) {
     key = TrackingKey(name)
@@ -212,28 +229,25 @@ class DerivedNodeBase: @unchecked Sendable {
 
   // MARK: Graph
 
-  /// Records that `dependent`'s computation `generation` read this value.
-  final func addDependent(_ dependent: DerivedNodeBase, generation: UInt64) {
+  /// Records that a computation of `dependent` read this value (see "dependents").
+  final func addDependent(_ dependent: DerivedNodeBase) {
     withState { state in
       let identity = ObjectIdentifier(dependent)
-      if let existing = state.dependents[identity], existing.node === dependent {
-        existing.generation = generation
-      } else {
-        state.dependents[identity] = DerivedDependent(node: dependent, generation: generation)
-      }
+      if let existing = state.dependents[identity], existing.node === dependent { return }
+      state.dependents[identity] = DerivedDependent(node: dependent)
     }
   }
 
-  /// The live dependents, with the generation that read this value; drops released ones.
-  /// A small list: most values have one dependent, which then needs no allocation.
-  private func liveDependents() -> SmallList<(DerivedNodeBase, UInt64)> {
+  /// The live dependents; drops released ones. A small list: most values have one dependent,
+  /// which then needs no allocation.
+  private func liveDependents() -> SmallList<DerivedNodeBase> {
     withState { state in
       guard !state.dependents.isEmpty else { return SmallList() }
-      var live = SmallList<(DerivedNodeBase, UInt64)>()
+      var live = SmallList<DerivedNodeBase>()
       var released: [ObjectIdentifier] = []
       for (identity, dependent) in state.dependents {
         if let node = dependent.node {
-          live.append((node, dependent.generation))
+          live.append(node)
         } else {
           released.append(identity)
         }
@@ -267,6 +281,13 @@ class DerivedNodeBase: @unchecked Sendable {
     if withState({ $0.status.inputChanged(generation: generation) }) { markDependents() }
   }
 
+  /// A derived value this one read may have changed before this one's edge from it existed:
+  /// marks the value and its dependents `check`, then brings the marked values that have
+  /// observers up to date.
+  final func sourcesMayHaveChanged() {
+    if withState({ $0.status.sourceMayHaveChanged() }) { markDependents() }
+  }
+
   /// Marks every value that depends on this one, transitively, `check`, then brings the marked
   /// values that have observers (this one included) up to date.
   private func markDependents() {
@@ -278,8 +299,8 @@ class DerivedNodeBase: @unchecked Sendable {
     while let node = next ?? pending.popLast() {
       next = nil
       if node.isObserved { observed.append(node) }
-      for (dependent, generation) in node.liveDependents()
-      where dependent.withState({ $0.status.sourceMarked(generation: generation) }) {
+      for dependent in node.liveDependents()
+      where dependent.withState({ $0.status.sourceMayHaveChanged() }) {
         if next == nil { next = dependent } else { pending.append(dependent) }
       }
     }
@@ -460,7 +481,9 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     checkForCycle(frames)
     let version = upToDate(owner: owner, into: value)
     if let frame = DerivedContext.readingFrame {
-      frame.reads.append(DerivedRead(node: self, version: version))
+      if lastReader.exchange(frame.useID, ordering: .relaxed) != frame.useID {
+        frame.reads.append(DerivedRead(node: self, version: version))
+      }
       return
     }
     registrar.access(key)
@@ -636,14 +659,15 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     } else {
       scope.recycle()
     }
-    for read in frame.reads {
-      read.node.addDependent(self, generation: generation)
-    }
-    // A source that changed after it was read and before the edge above existed pushed
-    // nothing here: catch it now.
+    // Edges from the sources this computation reads and the one it replaced did not (the
+    // frame now holds the replaced record; see "dependents").
+    frame.addEdges(to: self)
+    // A source that changed after it was read and before its edge existed pushed nothing
+    // here: catch it now. Every source, including those whose edge an earlier computation
+    // adds: it may not have added it yet.
     for read in frame.reads
     where read.node.publishedVersion.load(ordering: .acquiring) != read.version {
-      inputsChanged(generation: generation)
+      sourcesMayHaveChanged()
       break
     }
     context.giveBack(frame)

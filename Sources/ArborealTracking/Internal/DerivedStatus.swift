@@ -14,8 +14,8 @@
 /// ## Invariants
 /// - `version` is 0 only while `uncomputed`; it moves when a computation's result is not a
 ///   duplicate of the previous one (and always for the first result), never otherwise.
-/// - `generation` moves with every stored computation; an edge or a link made by an older
-///   computation names an older generation and marks nothing.
+/// - `generation` moves with every stored computation; a change found by an older
+///   computation's relink names an older generation and marks nothing.
 /// - `marks` moves with every phase change a notification makes, so that a check that raced
 ///   a notification (it started before, finished after) does not mark the value clean.
 struct DerivedStatus: Equatable {
@@ -57,10 +57,12 @@ struct DerivedStatus: Equatable {
     return true
   }
 
-  /// A derived value that computation `generation` read was marked: `clean` becomes
-  /// `check`. Returns whether the phase changed.
-  mutating func sourceMarked(generation: UInt64) -> Bool {
-    guard generation == self.generation, phase == .clean else { return false }
+  /// A derived value the value read may have changed (it was marked, or changed before the
+  /// edge from it existed): `clean` becomes `check`. Returns whether the phase changed. No
+  /// generation: an edge may be older than the computation that relies on it, and a mark
+  /// that was not needed costs a check, never a wrong result.
+  mutating func sourceMayHaveChanged() -> Bool {
+    guard phase == .clean else { return false }
     phase = .check
     marks &+= 1
     return true
