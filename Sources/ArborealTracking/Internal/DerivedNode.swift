@@ -107,7 +107,8 @@ let derivedSerials = Atomic<UInt64>(0)
 ///
 /// ## Locking
 /// `lock` is held only for bookkeeping: never while the computation, an `==`, an observer or
-/// another node's lock runs. Two threads that read a dirty value at once may both compute
+/// another node's lock runs. A registrar's lock may be taken under it (to check the tracked
+/// properties the value read): registrars take no other lock while they hold theirs. Two threads that read a dirty value at once may both compute
 /// it; the later result is kept, and the input link ends up registered for the reads of the
 /// latest stored computation (``linkedGeneration``).
 ///
@@ -459,7 +460,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   func readSlow(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) {
     if checksIsolation { delivery.preconditionIsolated(displayName) }
     if let context = DerivedContext.currentIfPresent, !context.frames.isEmpty {
-      readInsideComputation(owner: owner, context.frames, into: value)
+      readInsideComputation(owner: owner, context, into: value)
       return
     }
     let version = upToDate(owner: owner, into: value)
@@ -475,10 +476,13 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   /// A read while derived values are being computed on this thread: checks for a cycle, and
   /// records an edge when the reader is the innermost computation itself. Initialises
   /// `value`.
+  ///
+  /// The context, not its `frames`, is passed: a copy of the array held across the refresh
+  /// below would make the nested computations' pushes copy it.
   private func readInsideComputation(
-    owner: AnyObject?, _ frames: [DerivedFrame], into value: UnsafeMutablePointer<Value>
+    owner: AnyObject?, _ context: DerivedContext, into value: UnsafeMutablePointer<Value>
   ) {
-    checkForCycle(frames)
+    checkForCycle(context)
     let version = upToDate(owner: owner, into: value)
     if let frame = DerivedContext.readingFrame {
       if lastReader.exchange(frame.useID, ordering: .relaxed) != frame.useID {
@@ -502,7 +506,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   /// Puts the value, recomputed first if a source changed, in `value` and returns its version.
   private func current(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) -> UInt64 {
     if let context = DerivedContext.currentIfPresent, !context.frames.isEmpty {
-      checkForCycle(context.frames)
+      checkForCycle(context)
     }
     return upToDate(owner: owner, into: value)
   }
@@ -534,31 +538,34 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
 
   /// When the value is `clean` or `check` and none of its sources changed, marks it clean,
   /// puts the cached value in `value` and returns its version; returns 0 otherwise, with
-  /// `value` left uninitialised. A function of its own: the copies of the record it checks
-  /// are gone when it returns, so that the computation that may follow reuses the record's
-  /// storage instead of copying it.
+  /// `value` left uninitialised. A function of its own: the copy of the derived sources it
+  /// checks is gone when it returns, so that the computation that may follow reuses the
+  /// record's storage instead of copying it.
+  ///
+  /// The tracked properties are checked under the value's lock (a registrar's lock is always
+  /// the innermost one taken, so holding this one meanwhile cannot deadlock), without copying
+  /// the record; the derived sources outside it, since checking one may compute it.
   @inline(never)
   private func checkSources(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) -> UInt64 {
-    let known = withState {
-      state -> (
-        UInt64, [DerivedSourceRun], [AccessRecord], [DerivedSourceEdge], [DerivedStamp]
-      )? in
-      if self.owner == nil, let owner { self.owner = owner }
-      guard let marks = state.status.checkStart else { return nil }
-      return (marks, state.runs, state.records, state.derivedSources, state.stamps)
-    }
-    guard let (marks, runs, records, derivedSources, stamps) = known else { return 0 }
     // A small list: most values depend on one registrar, whose epoch then needs no array.
     var epochs = SmallList<UInt64>()
-    for stamp in stamps {
-      epochs.append(stamp.core.epoch.load(ordering: .sequentiallyConsistent))
+    let known = withState { state -> (marks: UInt64, sources: [DerivedSourceEdge])? in
+      if self.owner == nil, let owner { self.owner = owner }
+      guard let marks = state.status.checkStart else { return nil }
+      // Read before the sources are checked: the stamps stored below are then no later than
+      // what the check saw.
+      for stamp in state.stamps {
+        epochs.append(stamp.core.epoch.load(ordering: .sequentiallyConsistent))
+      }
+      for run in state.runs where run.hasChanged(in: state.records) { return nil }
+      return (marks, state.derivedSources)
     }
-    if runs.contains(where: { $0.hasChanged(in: records) }) { return 0 }
-    for source in derivedSources {
+    guard let known else { return 0 }
+    for source in known.sources {
       guard let node = source.node, node.refreshVersion() == source.version else { return 0 }
     }
     return withState { state -> UInt64 in
-      guard hasCached, state.status.checked(sinceMarks: marks) else { return 0 }
+      guard hasCached, state.status.checked(sinceMarks: known.marks) else { return 0 }
       for index in state.stamps.indices where index < epochs.count {
         state.stamps[index].epoch = epochs[index]
       }
@@ -570,9 +577,9 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
 
   /// Stops with a message naming the values when this one is already being computed on this
   /// thread: it depends on itself.
-  private func checkForCycle(_ frames: [DerivedFrame]) {
-    guard let start = frames.firstIndex(where: { $0.node === self }) else { return }
-    let names = frames[start...].map(\.node.displayName) + [displayName]
+  private func checkForCycle(_ context: DerivedContext) {
+    guard let start = context.frames.firstIndex(where: { $0.node === self }) else { return }
+    let names = context.frames[start...].map(\.node.displayName) + [displayName]
     fatalError(
       "ArborealTracking: a derived value depends on itself: \(names.joined(separator: " → "))")
   }
