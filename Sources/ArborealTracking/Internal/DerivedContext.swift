@@ -166,6 +166,9 @@ final class DerivedContext {
   @exclusivity(unchecked) var batchDepth = 0
   /// The observed derived values to bring up to date when the outermost loop ends.
   @exclusivity(unchecked) var pendingRefreshes: [DerivedNodeBase] = []
+  /// The storage `refreshPending()` swaps with `pendingRefreshes`, kept empty between uses so
+  /// that a write through a graph allocates neither.
+  @exclusivity(unchecked) private var refreshing: [DerivedNodeBase] = []
 
   /// Runs a notification loop, then brings up to date the observed derived values it marked.
   @inline(__always)
@@ -176,17 +179,21 @@ final class DerivedContext {
     if batchDepth == 0 && !pendingRefreshes.isEmpty { refreshPending() }
   }
 
-  /// Brings the queued values up to date, each once, first marked first, including those that
-  /// their refreshes queue.
+  /// Brings the queued values up to date, first marked first, including those that their
+  /// refreshes queue.
   @inline(never)
   private func refreshPending() {
     while !pendingRefreshes.isEmpty {
+      // Taken out before any refresh runs: a refresh may queue more (a nested loop).
       var nodes: [DerivedNodeBase] = []
+      swap(&nodes, &refreshing)
       swap(&nodes, &pendingRefreshes)
-      var seen = Set<ObjectIdentifier>()
-      for node in nodes where nodes.count == 1 || seen.insert(ObjectIdentifier(node)).inserted {
-        node.delivery.perform { _ = node.refreshVersion() }
-      }
+      // A value is queued when a notification marks it, which it does once until the value
+      // is refreshed: one queued twice was read in between, and its second refresh finds it
+      // clean at the cost of a cached read. No set is needed to skip it.
+      for node in nodes { node.refreshInItsIsolation() }
+      nodes.removeAll(keepingCapacity: nodes.capacity <= 1_024)
+      swap(&nodes, &refreshing)
     }
   }
 

@@ -65,7 +65,7 @@ let derivedSerials = Atomic<UInt64>(0)
 /// - `status`: the phase, version, generation and marks (``DerivedStatus``, a pure state
 ///   machine: read its invariants there).
 /// - `runs` and `records`: the tracked properties the last computation read, by registrar;
-///   `derivedSources`: the derived values it read, each once, with the version it saw.
+///   `derivedSources`: the derived values it read, in first-read order, with the version it saw.
 /// - `stamps`: the registrar epochs of everything it depends on, transitively.
 /// - `dependents`: the derived values that read this one in some computation (weakly). An edge
 ///   is added by the first computation of a dependent that reads this value after one that did
@@ -292,7 +292,7 @@ class DerivedNodeBase: @unchecked Sendable {
   /// Marks every value that depends on this one, transitively, `check`, then brings the marked
   /// values that have observers (this one included) up to date.
   private func markDependents() {
-    var observed: [DerivedNodeBase] = []
+    var observed = SmallList<DerivedNodeBase>()
     // The next node to visit is kept apart from the others, so that a chain (one dependent
     // each) needs no array.
     var next: DerivedNodeBase? = self
@@ -309,11 +309,19 @@ class DerivedNodeBase: @unchecked Sendable {
     // Inside a notification loop, the refreshes wait until it has marked the whole graph (see
     // `DerivedContext`, "Deferred refreshes").
     if let context = DerivedContext.currentIfPresent, context.batchDepth > 0 {
-      context.pendingRefreshes.append(contentsOf: observed)
+      for node in observed { context.pendingRefreshes.append(node) }
       return
     }
-    for node in observed {
-      node.delivery.perform { _ = node.refreshVersion() }
+    for node in observed { node.refreshInItsIsolation() }
+  }
+
+  /// Brings the value up to date in its isolation: at once when the caller is there (no
+  /// closure to allocate), otherwise later, there.
+  final func refreshInItsIsolation() {
+    if delivery.isImmediate {
+      _ = refreshVersion()
+    } else {
+      delivery.perform { _ = self.refreshVersion() }
     }
   }
 
