@@ -45,12 +45,52 @@ struct DerivedSourceEdge {
   let version: UInt64
 }
 
-/// A derived value that read this one, by a weak reference.
-final class DerivedDependent {
-  weak var node: DerivedNodeBase?
+/// The derived values that read a value (see `DerivedNodeBase`, "dependents"): weak edges in
+/// an array, named by serial (no weak reference is loaded to find one), with an index by
+/// serial once there are many.
+struct DerivedDependents {
+  struct Edge {
+    let serial: UInt64
+    weak var node: DerivedNodeBase?
+  }
 
-  init(node: DerivedNodeBase) {
-    self.node = node
+  private(set) var edges: [Edge] = []
+  /// The position of each edge by serial; built once there are more than `scanLimit` edges,
+  /// dropped when released edges are removed.
+  private var index: [UInt64: Int] = [:]
+  private static let scanLimit = 16
+
+  var count: Int { edges.count }
+
+  /// Adds an edge to `node` unless there is one.
+  ///
+  /// - Complexity: O(1) expected; a scan of at most `scanLimit` edges.
+  mutating func add(_ node: DerivedNodeBase) {
+    let serial = node.serial
+    if edges.count < Self.scanLimit {
+      if edges.contains(where: { $0.serial == serial }) { return }
+    } else {
+      if index.count != edges.count {
+        index.removeAll(keepingCapacity: true)
+        for position in edges.indices { index[edges[position].serial] = position }
+      }
+      guard index.updateValue(edges.count, forKey: serial) == nil else { return }
+    }
+    edges.append(Edge(serial: serial, node: node))
+  }
+
+  /// The live dependents; removes the edges of released ones.
+  mutating func live() -> SmallList<DerivedNodeBase> {
+    var live = SmallList<DerivedNodeBase>()
+    var released = false
+    for edge in edges {
+      if let node = edge.node { live.append(node) } else { released = true }
+    }
+    if released {
+      edges.removeAll { $0.node == nil }
+      index.removeAll()
+    }
+    return live
   }
 }
 
@@ -135,7 +175,7 @@ class DerivedNodeBase: @unchecked Sendable {
     /// still hold without being looked at: a cached read is O(1), however many models the
     /// value depends on.
     var checkedAt = UInt64.max
-    var dependents: [ObjectIdentifier: DerivedDependent] = [:]
+    var dependents = DerivedDependents()
     var inputLink: ObserverCore?
     /// The key with its name and owner, once a change needed it.
     var namedKey: TrackingKey?
@@ -232,30 +272,13 @@ class DerivedNodeBase: @unchecked Sendable {
 
   /// Records that a computation of `dependent` read this value (see "dependents").
   final func addDependent(_ dependent: DerivedNodeBase) {
-    withState { state in
-      let identity = ObjectIdentifier(dependent)
-      if let existing = state.dependents[identity], existing.node === dependent { return }
-      state.dependents[identity] = DerivedDependent(node: dependent)
-    }
+    withState { $0.dependents.add(dependent) }
   }
 
   /// The live dependents; drops released ones. A small list: most values have one dependent,
   /// which then needs no allocation.
   private func liveDependents() -> SmallList<DerivedNodeBase> {
-    withState { state in
-      guard !state.dependents.isEmpty else { return SmallList() }
-      var live = SmallList<DerivedNodeBase>()
-      var released: [ObjectIdentifier] = []
-      for (identity, dependent) in state.dependents {
-        if let node = dependent.node {
-          live.append(node)
-        } else {
-          released.append(identity)
-        }
-      }
-      for identity in released { state.dependents[identity] = nil }
-      return live
-    }
+    withState { $0.dependents.live() }
   }
 
   /// Whether an observer (not another derived value) depends on this value.
