@@ -591,7 +591,12 @@ import Testing
       for index in 0..<observers {
         group.addTask {
           for round in 0..<20 {
-            let token = observe { shared.lastSeen.withLock { $0[index] = sheet.doubled } }
+            // Read outside the lock: reading an out-of-date value computes it, and its change
+            // runs the other observers' bodies right here, which take the same lock.
+            let token = observe {
+              let doubled = sheet.doubled
+              shared.lastSeen.withLock { $0[index] = doubled }
+            }
             if round == 19 {
               shared.tokens.withLock { $0.append(token) }
             } else {
@@ -607,5 +612,42 @@ import Testing
     shared.tokens.withLock { $0.forEach { $0.cancel() } }
     // One input observer of the cached value is left on the counter, nothing more.
     #expect(sheet.counter.registrar.registrationCount == 1)
+  }
+
+  /// Computations of one value on several threads at once, each reading other dependencies
+  /// (the branch moves with every write), leave its input link and its edges following the
+  /// last stored computation: afterwards every change of what it reads now is seen, and
+  /// nothing it no longer reads is registered. Whatever the interleaving.
+  @Test func concurrentRecomputationsOfABranchingValueLeaveItFollowingItsLastReads() async {
+    let shared = SharedCounter()
+    let choice = Derived("choice") { shared.value % 2 == 0 ? shared.other : -shared.value }
+    let total = Derived("total") { choice.value + 1 }
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for value in 1...400 {
+          shared.other = value
+          shared.value = value
+        }
+      }
+      for _ in 0..<4 {
+        group.addTask {
+          for _ in 0..<400 { _ = total.value }
+        }
+      }
+    }
+    #expect(total.value == 401)
+    let seen = Mutex<[Int]>([])
+    let token = observe {
+      let value = total.value
+      seen.withLock { $0.append(value) }
+    }
+    shared.value = 401  // odd: reads `value` only
+    shared.other = 7  // no longer read
+    shared.value = 402  // even: reads `other` again
+    shared.other = 8
+    #expect(seen.withLock { $0 } == [401, -400, 8, 9])
+    token.cancel()
+    // The link is registered for what the last computation read (`value` and `other`).
+    #expect(shared.registrar.registrationCount == 2)
   }
 }
