@@ -189,7 +189,7 @@ public struct Derived<Value> {
     storage storageKeyPath: KeyPath<Model, Derived<Value>>
   ) -> TrackingKey {
     let node = model[keyPath: storageKeyPath].node
-    return model.registrar.core.named(node.key.id, name: "", of: model)
+    return model.registrar.core.named(node.key.id, of: model)
   }
 
   /// Unavailable: the key is reached through the model (`cart.$total`).

@@ -15,7 +15,8 @@ import Synchronization
 /// (only net changes count); other values always notify. The property's name (`count`) is
 /// looked up by reflection the first time a change is reported (or given:
 /// `@Tracked("count") var count = 0`) and appears in ``TrackingChanges``; `$count` is the
-/// property's ``TrackingKey``.
+/// property's ``TrackingKey``. A given name is kept once for the whole program, not in each
+/// instance; past 65,535 distinct given names, a property is named after its declaration.
 ///
 /// In-place mutations (`items.append(x)`, `items[i].done = true`) do not copy the value,
 /// observed or not: each costs O(1) beyond the edit itself. The price is that an in-place edit
@@ -39,9 +40,9 @@ import Synchronization
 public struct Tracked<Value> {
   // The fast paths touch only `value` and `id`; the rest is for notifications.
   @usableFromInline var value: Value
+  /// The property's identity; it also carries the name given to `@Tracked`, if any (see
+  /// `ExplicitNames`), so that an instance does not store the name per property.
   @usableFromInline let id: UInt64
-  /// The explicit name, or empty to look it up by reflection (cached by the registrar).
-  @usableFromInline let name: String
   /// Returns true for equal values; nil when `Value` is not `Equatable`.
   @usableFromInline let isDuplicate: (@Sendable (Value, Value) -> Bool)?
 
@@ -54,8 +55,7 @@ public struct Tracked<Value> {
   @inlinable
   public init(wrappedValue: Value, _ name: String = "") {
     self.value = wrappedValue
-    self.id = TrackingKey.nextID()
-    self.name = name
+    self.id = name.isEmpty ? TrackingKey.nextID() : TrackingKey.nextID(named: name)
     self.isDuplicate = nil
   }
 
@@ -72,8 +72,7 @@ public struct Tracked<Value> {
   public init(wrappedValue: Value, _ name: String = "")
   where Value: Equatable & SendableMetatype {
     self.value = wrappedValue
-    self.id = TrackingKey.nextID()
-    self.name = name
+    self.id = name.isEmpty ? TrackingKey.nextID() : TrackingKey.nextID(named: name)
     self.isDuplicate = { $0 == $1 }
   }
 
@@ -98,8 +97,7 @@ public struct Tracked<Value> {
     projected projectedKeyPath: KeyPath<Model, TrackingKey>,
     storage storageKeyPath: ReferenceWritableKeyPath<Model, Tracked<Value>>
   ) -> TrackingKey {
-    model.registrar.core.named(
-      model[keyPath: storageKeyPath].id, name: model[keyPath: storageKeyPath].name, of: model)
+    model.registrar.core.named(model[keyPath: storageKeyPath].id, of: model)
   }
 
   /// Reads and writes the property through the model's registrar.
@@ -154,7 +152,7 @@ public struct Tracked<Value> {
         }
       }
       model[keyPath: storageKeyPath].value = newValue
-      reportChange(model, id: id, name: model[keyPath: storageKeyPath].name, write: write)
+      reportChange(model, id: id, write: write)
     }
     // In-place mutation (`items.append(x)`): a get-then-set would copy a collection on every
     // append. One yield on every path keeps the coroutine inlinable.
@@ -183,7 +181,7 @@ public struct Tracked<Value> {
               before: old, after: model[keyPath: storageKeyPath].value, isDuplicate: isDuplicate)
           }
         }
-        reportChange(model, id: id, name: model[keyPath: storageKeyPath].name, write: write)
+        reportChange(model, id: id, write: write)
       }
     }
   }
@@ -204,15 +202,13 @@ public struct Tracked<Value> {
 
   /// Reports a change of the property to the registrar, which notifies its observers.
   ///
-  /// Takes the name, not the storage key path: a key path passed to a function, even an
+  /// Takes the id, not the storage key path: a key path passed to a function, even an
   /// inlined one, is materialised at run time (an allocation per write), while one used
   /// directly in the accessor folds into a field access.
   @inlinable @inline(__always)
-  static func reportChange<Model: Trackable>(
-    _ model: Model, id: UInt64, name: String, write: StartValue?
-  ) {
+  static func reportChange<Model: Trackable>(_ model: Model, id: UInt64, write: StartValue?) {
     RegistrarCore.didChange(
-      Unmanaged.passUnretained(model.registrar.core), id: id, name: name,
+      Unmanaged.passUnretained(model.registrar.core), id: id,
       model: Unmanaged.passUnretained(model as AnyObject), write: write)
   }
 }

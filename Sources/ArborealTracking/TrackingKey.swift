@@ -1,7 +1,50 @@
 import Synchronization
 
-/// Hands out property identities. Zero is never used.
+/// Hands out property identities, in the low ``ExplicitNames/counterBits`` bits of an id.
+/// Zero is never used.
 private let nextPropertyID = Atomic<UInt64>(1)
+
+/// The names given to `@Tracked` properties (`@Tracked("count")`), interned, so that a property
+/// carries its name in its id instead of a 16-byte `String` per property and instance.
+///
+/// An id's top ``indexBits`` bits hold the name's position in `names` plus one (zero: no given
+/// name, looked up by reflection); the other bits count ids. Names are never removed: a
+/// program gives a bounded set of names (its source's literals). Past `capacity` distinct
+/// names, a property gets no given name and is named after its declaration, by reflection.
+///
+/// Invariant: `names` and `positions` change only together, under the mutex; a position once
+/// handed out names the same string for the life of the process.
+enum ExplicitNames {
+  static let indexBits: UInt64 = 16
+  static let counterBits: UInt64 = 64 - indexBits
+  static let counterMask: UInt64 = (1 &<< counterBits) &- 1
+  static let capacity = (1 << indexBits) - 1
+
+  private struct Table {
+    var names: [String] = []
+    var positions: [String: Int] = [:]
+  }
+
+  private static let table = Mutex(Table())
+
+  /// The position of `name` plus one, interning it; nil when the table is full.
+  static func index(of name: String) -> UInt64? {
+    table.withLock { table in
+      if let position = table.positions[name] { return UInt64(position + 1) }
+      guard table.names.count < capacity else { return nil }
+      table.positions[name] = table.names.count
+      table.names.append(name)
+      return UInt64(table.names.count)
+    }
+  }
+
+  /// The name given to the property with identity `id`, if any.
+  static func name(of id: UInt64) -> String? {
+    let index = id &>> counterBits
+    guard index != 0 else { return nil }
+    return table.withLock { $0.names[Int(index) - 1] }
+  }
+}
 
 /// The identity of one tracked property, and its name for diagnostics.
 ///
@@ -91,7 +134,16 @@ extension TrackingKey {
   /// A new key identity.
   @usableFromInline
   static func nextID() -> UInt64 {
-    nextPropertyID.wrappingAdd(1, ordering: .relaxed).oldValue
+    nextPropertyID.wrappingAdd(1, ordering: .relaxed).oldValue & ExplicitNames.counterMask
+  }
+
+  /// A new key identity that carries the given `name` (see ``ExplicitNames``); a plain one
+  /// when `name` is empty.
+  @usableFromInline
+  static func nextID(named name: String) -> UInt64 {
+    let id = nextID()
+    guard !name.isEmpty, let index = ExplicitNames.index(of: name) else { return id }
+    return id | (index &<< ExplicitNames.counterBits)
   }
 
   /// A key with the given identity and shared name.

@@ -362,7 +362,7 @@ class DerivedNodeBase: @unchecked Sendable {
   private func nameKey() -> TrackingKey {
     var named = key
     if let owner = ownerObject, let registrar = (owner as? any Trackable)?.registrar {
-      named = registrar.core.named(key.id, name: "", of: owner)
+      named = registrar.core.named(key.id, of: owner)
     }
     withState { $0.namedKey = named }
     return named

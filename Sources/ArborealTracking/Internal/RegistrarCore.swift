@@ -256,19 +256,19 @@ final class RegistrarCore: @unchecked Sendable {
   // MARK: Writes
 
   /// Records a change of the `@Tracked` property `id` of `model` and notifies its observers,
-  /// naming the property `name`, or after the model's stored wrapper when `name` is empty.
-  /// The caller keeps `core` and `model` alive.
+  /// naming the property with the name its id carries, or after the model's stored wrapper
+  /// (see ``ExplicitNames``). The caller keeps `core` and `model` alive.
   ///
   /// - Parameter write: The values before and after the write, when the caller kept them
   ///   (see ``keepsWrites(_:)``).
   @usableFromInline
   static func didChange(
-    _ core: Unmanaged<RegistrarCore>, id: UInt64, name: String, model: Unmanaged<AnyObject>,
+    _ core: Unmanaged<RegistrarCore>, id: UInt64, model: Unmanaged<AnyObject>,
     write: StartValue? = nil
   ) {
     core._withUnsafeGuaranteedRef { core in
       model._withUnsafeGuaranteedRef { model in
-        core.didChange(tracked: id, name: name, model: model, write: write)
+        core.didChange(tracked: id, model: model, write: write)
       }
     }
   }
@@ -282,20 +282,19 @@ final class RegistrarCore: @unchecked Sendable {
     return context._withUnsafeGuaranteedRef { $0.changeRecordings > 0 || $0.isInTransaction }
   }
 
-  /// The key of the `@Tracked` property `id` of `model`, with its name and owner, looked up
-  /// the first time.
-  ///
-  /// - Parameter name: The name given to `@Tracked`, or empty to use the property's own.
-  func named(_ id: UInt64, name: String, of model: AnyObject) -> TrackingKey {
+  /// The key of the `@Tracked` property (or model's derived value) `id` of `model`, with its
+  /// name and owner, looked up the first time.
+  func named(_ id: UInt64, of model: AnyObject) -> TrackingKey {
     if let info = withState({ $0.info(of: id) }) { return TrackingKey(id: id, info: info) }
-    return TrackingKey(id: id, info: makeInfo(id, name: name, of: model))
+    return TrackingKey(id: id, info: makeInfo(id, of: model))
   }
 
-  /// Looks up the name and owner of the `@Tracked` property `id` the first time: reflection,
-  /// outside the lock, then cached.
-  private func makeInfo(_ id: UInt64, name: String, of model: AnyObject) -> TrackingKeyInfo {
+  /// Looks up the name and owner of the `@Tracked` property `id` the first time: the name its
+  /// id carries, or the declared one by reflection, outside the lock; then cached.
+  private func makeInfo(_ id: UInt64, of model: AnyObject) -> TrackingKeyInfo {
     let owner = withState { $0.owner } ?? TrackingOwner.of(model)
-    let name = name.isEmpty ? PropertyNames.name(of: id, in: model) ?? "property#\(id)" : name
+    let name =
+      ExplicitNames.name(of: id) ?? PropertyNames.name(of: id, in: model) ?? "property#\(id)"
     return withState { state in
       if state.owner == nil { state.owner = owner }
       return state.setInfo(TrackingKeyInfo(name: name, owner: state.owner), of: id)
@@ -307,7 +306,7 @@ final class RegistrarCore: @unchecked Sendable {
   /// One trip through the lock in the common case: the key's name and owner are looked up in
   /// the trip that records the write. Only the first change of a property looks them up by
   /// reflection, outside the lock, and takes more trips to keep them.
-  func didChange(tracked id: UInt64, name: String, model: AnyObject, write: StartValue?) {
+  func didChange(tracked id: UInt64, model: AnyObject, write: StartValue?) {
     if let mirror, observedMask.load(ordering: .relaxed) & TrackingKey.maskBit(of: id) == 0,
       !TrackingActivity.shared.writesTakeSlowPath
     {
@@ -343,7 +342,7 @@ final class RegistrarCore: @unchecked Sendable {
       report(key, to: observers, context: context, model: model, write: write)
       return
     }
-    let named = TrackingKey(id: id, info: makeInfo(id, name: name, of: model))
+    let named = TrackingKey(id: id, info: makeInfo(id, of: model))
     withState { $0.rename(named) }
     // Looked up again: the reflection above may run a model's `customMirror`.
     report(

@@ -31,7 +31,7 @@ protocol TrackedValueStorage: TrackedStorage {
 
 extension Tracked: TrackedValueStorage {
   var anyValue: Any { value }
-  var explicitName: String { name }
+  var explicitName: String { ExplicitNames.name(of: id) ?? "" }
 }
 
 /// A `@Tracked` property of a model found by reflection (``trackedProperties(of:)``): what the
@@ -59,7 +59,7 @@ package struct ReflectedProperty {
   /// The property's key, named and with its owner (`SyncUpDetail#3.title`): slower than the
   /// other fields (the first time, it names the model's owner), so made only when needed.
   package var key: TrackingKey {
-    model.registrar.core.named(keyID, name: name, of: model)
+    model.registrar.core.named(keyID, of: model)
   }
 
   /// Whether one of `accesses` read it.
