@@ -48,9 +48,4 @@ import Testing
     #expect(ExplicitNames.name(of: TrackingKey.nextID()) == nil)
     #expect(TrackingKey.nextID(named: "") >> ExplicitNames.counterBits == 0)
   }
-
-  @Test func aTrackedPropertyStoresNoName() {
-    // The value, the id and the equality check: a given name costs an instance nothing.
-    #expect(MemoryLayout<Tracked<Int>>.size == 32)
-  }
 }

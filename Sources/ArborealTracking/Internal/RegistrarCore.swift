@@ -8,21 +8,28 @@ import Synchronization
 /// an object that each registrar points to, rather than in a global, so that the inlined read
 /// path reaches it through plain loads: a global from another module is reached through an
 /// accessor call, and an opaque call makes the caller retain the model around every read.
-/// Almost every registrar points to ``shared``; mirrored ones (see ``TrackingMirror``) to
-/// ``mirrored``, whose word has the pinning bits set, so other registrars' fast paths do not
-/// test for a mirror at all.
+/// Almost every registrar points to ``shared``; a mirrored one (see ``TrackingMirror``) to an
+/// activity of its own (``mirrored(to:)``), whose word has the pinning bits set, so other
+/// registrars' fast paths do not test for a mirror at all, and which holds the mirror, so that
+/// registrars without one do not store it.
 @usableFromInline
 final class TrackingActivity: Sendable {
-  @usableFromInline static let shared = TrackingActivity(0)
-  /// The activity of mirrored registrars: every read and write takes the slow path, where the
-  /// mirror is called.
-  static let mirrored = TrackingActivity(ActivityWord.mirroredReads | ActivityWord.mirroredWrites)
+  @usableFromInline static let shared = TrackingActivity(0, mirror: nil)
 
   /// The bits described by ``ActivityWord``.
   @usableFromInline let word: Atomic<UInt64>
+  /// Told of every read and change of a mirrored registrar's properties; nil in ``shared``.
+  let mirror: (any TrackingMirror)?
 
-  private init(_ initial: UInt64) {
+  private init(_ initial: UInt64, mirror: (any TrackingMirror)?) {
     word = Atomic(initial)
+    self.mirror = mirror
+  }
+
+  /// The activity of a registrar mirrored to `mirror`: every read and write takes the slow
+  /// path, where the mirror is called.
+  static func mirrored(to mirror: any TrackingMirror) -> TrackingActivity {
+    TrackingActivity(ActivityWord.mirroredReads | ActivityWord.mirroredWrites, mirror: mirror)
   }
 
   /// Whether reads must be recorded: a tracking scope runs somewhere, or the registrar is
@@ -139,16 +146,13 @@ func recordTrackedAccess(_ core: Unmanaged<RegistrarCore>, id: UInt64) {
 /// under `lock`; every other stored property is immutable or atomic.
 @usableFromInline
 final class RegistrarCore: @unchecked Sendable {
-  /// ``TrackingActivity/shared``, or ``TrackingActivity/mirrored`` when `mirror` is set.
+  /// ``TrackingActivity/shared``, or the registrar's own activity when it is mirrored.
   @usableFromInline let activity: TrackingActivity
-  /// Told of every read and change of this registrar's properties; nil for almost all.
-  let mirror: (any TrackingMirror)?
   @usableFromInline let observedMask = Atomic<UInt64>(0)
   let epoch = Atomic<UInt64>(0)
   let pendingScopes = Atomic<Int>(0)
   /// When this registrar was made: see "New models are not changed models". Declared before
-  /// the one-byte and four-byte fields below, which then share one eight-byte slot: the core
-  /// stays 104 bytes (the allocator's 112-byte size class on Linux, as it was at 96 bytes).
+  /// the one-byte and four-byte fields below, which then share one eight-byte slot.
   let creation: UInt64
   /// Whether a derived value depends on this registrar: then every write it records moves
   /// ``derivedInputClock``. Set under the lock, never cleared.
@@ -159,14 +163,12 @@ final class RegistrarCore: @unchecked Sendable {
   @usableFromInline init() {
     let shared = TrackingActivity.shared
     activity = shared
-    mirror = nil
     creation = shared.hasRecordings ? RegistrarCreation.next() : 0
   }
 
   /// A registrar whose reads and changes are all reported to `mirror`.
   init(mirror: any TrackingMirror) {
-    activity = .mirrored
-    self.mirror = mirror
+    activity = .mirrored(to: mirror)
     creation = TrackingActivity.shared.hasRecordings ? RegistrarCreation.next() : 0
   }
 
@@ -205,6 +207,10 @@ final class RegistrarCore: @unchecked Sendable {
   }
 
   // MARK: Reads
+
+  /// Told of every read and change of this registrar's properties; nil for almost all (kept
+  /// by the registrar's own activity, see ``TrackingActivity``).
+  var mirror: (any TrackingMirror)? { activity.mirror }
 
   /// Records a read of property `id` in the calling thread's innermost tracking scope, if
   /// any.
