@@ -94,26 +94,16 @@ final class DerivedFrame {
   }
 
   /// Empties the frame for its next use, keeping its arrays' storage unless it grew large.
-  /// Short arrays are emptied one element at a time: `removeAll(keepingCapacity:)` goes
-  /// through a generic range replacement that costs more than a short record's whole work.
   func reset() {
     scope = nil
-    Self.empty(&reads)
-    Self.empty(&runs)
-    Self.empty(&sources)
-    Self.empty(&stamps)
-    if records.count > 4_096 { records = [] } else { Self.empty(&records) }
+    reads.removeAllKeepingStorage()
+    runs.removeAllKeepingStorage()
+    sources.removeAllKeepingStorage()
+    stamps.removeAllKeepingStorage()
+    if records.count > 4_096 { records = [] } else { records.removeAllKeepingStorage() }
     useID = derivedSerials.wrappingAdd(1, ordering: .relaxed).newValue
   }
 
-  @inline(__always)
-  private static func empty<Element>(_ array: inout [Element]) {
-    if array.count > 8 {
-      array.removeAll(keepingCapacity: true)
-    } else {
-      while !array.isEmpty { array.removeLast() }
-    }
-  }
 }
 
 /// A derived value read by a computation, and the version of it the computation saw.

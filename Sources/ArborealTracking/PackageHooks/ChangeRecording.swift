@@ -159,31 +159,16 @@ private func netChanges(_ changes: ArraySlice<RecordedChange>) -> [RecordedChang
   default: break
   }
   guard changes.contains(where: { $0.write != nil }) else { return Array(changes) }
-  struct Property: Hashable {
-    let registrar: ObjectIdentifier
-    let id: UInt64
-  }
-  // For each property, its first and last write's values, or nil once a write kept none.
-  var ends: [Property: (first: StartValue, last: StartValue)?] = [:]
+  // The same net change as a transaction's (``NetWrites``).
+  var writes = NetWrites()
   for change in changes {
-    let property = Property(registrar: change.registrar, id: change.key.id)
-    guard let write = change.write else {
-      ends[property] = .some(nil)
-      continue
-    }
-    switch ends[property] {
-    case .none: ends[property] = (write, write)
-    case .some(.none): break
-    case .some(.some(let known)): ends[property] = (known.first, write)
-    }
+    writes.add(
+      NetWrites.Property(registrar: change.registrar, id: change.key.id), write: change.write)
   }
-  var unchanged = Set<Property>()
-  for (property, pair) in ends {
-    if let pair, pair.first.isUnchanged(endingWith: pair.last) { unchanged.insert(property) }
-  }
+  let unchanged = writes.unchangedProperties()
   guard !unchanged.isEmpty else { return Array(changes) }
   return changes.filter {
-    !unchanged.contains(Property(registrar: $0.registrar, id: $0.key.id))
+    !unchanged.contains(NetWrites.Property(registrar: $0.registrar, id: $0.key.id))
   }
 }
 
