@@ -158,7 +158,12 @@ public struct Derived<Value> {
   ///
   /// - Complexity: O(*m*) for the *m* models the value depends on when it is cached;
   ///   otherwise the cost of the computation.
-  @inlinable public var value: Value { node.read(owner: nil) }
+  @inlinable public var value: Value {
+    // Borrowed, not retained: `self` holds the node for the whole read, and a derived value's
+    // node has a side table (it is referenced weakly), where every retain and release is the
+    // slow kind.
+    Unmanaged.passUnretained(node)._withUnsafeGuaranteedRef { $0.read(owner: nil) }
+  }
 
   /// The key that observers of this value depend on; ``TrackingChanges`` names it when the
   /// value changes.
@@ -179,7 +184,10 @@ public struct Derived<Value> {
     wrapped wrappedKeyPath: KeyPath<Model, Value>,
     storage storageKeyPath: KeyPath<Model, Derived<Value>>
   ) -> Value {
-    model[keyPath: storageKeyPath].node.read(owner: model)
+    // Borrowed, not retained: the model holds the node for the whole read (see `value`).
+    Unmanaged.passUnretained(model[keyPath: storageKeyPath].node)._withUnsafeGuaranteedRef {
+      $0.read(owner: model)
+    }
   }
 
   /// The value's key (`cart.$total`), which ``TrackingChanges`` names when it changes.

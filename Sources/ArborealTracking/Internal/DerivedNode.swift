@@ -468,7 +468,11 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   func read(owner: AnyObject?) -> Value {
     // Inlined and specialised in the caller: a cached value costs one lock and a load per
     // registrar it depends on, with no generic code in the way.
-    if _fastPath(!checksIsolation && !DerivedNodeBase.isComputingOnThisThread) {
+    // A computation runs inside a tracking scope, which the activity word counts: while no
+    // scope runs anywhere, none runs on this thread, and its context need not be looked up.
+    let mayBeComputing =
+      registrar.core.activity.readsTakeSlowPath && DerivedNodeBase.isComputingOnThisThread
+    if _fastPath(!checksIsolation && !mayBeComputing) {
       var value: Value?
       let version = withCleanState { if hasCached { value = storage.pointee } }
       if version != 0, let value {
