@@ -107,7 +107,7 @@ ROWS = [
     ("write-unobserved", "write-unobserved/ours", "write-unobserved/observation", "write-unobserved", 0.05),
     ("write-sibling-observed", "write-sibling-observed/ours", "write-sibling-observed/observation", "write-sibling-observed", 0.05),
     ("oneshot-register-fire", "oneshot-register-fire/ours", "oneshot-register-fire/observation", "oneshot-register-fire", 0.2),
-    ("notify-1", "notify-1/ours", "notify-1/observation", "notify-1", 0.15),
+    ("notify-1", "notify-1/ours", "notify-1/observation", "notify-1", 0.12),
     ("notify-10", "notify-10/ours", "notify-10/observation", "notify-10", 0.15),
     ("notify-100", "notify-100/ours", "notify-100/observation", "notify-100", 0.15),
     ("register-1000 (one observer reads 1,000 models)", "register-1000/ours", "register-1000/observation", "register-1000", 0.15),

@@ -120,15 +120,13 @@ struct DerivedRead {
 /// ``ThreadContext``'s, and lives and dies with it.
 ///
 /// ## Deferred refreshes
-/// One write may notify many input observers, one by one (a registrar's notification loop, or
-/// a transaction's delivery). Were each observed value brought up to date as its first input
-/// observer fired, it would recompute values whose own input observers have not fired yet;
-/// each such recomputation then cancels an observer still waiting in the write's list, and
-/// the registrar looks for it among the observers registered since: O(*n*²) for a diamond of
-/// *n* values. So a notification loop counts itself in `batchDepth`, and while it is
-/// positive, ``DerivedNodeBase/inputsChanged(generation:)`` only marks the graph and queues
-/// the observed values in `pendingRefreshes`; the outermost loop brings them up to date once
-/// it has notified everyone, when the whole graph is marked.
+/// One write may notify many input links, one by one (a registrar's notification loop, or a
+/// transaction's delivery). Were each observed value brought up to date as its first input
+/// link fired, it would recompute values whose own links have not fired yet, and recompute
+/// them again when they do. So a notification loop counts itself in `batchDepth`, and while it
+/// is positive, marking a value (``DerivedNodeBase/inputsMayHaveChanged()``) only marks the
+/// graph and queues the observed values in `pendingRefreshes`; the outermost loop brings them
+/// up to date once it has notified everyone, when the whole graph is marked.
 final class DerivedContext {
   @exclusivity(unchecked) var frames: [DerivedFrame] = []
   /// Frames given back, to be taken again: at most `spareFrameLimit`, as many as the deepest

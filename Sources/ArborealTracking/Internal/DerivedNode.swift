@@ -28,7 +28,7 @@ let derivedInputClock = Atomic<UInt64>(0)
 
 /// A registrar epoch seen by a computation: while every registrar a value depends on, directly
 /// or through other derived values, still has the epoch it had, none of their properties was
-/// written (the input observers keep those properties' writes on the registrars' slow path,
+/// written (the input links keep those properties' writes on the registrars' slow path,
 /// where each write moves the epoch).
 struct DerivedStamp {
   let core: RegistrarCore
@@ -187,7 +187,7 @@ class DerivedNodeBase: @unchecked Sendable {
   /// The registrar of the value's own key: its observers are the observers of the value.
   @usableFromInline let registrar = TrackingRegistrar()
   @usableFromInline let key: TrackingKey
-  /// Where the input observer runs, and so where pushed recomputations happen.
+  /// Where the input link runs, and so where pushed recomputations happen.
   let delivery: Delivery
   /// `version`, published for the read path's lock-free re-check; stored under the lock.
   @usableFromInline let publishedVersion = Atomic<UInt64>(0)
