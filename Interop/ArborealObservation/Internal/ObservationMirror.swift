@@ -45,11 +45,19 @@ final class ObservationMirror: TrackingMirror, Observable {
   }
 
   func trackingMirrorDidChange(_ key: TrackingKey) {
-    let keyPath = slots.keyPath(for: key.mirrorID)?.takeUnretainedValue() ?? formKeyPath(for: key)
     // The value is already stored: `willSet` observers (`withObservationTracking`'s
-    // `onChange`) and `didSet` observers (`Observations`) both see the new value.
-    registrar.willSet(self, keyPath: keyPath)
-    registrar.didSet(self, keyPath: keyPath)
+    // `onChange`) and `didSet` observers (`Observations`) both see the new value. The key
+    // path is borrowed from its slot, as for a read: no retain.
+    if let slotted = slots.keyPath(for: key.mirrorID) {
+      slotted._withUnsafeGuaranteedRef { keyPath in
+        registrar.willSet(self, keyPath: keyPath)
+        registrar.didSet(self, keyPath: keyPath)
+      }
+    } else {
+      let keyPath = formKeyPath(for: key)
+      registrar.willSet(self, keyPath: keyPath)
+      registrar.didSet(self, keyPath: keyPath)
+    }
   }
 }
 
