@@ -347,18 +347,7 @@ final class ObserverCore: @unchecked Sendable {
         state.unregisterAll(self)
         return nil
       }
-      if let only = scope.onlyRead {
-        // One property of one model: no list to walk, nothing to retain.
-        only.core._withUnsafeGuaranteedRef { core in
-          core.changes(in: CollectionOfOne(only.record), into: &changed)
-          core.releasePending(tidy: false)
-        }
-      } else {
-        for run in scope.runs {
-          run.core.changes(in: scope.records(of: run), into: &changed)
-          run.core.releasePending(tidy: false)
-        }
-      }
+      Self.keepRegistrations(for: scope, changed: &changed)
       return decide(&state, changed: changed, reruns: reruns)
     }
     if let settled { return settled }
@@ -366,6 +355,28 @@ final class ObserverCore: @unchecked Sendable {
     return withState { state in
       state.registrations = registrations
       return decide(&state, changed: changed, reruns: reruns)
+    }
+  }
+
+  /// Keeps the registrations that `scope` read again (``same(_:_:)`` holds): gives back the
+  /// scope's pending counts and adds to `changed` the keys written since the scope read them.
+  /// Lock-free unless a registrar recorded a write since (lock order allows taking a
+  /// registrar's lock under the observer's).
+  @inline(__always)
+  private static func keepRegistrations(
+    for scope: AccessScope, changed: inout SmallList<TrackingKey>
+  ) {
+    if let only = scope.onlyRead {
+      // One property of one model: no list to walk, nothing to retain.
+      only.core._withUnsafeGuaranteedRef { core in
+        core.changes(in: CollectionOfOne(only.record), into: &changed)
+        core.releasePending(tidy: false)
+      }
+    } else {
+      for run in scope.runs {
+        run.core.changes(in: scope.records(of: run), into: &changed)
+        run.core.releasePending(tidy: false)
+      }
     }
   }
 
@@ -435,17 +446,7 @@ final class ObserverCore: @unchecked Sendable {
         return
       }
       if Self.same(state, scope) {
-        if let only = scope.onlyRead {
-          only.core._withUnsafeGuaranteedRef { core in
-            core.changes(in: CollectionOfOne(only.record), into: &changed)
-            core.releasePending(tidy: false)
-          }
-        } else {
-          for run in scope.runs {
-            run.core.changes(in: scope.records(of: run), into: &changed)
-            run.core.releasePending(tidy: false)
-          }
-        }
+        Self.keepRegistrations(for: scope, changed: &changed)
         return
       }
       state.unregisterAll(self)
