@@ -19,7 +19,7 @@ let package = Package(
     // Core Library
     .target(name: "ArborealTracking"),
     .target(name: "Arboreal", dependencies: ["ArborealTracking"]),
-    .target(name: "ArborealTesting", dependencies: ["Arboreal"]),
+    .target(name: "ArborealTesting", dependencies: ["Arboreal", "ArborealTracking"]),
     // Recording, replay, time travel: the only library target that imports Foundation (for
     // JSON and files), so that the store itself never does.
     .target(name: "ArborealDevtools", dependencies: ["Arboreal"]),

@@ -1,13 +1,5 @@
 import ArborealTracking
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 /// Mistakes the store reports instead of failing: in debug builds, a message for each.
 ///
 /// ```swift
@@ -35,11 +27,6 @@ public enum ArborealDiagnostics: Sendable {
       handler(message)
       return
     }
-    var line = message
-    line.append("\n")
-    line.withUTF8 { bytes in
-      guard let base = bytes.baseAddress else { return }
-      _ = write(2, base, bytes.count)
-    }
+    writeToStandardError(message)
   }
 }

@@ -1,5 +1,4 @@
 import Arboreal
-import Foundation
 
 /// Mistakes with persisted models that debug builds report instead of letting pass in silence.
 ///
@@ -24,7 +23,7 @@ public enum PersistenceDiagnostics: Sendable {
     if let handler = releasedPersisterHandler {
       handler(message)
     } else {
-      FileHandle.standardError.write(Data((message + "\n").utf8))
+      writeToStandardError(message)
     }
   }
 }

@@ -93,7 +93,7 @@ public struct Derived<Value> {
   /// - Parameter compute: Computes the value from the model; its reads are tracked.
   public init<Model: Trackable>(mainActor compute: @escaping @MainActor @Sendable (Model) -> Value)
   {
-    let plain = nonisolated(compute)
+    let plain = synchronous(compute as @isolated(any) @Sendable (Model) -> Value)
     node = DerivedNode(
       modelCompute: { plain(unsafeDowncast($0, to: Model.self)) }, isDuplicate: nil,
       delivery: .mainActor)
@@ -105,7 +105,7 @@ public struct Derived<Value> {
   /// - Parameter compute: Computes the value from the model; its reads are tracked.
   public init<Model: Trackable>(mainActor compute: @escaping @MainActor @Sendable (Model) -> Value)
   where Value: Equatable {
-    let plain = nonisolated(compute)
+    let plain = synchronous(compute as @isolated(any) @Sendable (Model) -> Value)
     node = DerivedNode(
       modelCompute: { plain(unsafeDowncast($0, to: Model.self)) }, isDuplicate: { $0 == $1 },
       delivery: .mainActor)
@@ -211,23 +211,4 @@ extension Derived: Sendable where Value: Sendable {}
 
 extension Derived: TrackedStorage {
   var trackingKeyID: UInt64 { node.key.id }
-}
-
-/// A main-actor function of one argument as a plain one, to be called on the main actor only
-/// (the node checks every read; see ``DerivedNode``). A global actor's function has the layout
-/// of a plain function: its isolation is in its type alone.
-private func nonisolated<Argument, Result>(
-  _ function: @escaping @MainActor @Sendable (Argument) -> Result
-) -> @Sendable (Argument) -> Result {
-  unsafeBitCast(
-    MainActorFunction(function: function), to: PlainFunction1Holder<Argument, Result>.self
-  ).function
-}
-
-private struct MainActorFunction<Argument, Result> {
-  let function: @MainActor @Sendable (Argument) -> Result
-}
-
-private struct PlainFunction1Holder<Argument, Result> {
-  let function: @Sendable (Argument) -> Result
 }
