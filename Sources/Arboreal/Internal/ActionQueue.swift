@@ -7,7 +7,8 @@
 ///
 /// Invariant: `head <= elements.count`; the live elements are `elements[head...]`, and
 /// `count == elements.count - head`; when the last one is popped, the array is emptied
-/// (keeping its capacity) and `head` is reset to 0.
+/// (keeping its capacity) and `head` is reset to 0. ``checkInvariants()`` asserts them after
+/// every mutation when built with `-DARBOREAL_INTERNAL_CHECKS`.
 struct ActionQueue<Element> {
   private var elements: [Element] = []
   private var head = 0
@@ -22,6 +23,7 @@ struct ActionQueue<Element> {
   mutating func append(_ element: Element) {
     elements.append(element)
     count += 1
+    checkInvariants()
   }
 
   /// Removes and returns the front element, or nil when the queue is empty.
@@ -34,7 +36,20 @@ struct ActionQueue<Element> {
       elements.removeAll(keepingCapacity: true)
       head = 0
     }
+    checkInvariants()
     return element
+  }
+
+  /// Asserts the invariants when built with `-DARBOREAL_INTERNAL_CHECKS`; does nothing
+  /// otherwise. O(1).
+  @inline(__always)
+  func checkInvariants() {
+    #if ARBOREAL_INTERNAL_CHECKS
+      precondition(head <= elements.count, "ActionQueue: the head is past the end")
+      precondition(count == elements.count - head, "ActionQueue: the count is off")
+      precondition(
+        head == 0 || head < elements.count, "ActionQueue: a drained queue kept its head")
+    #endif
   }
 }
 

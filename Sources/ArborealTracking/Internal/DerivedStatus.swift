@@ -18,6 +18,9 @@
 ///   computation's relink names an older generation and marks nothing.
 /// - `marks` moves with every phase change a notification makes, so that a check that raced
 ///   a notification (it started before, finished after) does not mark the value clean.
+///
+/// ``checkInvariants()`` asserts the first two after every transition when built with
+/// `-DARBOREAL_INTERNAL_CHECKS`.
 struct DerivedStatus: Equatable {
   enum Phase { case uncomputed, clean, check, dirty }
 
@@ -39,6 +42,7 @@ struct DerivedStatus: Equatable {
   /// A tracked property the value read may have changed: `clean` becomes `check`. Returns
   /// whether the phase changed (the caller then marks the value's dependents).
   mutating func inputMayHaveChanged() -> Bool {
+    defer { checkInvariants() }
     guard phase == .clean else { return false }
     phase = .check
     marks &+= 1
@@ -49,6 +53,7 @@ struct DerivedStatus: Equatable {
   /// or `check` becomes `dirty`, unless a newer computation is stored. Returns whether the
   /// phase changed.
   mutating func inputChanged(generation: UInt64) -> Bool {
+    defer { checkInvariants() }
     guard generation == self.generation, phase == .clean || phase == .check else {
       return false
     }
@@ -62,6 +67,7 @@ struct DerivedStatus: Equatable {
   /// generation: an edge may be older than the computation that relies on it, and a mark
   /// that was not needed costs a check, never a wrong result.
   mutating func sourceMayHaveChanged() -> Bool {
+    defer { checkInvariants() }
     guard phase == .clean else { return false }
     phase = .check
     marks &+= 1
@@ -71,6 +77,7 @@ struct DerivedStatus: Equatable {
   /// A check that started at `marks` (``checkStart``) found every source unchanged: the value
   /// is `clean` again, unless a notification marked it meanwhile. Returns whether it is.
   mutating func checked(sinceMarks marks: UInt64) -> Bool {
+    defer { checkInvariants() }
     guard marks == self.marks, phase == .clean || phase == .check else { return false }
     phase = .clean
     return true
@@ -81,10 +88,25 @@ struct DerivedStatus: Equatable {
   /// previous one and no other computation moved the version meanwhile. Returns whether the
   /// version moved.
   mutating func computed(duplicate: Bool, versionBefore: UInt64) -> Bool {
+    defer { checkInvariants() }
     generation &+= 1
     phase = .clean
     guard !duplicate || version != versionBefore else { return false }
     version &+= 1
     return true
+  }
+
+  /// Asserts the invariants when built with `-DARBOREAL_INTERNAL_CHECKS`; does nothing
+  /// otherwise. O(1).
+  @inline(__always)
+  func checkInvariants() {
+    #if ARBOREAL_INTERNAL_CHECKS
+      precondition(
+        (phase == .uncomputed) == (version == 0),
+        "DerivedStatus: a version without a computation, or a computation without one")
+      precondition(
+        (phase == .uncomputed) == (generation == 0),
+        "DerivedStatus: a generation without a computation, or a computation without one")
+    #endif
   }
 }

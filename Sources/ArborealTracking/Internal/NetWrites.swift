@@ -15,8 +15,9 @@
 ///   `scanLimit` entries (a span usually writes a handful of properties, which a scan finds
 ///   faster than a hash).
 ///
-/// Invariants: at most one entry per property; `index` is either empty or maps every entry's
-/// property to its position.
+/// Invariants: at most one entry per property; `index` maps the properties of a prefix of
+/// `entries` (all of them once it is used) to their positions. ``checkInvariants()`` asserts
+/// them after every write when built with `-DARBOREAL_INTERNAL_CHECKS`.
 struct NetWrites {
   /// A property of a model: its registrar and its key's identity.
   struct Property: Hashable {
@@ -48,6 +49,7 @@ struct NetWrites {
       return (position, false)
     }
     entries.append(Entry(property: property, ends: write.map { ($0, $0) }))
+    checkInvariants()
     return (entries.count - 1, true)
   }
 
@@ -71,6 +73,24 @@ struct NetWrites {
   mutating func removeAll() {
     entries.removeAllKeepingStorage()
     if !index.isEmpty { index.removeAll(keepingCapacity: true) }
+  }
+
+  /// Asserts the invariants when built with `-DARBOREAL_INTERNAL_CHECKS`, for spans of up to
+  /// 64 properties (a larger one would make the checked build quadratic); does nothing
+  /// otherwise. O(*p*) for *p* properties.
+  func checkInvariants() {
+    #if ARBOREAL_INTERNAL_CHECKS
+      guard entries.count <= 64 else { return }
+      precondition(
+        Set(entries.map(\.property)).count == entries.count,
+        "NetWrites: two entries for one property")
+      precondition(index.count <= entries.count, "NetWrites: the index has more than entries")
+      for (property, position) in index {
+        precondition(
+          position < index.count && entries[position].property == property,
+          "NetWrites: the index names the wrong entry")
+      }
+    #endif
   }
 
   /// The position of the entry of `property`.

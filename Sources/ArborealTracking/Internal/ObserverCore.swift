@@ -87,6 +87,10 @@ enum Registrations {
 /// Cancellation: from `idle` or `queued` it finishes the observer at once (a queued run finds
 /// it finished and never calls the body); from `running` it sets `cancelled`, and the runner
 /// finishes the observer when the body returns, without running it again.
+///
+/// Invariant: a `finished` observer has no registrations once its lock is released
+/// (``checkInvariants()``, asserted by every trip through the lock when built with
+/// `-DARBOREAL_INTERNAL_CHECKS`).
 struct ObserverState {
   enum Phase { case registering, queued, running, idle, finished }
   var phase: Phase
@@ -109,6 +113,16 @@ struct ObserverState {
 
   mutating func collect(_ changes: TrackingChanges) {
     collect(changes.keyList)
+  }
+
+  /// Asserts that a finished observer is registered nowhere: whoever finishes it unregisters
+  /// it in the same trip through its lock (or, for a one-shot that fired while registering,
+  /// before its registrations are stored).
+  func checkInvariants() {
+    guard phase == .finished else { return }
+    guard case .none = registrations else {
+      preconditionFailure("ObserverState: a finished observer is still registered")
+    }
   }
 
   /// Takes the collected keys as a set of changes.
@@ -186,11 +200,15 @@ final class ObserverCore: @unchecked Sendable {
     }
   }
 
-  /// Runs `body` with exclusive access to the state.
+  /// Runs `body` with exclusive access to the state; when built with
+  /// `-DARBOREAL_INTERNAL_CHECKS`, asserts the state's invariant when it returns.
   @inline(__always)
   private func withState<R>(_ body: (inout ObserverState) -> R) -> R {
     lock.withLock(owner: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())) {
-      body(&state)
+      #if ARBOREAL_INTERNAL_CHECKS
+        defer { state.checkInvariants() }
+      #endif
+      return body(&state)
     }
   }
 
