@@ -23,10 +23,10 @@ import Observation
 /// counter.count += 1  // prints "count will be re-read"
 /// ```
 ///
-/// The model is then both: Arboreal's `withTracking` and `observe` see its reads as before,
-/// and every read of a tracked property (a `@Tracked` one, or a hand-written accessor calling
-/// `registrar.access(_:)`) is also an `Observation` read, property by property; every change is
-/// also an `Observation` change.
+/// The model is then both: Arboreal's `withTracking` and `observe` see its reads as they see
+/// any model's, and every read of a tracked property (a `@Tracked` one, or a hand-written
+/// accessor calling `registrar.access(_:)`) is also an `Observation` read, property by
+/// property; every change is also an `Observation` change.
 ///
 /// ## Delivery
 /// `Observation` hears of a change after the new value is stored: its `willSet` and `didSet`

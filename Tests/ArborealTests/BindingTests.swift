@@ -1,8 +1,8 @@
 import Arboreal
 import Testing
 
-/// Semantic 7: reading a binding inside tracking tracks what its `get` read; setting it sends
-/// exactly one action.
+/// The guarantee (Docs/Semantics.md, "The store"): reading a binding inside tracking tracks what
+/// its `get` read; setting it sends exactly one action.
 @MainActor @Suite struct BindingTests {
   @Test func readingABindingInsideTrackingTracksWhatGetRead() {
     let store = Store(state: Parent(), environment: ())

@@ -2,9 +2,9 @@ import Testing
 
 @testable import Arboreal
 
-/// Semantic 8: sending from a background task, or from an effect that outlives its store, is
-/// safe: the compiler makes every send hop to the main actor, and a store that is gone is
-/// simply not there to receive.
+/// The guarantee (Docs/Semantics.md, "The store"): sending from a background task, or from an
+/// effect that outlives its store, is safe: the compiler makes every send hop to the main actor,
+/// and a store that is gone is simply not there to receive.
 @MainActor @Suite struct ConcurrencySafetyTests {
   @Test func sendingFromABackgroundTaskHopsToTheMainActor() async {
     let store = Store(state: Script(), environment: ())

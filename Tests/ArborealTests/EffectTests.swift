@@ -3,9 +3,9 @@ import Testing
 
 @testable import Arboreal
 
-/// Semantic 4: effects run off the main actor and their actions come back through `send` on
-/// the main actor, after the action that started them; and every form of `Fx` delivers what it
-/// says.
+/// The guarantee (Docs/Semantics.md, "The store"): effects run off the main actor and their actions
+/// come back through `send` on the main actor, after the action that started them; and every form
+/// of `Fx` delivers what it says.
 @MainActor @Suite struct EffectTests {
   @Test func effectsRunOffTheMainActor() async {
     let store = Store(state: Script(), environment: ())

@@ -1,8 +1,8 @@
 import Arboreal
 import Testing
 
-/// Semantic 2: actions sent while the store is busy are queued, first in first out, and the
-/// same actions in the same order give the same state.
+/// The guarantee (Docs/Semantics.md, "The store"): actions sent while the store is busy are queued,
+/// first in first out, and the same actions in the same order give the same state.
 @MainActor @Suite struct ReentrancyTests {
   private func makeStore() -> (Store<Relay>, Sender) {
     let sender = Sender()

@@ -2,8 +2,8 @@ import Testing
 
 @testable import Arboreal
 
-/// Semantic 3: awaiting a send handle waits for the effects the action started and for the
-/// actions they sent back; discarding it is fine.
+/// The guarantee (Docs/Semantics.md, "The store"): awaiting a send handle waits for the effects the
+/// action started and for the actions they sent back; discarding it is fine.
 @MainActor @Suite struct SendHandleTests {
   @Test func awaitingTheValueWaitsForTheEffectAndItsAction() async {
     let store = Store(state: Script(), environment: ())

@@ -2,7 +2,8 @@ import Testing
 
 @testable import Arboreal
 
-/// Semantic 1: `send` runs `update` synchronously on the main actor inside one transaction.
+/// The guarantee (Docs/Semantics.md, "The store"): `send` runs `update` synchronously on the main
+/// actor inside one transaction.
 @MainActor @Suite struct StoreSendTests {
   @Test func sendRunsUpdateBeforeItReturns() {
     let store = Store(state: Counter(), environment: ())

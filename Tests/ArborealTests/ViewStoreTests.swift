@@ -1,9 +1,9 @@
 import Arboreal
 import Testing
 
-/// Semantic 6: a view store reads its child through `get` on every access and sends child
-/// actions to the parent through `tag`; the child's update runs inside the parent's. And the
-/// keyed form, including what happens when its child disappears.
+/// The guarantee (Docs/Semantics.md, "The store"): a view store reads its child through `get` on
+/// every access and sends child actions to the parent through `tag`; the child's update runs inside
+/// the parent's. And the keyed form, including what happens when its child disappears.
 @MainActor @Suite struct ViewStoreTests {
   @Test func stateReevaluatesGetSoAReplacedChildIsSeen() {
     let store = Store(state: Parent(), environment: ())

@@ -382,9 +382,9 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   @exclusivity(unchecked) private unowned(unsafe) var owner: AnyObject?
   /// The cached value: allocated with the node, initialised while `hasCached`; read and
   /// written under the lock. Not a `Value?`: the slow paths are not specialised, and every
-  /// `Value?` there looks up `Optional<Value>`'s metadata in the runtime's cache (about 325
-  /// instructions each, several per recomputation); values move through this storage and
-  /// uninitialised temporaries instead.
+  /// `Value?` there looks up `Optional<Value>`'s metadata in the runtime's cache (several
+  /// per recomputation); values move through this storage and uninitialised temporaries
+  /// instead.
   @usableFromInline let storage: UnsafeMutablePointer<Value>
   @usableFromInline @exclusivity(unchecked) var hasCached = false
   private let name: String

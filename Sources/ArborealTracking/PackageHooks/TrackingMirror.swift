@@ -6,8 +6,9 @@
 /// anything tracks or observes them (the `ArborealObservation` bridge forwards them to the
 /// toolchain's `Observation`).
 ///
-/// Registrars without a mirror do not pay for the hook: their reads and writes take the same
-/// fast paths as before, and only the slow paths test for a mirror (one predictable branch).
+/// Registrars without a mirror do not pay for the hook: their reads and writes take the fast
+/// paths of any registrar, and only the slow paths test for a mirror (one predictable
+/// branch).
 /// A mirrored registrar's reads and writes always take the slow path; a write takes the
 /// registrar's lock only when the property may be observed or a change recording runs.
 package protocol TrackingMirror: AnyObject, Sendable {
