@@ -52,15 +52,21 @@ let package = Package(
     .executableTarget(
       name: "persist-burst", dependencies: ["Arboreal", "ArborealDevtools"],
       path: "Tests/PersistBurst"),
-    .testTarget(name: "ArborealTrackingTests", dependencies: ["ArborealTracking"]),
-    .testTarget(name: "ArborealTests", dependencies: ["Arboreal"]),
-    .testTarget(name: "ArborealTestingTests", dependencies: ["ArborealTesting"]),
+    // What several test targets share: a seeded generator, a thread-safe log, the switch of
+    // the reliability suites. Depends on nothing of the library.
+    .target(name: "ArborealTestSupport", path: "Tests/TestSupport"),
     .testTarget(
-      name: "ArborealDevtoolsTests", dependencies: ["ArborealDevtools", "ArborealTesting"]),
+      name: "ArborealTrackingTests", dependencies: ["ArborealTracking", "ArborealTestSupport"]),
+    .testTarget(name: "ArborealTests", dependencies: ["Arboreal", "ArborealTestSupport"]),
+    .testTarget(
+      name: "ArborealTestingTests", dependencies: ["ArborealTesting", "ArborealTestSupport"]),
+    .testTarget(
+      name: "ArborealDevtoolsTests",
+      dependencies: ["ArborealDevtools", "ArborealTesting", "ArborealTestSupport"]),
     .testTarget(
       name: "ArborealObservationTests", dependencies: ["ArborealObservation", "Arboreal"]),
     // Runs the example executables as processes; depends on nothing of the library.
-    .testTarget(name: "ExamplesTests"),
+    .testTarget(name: "ExamplesTests", dependencies: ["ArborealTestSupport"]),
     // The models of the `meetings` example, through the test store and its clock.
     .testTarget(name: "MeetingsModelTests", dependencies: ["meetings", "ArborealTesting"]),
   ],

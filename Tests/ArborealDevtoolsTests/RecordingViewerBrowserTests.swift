@@ -1,4 +1,5 @@
 import Arboreal
+import ArborealTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import Arboreal
 import ArborealDevtools
+import ArborealTestSupport
 import Testing
 
 /// Moving through a recording: forward, back, and across checkpoints.

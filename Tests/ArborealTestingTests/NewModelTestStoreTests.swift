@@ -1,4 +1,5 @@
 import Arboreal
+import ArborealTestSupport
 import ArborealTesting
 import Testing
 

@@ -1,3 +1,4 @@
+import ArborealTestSupport
 import Testing
 
 @testable import Arboreal

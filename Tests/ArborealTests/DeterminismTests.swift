@@ -1,4 +1,5 @@
 import Arboreal
+import ArborealTestSupport
 import Foundation
 import Testing
 
@@ -25,7 +26,7 @@ import Testing
     {
       return [seed]
     }
-    var generator = SplitMix64(seed: 0xA7B0_2EA1)
+    var generator = SeededRandom(seed: 0xA7B0_2EA1)
     return (0..<(baseSequences * scale)).map { _ in generator.next() }
   }
 
@@ -89,33 +90,12 @@ import Testing
   }
 
   @MainActor
-  @Test func splitMix64IsSeeded() {
-    var a = SplitMix64(seed: 42)
-    var b = SplitMix64(seed: 42)
+  @Test func theGeneratorIsSeeded() {
+    var a = SeededRandom(seed: 42)
+    var b = SeededRandom(seed: 42)
     let first = (0..<8).map { _ in a.next() }
     #expect(first == (0..<8).map { _ in b.next() })
     #expect(Set(first).count == 8)
-  }
-}
-
-// MARK: - The generator
-
-/// SplitMix64: a tiny, seeded, platform-independent generator.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  mutating func below(_ bound: Int) -> Int {
-    Int(next() % UInt64(bound))
   }
 }
 
@@ -263,32 +243,35 @@ struct DeterminismScript {
   var gateCount: Int
 
   static func random(seed: UInt64) -> DeterminismScript {
-    var random = SplitMix64(seed: seed)
+    var random = SeededRandom(seed: seed)
     var steps: [Step] = []
     var spawned = 0
     var open: [Int] = []
-    for _ in 0..<(10 + random.below(40)) {
-      switch random.below(9) {
-      case 0: steps.append(.send(.add(random.below(100) - 50)))
-      case 1: steps.append(.send(.note("n\(random.below(1000))")))
-      case 2: steps.append(.send(.reenter(random.below(10))))
-      case 3: steps.append(.send(.trigger(random.below(4))))
+    for _ in 0..<(10 + random.next(below: 40)) {
+      switch random.next(below: 9) {
+      case 0: steps.append(.send(.add(random.next(below: 100) - 50)))
+      case 1: steps.append(.send(.note("n\(random.next(below: 1000))")))
+      case 2: steps.append(.send(.reenter(random.next(below: 10))))
+      case 3: steps.append(.send(.trigger(random.next(below: 4))))
       case 4, 5:
         steps.append(
-          .send(.spawn(gate: spawned, id: random.below(3), cancelInFlight: random.below(3) == 0)))
+          .send(
+            .spawn(
+              gate: spawned, id: random.next(below: 3), cancelInFlight: random.next(below: 3) == 0))
+        )
         open.append(spawned)
         spawned += 1
-      case 6: steps.append(.send(.immediate(random.below(10))))
-      case 7: steps.append(.send(.cancel(id: random.below(3))))
+      case 6: steps.append(.send(.immediate(random.next(below: 10))))
+      case 7: steps.append(.send(.cancel(id: random.next(below: 3))))
       default:
         if !open.isEmpty {
-          steps.append(.complete(spawn: open.remove(at: random.below(open.count))))
+          steps.append(.complete(spawn: open.remove(at: random.next(below: open.count))))
         }
       }
     }
     // Complete the rest in a random order.
     while !open.isEmpty {
-      steps.append(.complete(spawn: open.remove(at: random.below(open.count))))
+      steps.append(.complete(spawn: open.remove(at: random.next(below: open.count))))
     }
     return DeterminismScript(steps: steps, gateCount: spawned)
   }

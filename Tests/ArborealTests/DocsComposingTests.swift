@@ -1,4 +1,5 @@
 import Arboreal
+import ArborealTestSupport
 import Testing
 
 // The code of the "Composing features" article (Arboreal.docc/ComposingFeatures.md), verbatim

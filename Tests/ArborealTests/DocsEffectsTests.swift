@@ -1,4 +1,5 @@
 import Arboreal
+import ArborealTestSupport
 import Testing
 
 // The code of the "Effects" article (Arboreal.docc/RunningEffects.md), verbatim between the

@@ -1,4 +1,5 @@
 import Arboreal
+import ArborealTestSupport
 import Testing
 
 // The code of the "Getting Started" article (Arboreal.docc/GettingStarted.md), verbatim between

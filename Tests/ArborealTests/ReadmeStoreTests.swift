@@ -1,4 +1,5 @@
 import Arboreal
+import ArborealTestSupport
 import Testing
 
 // The README's store example, verbatim, so that it keeps compiling and doing what it says.

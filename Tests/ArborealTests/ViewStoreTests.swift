@@ -1,4 +1,5 @@
 import Arboreal
+import ArborealTestSupport
 import Testing
 
 /// The guarantee (Docs/Semantics.md, "The store"): a view store reads its child through `get` on

@@ -1,3 +1,4 @@
+import ArborealTestSupport
 import ArborealTracking
 import Testing
 

@@ -1,5 +1,6 @@
 import Arboreal
 import ArborealDevtools
+import ArborealTestSupport
 
 /// A board of cards: a replayable model with identifiable children, untracked state that
 /// `update` depends on (`nextID`), and effects whose actions start more effects.
@@ -112,22 +113,7 @@ final class Card: ReplayableModel, Identifiable {
   }
 }
 
-/// SplitMix64: a small seeded generator, so a failing session can be repeated.
-struct SeededRandom {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
-  }
-
-  mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
-
+extension SeededRandom {
   /// A random action for a board whose cards have the ids in `ids` (and some that do not).
   mutating func boardAction(ids: [Int]) -> Board.Action {
     let id = ids.isEmpty || next(below: 8) == 0 ? 1 + next(below: 50) : ids[next(below: ids.count)]

@@ -1,4 +1,5 @@
 import Arboreal
+import ArborealTestSupport
 
 /// Where each job's effect waits: one gate per job id, opened by the test, and a log of the
 /// jobs whose effect was cancelled.

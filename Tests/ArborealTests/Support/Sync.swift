@@ -10,17 +10,6 @@ import Synchronization
   import Musl
 #endif
 
-/// A thread-safe, append-only list.
-final class Log<Entry: Sendable>: Sendable {
-  private let entries = Locked<[Entry]>.make([])
-
-  init() {}
-
-  func append(_ entry: Entry) { entries.withLock { $0.append(entry) } }
-  var all: [Entry] { entries.withLock { $0 } }
-  var count: Int { entries.withLock { $0.count } }
-}
-
 /// A latch: `wait()` suspends until `open()` is called (at any time, before or after).
 ///
 /// Effects in the tests wait on gates instead of sleeping, so every ordering is forced by the

@@ -93,11 +93,3 @@ final class SharedCounter: Trackable, Sendable {
     registrar.withMutation(of: valueKey) { storage.withLock { $0 += 1 } }
   }
 }
-
-/// A thread-safe log of what observers saw.
-final class Log<Entry: Sendable>: Sendable {
-  private let entries = Locked.make([Entry]())
-  func append(_ entry: Entry) { entries.withLock { $0.append(entry) } }
-  var all: [Entry] { entries.withLock { $0 } }
-  var count: Int { entries.withLock { $0.count } }
-}
