@@ -5,7 +5,7 @@ The convention, for every article (Sources/*/*.docc/*.md and Interop/*/*.docc/*.
 
 - The line right before each ```swift block names where its code lives in the tests:
 
-      <!-- test: Tests/ArborealTests/DocsEffectsTests.swift search -->
+      <!-- test: Tests/ArborealTests/Docs/DocsEffectsTests.swift search -->
 
   The block must equal that file's region `search`. Several names join their regions in
   order, one blank line apart: declarations at file scope, then statements in a test.
