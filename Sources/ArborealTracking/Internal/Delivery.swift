@@ -174,3 +174,24 @@ func synchronous<First, Second, Value>(
     IsolatedFunction2(function: function), to: PlainFunction2<First, Second, Value>.self
   ).function
 }
+
+extension Delivery {
+  /// Stops the program when the caller is not in this isolation: a derived value whose
+  /// computation is isolated to an actor is read only there.
+  func preconditionIsolated(_ name: @autoclosure () -> String) {
+    switch self {
+    case .synchronous:
+      return
+    case .mainActor:
+      if !Platform.isOnMainActor {
+        fatalError(
+          "ArborealTracking: the derived value \(name()) was made on the main actor and read "
+            + "off it; read it on the main actor")
+      }
+    case .actor(let actor):
+      actor.preconditionIsolated(
+        "ArborealTracking: the derived value \(name()) was made on an actor and read off it; "
+          + "read it on that actor")
+    }
+  }
+}
