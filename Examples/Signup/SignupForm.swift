@@ -72,7 +72,7 @@ final class SignupForm: ArborealModel {
       }
       // Not `cancelInFlight: true`: it would make the ticker cancel the request it is merged
       // with (both start under the id). `isSending` already rules out a second submission.
-      return request.merge(ticker).cancellable(id: SubmitID())
+      return Fx.merge(request, ticker).cancellable(id: SubmitID())
     case .cancel:
       guard isSending else { return .none }
       submission = .cancelled

@@ -131,7 +131,7 @@ import Testing
     store.send(.run(stubborn("old", gate: oldGate, done: oldDone).cancellable(id: "timer")))
     let handle = store.send(
       .run(
-        Fx.cancel(id: "timer").merge(Fx { .record("new") }.cancellable(id: "timer"))))
+        Fx.merge(.cancel(id: "timer"), Fx { .record("new") }.cancellable(id: "timer"))))
     oldGate.open()
     await oldDone.wait()
     await handle.value

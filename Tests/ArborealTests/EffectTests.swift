@@ -130,7 +130,7 @@ import Testing
 
   @Test func mergedAndTaggedEffectsAllDeliver() async {
     let store = Store(state: Script(), environment: ())
-    let child = Fx<String> { "child" }.merge(Fx { "other child" })
+    let child = Fx<String>.merge(Fx { "child" }, Fx { "other child" })
     let fx = Fx<Script.Action>.merge(
       child.tag { Script.Action.record("tagged \($0)") },
       Fx { .record("parent") }

@@ -29,7 +29,7 @@ import Testing
   }
 
   @Test func mergeKeepsTheOrderOfItsEffects() async {
-    let fx = Fx<Int> { 1 }.merge(Fx([{ 2 }, { 3 }])).merge(.none)
+    let fx = Fx<Int>.merge(Fx { 1 }, Fx([{ 2 }, { 3 }]), .none)
     #expect(await actions(of: fx) == [1, 2, 3])
     #expect(await actions(of: Fx.merge([Fx { 4 }, .none, Fx { 5 }])) == [4, 5])
   }
@@ -65,9 +65,9 @@ import Testing
   }
 
   @Test func mergingASequenceKeepsTheOrderAndAnEmptyOneIsNone() async {
-    let fx = Fx(merging: [Fx<Int> { 1 }, .none, Fx { 2 }])
+    let fx = Fx.merge([Fx<Int> { 1 }, .none, Fx { 2 }])
     #expect(await actions(of: fx) == [1, 2])
-    #expect(Fx<Int>(merging: []).isNone)
+    #expect(Fx<Int>.merge([]).isNone)
   }
 
   @Test func aThrowingRunHandsItsErrorToCatchWhichMaySend() async {

@@ -279,26 +279,6 @@ public struct Fx<Action: Sendable>: Sendable {
     Fx(work: Effect.Work(operation: { _ in try? await work() }))
   }
 
-  /// An `Fx` holding the effects of all of `effects`, in order: how a helper that gathers the
-  /// effects of several updates builds the one it returns.
-  ///
-  /// ```swift
-  /// let effects = rows.map { row in
-  ///   let id = row.id
-  ///   return row.update(action: .refresh, environment: environment)
-  ///     .tag(key: id) { Action.row(id: id, $0) }
-  /// }
-  /// return Fx(merging: effects)
-  /// ```
-  ///
-  /// - Parameter effects: The effects to combine; an empty sequence gives ``none``.
-  /// - Complexity: O(*n*) for *n* effects in all.
-  public init(merging effects: some Sequence<Fx>) {
-    var merged: [Effect<Action>] = []
-    for fx in effects { merged.append(contentsOf: fx.effects) }
-    self.init(effects: merged)
-  }
-
   /// The effects of all of `effects`, in order.
   ///
   /// ```swift
@@ -315,30 +295,25 @@ public struct Fx<Action: Sendable>: Sendable {
     merge(effects)
   }
 
-  /// The effects of all of `effects`, in order.
+  /// The effects of all of `effects`, in order: how a helper that gathers the effects of
+  /// several updates builds the one it returns.
   ///
-  /// - Parameter effects: The effects to combine.
+  /// ```swift
+  /// let effects = rows.map { row in
+  ///   let id = row.id
+  ///   return row.update(action: .refresh, environment: environment)
+  ///     .tag(key: id) { Action.row(id: id, $0) }
+  /// }
+  /// return .merge(effects)
+  /// ```
+  ///
+  /// - Parameter effects: The effects to combine; an empty sequence gives ``none``.
   /// - Returns: One `Fx` holding every effect.
   /// - Complexity: O(*n*) for *n* effects in all.
   public static func merge(_ effects: some Sequence<Fx>) -> Fx {
     var merged: [Effect<Action>] = []
     for fx in effects { merged.append(contentsOf: fx.effects) }
     return Fx(effects: merged)
-  }
-
-  /// This `Fx`'s effects followed by `other`'s.
-  ///
-  /// ```swift
-  /// return save().merge(Fx { .refresh })
-  /// ```
-  ///
-  /// - Parameter other: The effects to add.
-  /// - Returns: One `Fx` holding both.
-  /// - Complexity: O(*n*) for *n* effects in all.
-  public func merge(_ other: Fx) -> Fx {
-    if other.isNone { return self }
-    if isNone { return other }
-    return Fx(effects: effects + other.effects)
   }
 
   /// The same effects, with every action they send transformed by `transform`.

@@ -1,6 +1,6 @@
 /// One entry of an ``Fx``: work to start, or a cancellation to perform.
 ///
-/// A store handles the entries of an `Fx` in order, so `Fx.cancel(id: x).merge(work)` cancels
+/// A store handles the entries of an `Fx` in order, so `.merge(.cancel(id: x), work)` cancels
 /// the old `x` before the new work starts.
 enum Effect<Action: Sendable>: Sendable {
   /// Start `Work` in a task of its own.

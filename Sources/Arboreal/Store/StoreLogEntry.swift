@@ -58,8 +58,7 @@ public struct StoreLogEntry<Action: Sendable>: Sendable, CustomStringConvertible
   public let changes: TrackingChanges
 
   /// The action's number: 1 for the first action the store handled with a log handler
-  /// installed, then one more for each (actions handled with no handler are not counted);
-  /// 0 for an entry made with ``init(action:changes:)``.
+  /// installed, then one more for each (actions handled with no handler are not counted).
   public let sequence: Int
 
   /// Whether the program sent the action or an effect delivered it, and which action started
@@ -69,15 +68,6 @@ public struct StoreLogEntry<Action: Sendable>: Sendable, CustomStringConvertible
   /// The changed properties with their old and new values, for a handler added with
   /// `logsValues: true`; empty otherwise.
   public let changedValues: [ChangedValue]
-
-  /// Creates an entry for a sent action, numbered 0.
-  ///
-  /// - Parameters:
-  ///   - action: The action the store handled.
-  ///   - changes: The properties its update changed.
-  public init(action: Action, changes: TrackingChanges) {
-    self.init(action: action, changes: changes, sequence: 0, cause: .sent)
-  }
 
   /// Creates an entry.
   ///

@@ -23,9 +23,11 @@ final class Reminders: ArborealModel {
       return Fx { .reminded(text) }.delay(for: delay, clock: environment.clock)
         .cancellable(id: text)
     case .remindTwice(let text, let delay, let then):
-      return Fx { .reminded(text) }
-        .merge(Fx { .reminded(text + " again") }.delay(for: then, clock: environment.clock))
-        .delay(for: delay, clock: environment.clock)
+      return Fx.merge(
+        Fx { .reminded(text) },
+        Fx { .reminded(text + " again") }.delay(for: then, clock: environment.clock)
+      )
+      .delay(for: delay, clock: environment.clock)
     case .reminded(let text):
       log.append(text)
       return .none
