@@ -53,8 +53,9 @@ let package = Package(
       name: "persist-burst", dependencies: ["Arboreal", "ArborealDevtools"],
       path: "Tests/PersistBurst"),
     // What several test targets share: a seeded generator, a thread-safe log, the switch of
-    // the reliability suites. Depends on nothing of the library.
-    .target(name: "ArborealTestSupport", path: "Tests/TestSupport"),
+    // the reliability suites. Depends on the registrar for its ThreadSanitizer-aware lock.
+    .target(
+      name: "ArborealTestSupport", dependencies: ["ArborealTracking"], path: "Tests/TestSupport"),
     .testTarget(
       name: "ArborealTrackingTests", dependencies: ["ArborealTracking", "ArborealTestSupport"]),
     .testTarget(name: "ArborealTests", dependencies: ["Arboreal", "ArborealTestSupport"]),
@@ -65,7 +66,8 @@ let package = Package(
       dependencies: ["ArborealDevtools", "ArborealTesting", "ArborealTestSupport"]),
     .testTarget(
       name: "ArborealObservationTests", dependencies: ["ArborealObservation", "Arboreal"]),
-    // Runs the example executables as processes; depends on nothing of the library.
+    // Runs the example executables as processes; depends on nothing of the library but the
+    // shared test support.
     .testTarget(name: "ExamplesTests", dependencies: ["ArborealTestSupport"]),
     // The models of the `meetings` example, through the test store and its clock.
     .testTarget(name: "MeetingsModelTests", dependencies: ["meetings", "ArborealTesting"]),
