@@ -78,7 +78,7 @@ extension Fx {
     id: some Hashable & Sendable, for duration: Duration, clock: any Clock<Duration>
   ) -> Fx {
     let window = CancelID(ThrottleWindow(id: id))
-    var throttled = cancellable(id: id).effects.map { effect -> Effect<Action> in
+    var throttled = cancellable(id: id).effects.map { effect -> FxEntry<Action> in
       guard case .run(var work) = effect else { return effect }
       work.unlessRunning = window
       return .run(work)
@@ -88,7 +88,7 @@ extension Fx {
     }
     throttled.append(
       .run(
-        Effect.Work(
+        FxEntry.Work(
           operation: { _ in },
           cancelIDs: [window],
           unlessRunning: window,

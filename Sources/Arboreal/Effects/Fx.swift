@@ -40,7 +40,7 @@ public struct Fx<Action: Sendable>: Sendable {
   /// The entries, or nil for none.
   ///
   /// Why a class reference and not the array itself: the store's code is generic and not
-  /// specialised for the model, and there, even asking an empty `[Effect<Action>]` whether it
+  /// specialised for the model, and there, even asking an empty `[FxEntry<Action>]` whether it
   /// is empty looks up generic metadata at run time (about half the cost of a plain `send`).
   /// A nil check costs nothing, and `Fx.none` builds nothing.
   @usableFromInline let storage: Storage?
@@ -48,9 +48,9 @@ public struct Fx<Action: Sendable>: Sendable {
   /// The entries of a non-empty `Fx`.
   @usableFromInline
   final class Storage: Sendable {
-    let effects: [Effect<Action>]
+    let effects: [FxEntry<Action>]
 
-    init(_ effects: [Effect<Action>]) {
+    init(_ effects: [FxEntry<Action>]) {
       self.effects = effects
     }
   }
@@ -59,16 +59,16 @@ public struct Fx<Action: Sendable>: Sendable {
     self.storage = storage
   }
 
-  init(effects: [Effect<Action>]) {
+  init(effects: [FxEntry<Action>]) {
     self.storage = effects.isEmpty ? nil : Storage(effects)
   }
 
-  init(work: Effect<Action>.Work) {
+  init(work: FxEntry<Action>.Work) {
     self.storage = Storage([.run(work)])
   }
 
   /// The entries, handled in order by the store.
-  var effects: [Effect<Action>] { storage?.effects ?? [] }
+  var effects: [FxEntry<Action>] { storage?.effects ?? [] }
 
   /// No effect. Return it when an update has no side effect.
   ///
@@ -94,7 +94,7 @@ public struct Fx<Action: Sendable>: Sendable {
   ///
   /// - Parameter operation: The async work, run off the main actor.
   public init(_ operation: @escaping @Sendable () async -> Action) {
-    self.init(work: Effect.Work(operation: { send in await send(await operation()) }))
+    self.init(work: FxEntry.Work(operation: { send in await send(await operation()) }))
   }
 
   /// Several effects, each running one operation and sending the action it returns.
@@ -113,7 +113,7 @@ public struct Fx<Action: Sendable>: Sendable {
   public init(_ operations: [@Sendable () async -> Action]) {
     self.init(
       effects: operations.map { operation in
-        .run(Effect.Work(operation: { send in await send(await operation()) }))
+        .run(FxEntry.Work(operation: { send in await send(await operation()) }))
       })
   }
 
@@ -140,7 +140,7 @@ public struct Fx<Action: Sendable>: Sendable {
   ) {
     let handle = `catch`
     self.init(
-      work: Effect.Work(operation: { send in
+      work: FxEntry.Work(operation: { send in
         let action: Action
         do {
           action = try await operation()
@@ -172,7 +172,7 @@ public struct Fx<Action: Sendable>: Sendable {
   public static func run(
     _ body: @escaping @Sendable (_ send: @escaping @Sendable (Action) async -> Void) async -> Void
   ) -> Fx {
-    Fx(work: Effect.Work(operation: body))
+    Fx(work: FxEntry.Work(operation: body))
   }
 
   /// An effect that sends any number of actions, and hands the error its body throws to
@@ -207,7 +207,7 @@ public struct Fx<Action: Sendable>: Sendable {
   ) -> Fx {
     let handle = `catch`
     return Fx(
-      work: Effect.Work(operation: { send in
+      work: FxEntry.Work(operation: { send in
         do {
           try await body(send)
         } catch {
@@ -230,7 +230,7 @@ public struct Fx<Action: Sendable>: Sendable {
   public static func sequence<S: AsyncSequence & Sendable>(_ actions: S) -> Fx
   where S.Element == Action, S.Failure == Never {
     Fx(
-      work: Effect.Work(operation: { send in
+      work: FxEntry.Work(operation: { send in
         var iterator = actions.makeAsyncIterator()
         while let action = await iterator.next(isolation: nil) {
           await send(action)
@@ -250,7 +250,7 @@ public struct Fx<Action: Sendable>: Sendable {
   ) -> Fx where S.Element == Action {
     let handle = `catch`
     return Fx(
-      work: Effect.Work(operation: { send in
+      work: FxEntry.Work(operation: { send in
         var iterator = actions.makeAsyncIterator()
         do {
           while let action = try await iterator.next(isolation: nil) {
@@ -276,7 +276,7 @@ public struct Fx<Action: Sendable>: Sendable {
   /// - Parameter work: The async work, run off the main actor.
   /// - Returns: The effect.
   public static func fireAndForget(_ work: @escaping @Sendable () async throws -> Void) -> Fx {
-    Fx(work: Effect.Work(operation: { _ in try? await work() }))
+    Fx(work: FxEntry.Work(operation: { _ in try? await work() }))
   }
 
   /// The effects of all of `effects`, in order.
@@ -311,7 +311,7 @@ public struct Fx<Action: Sendable>: Sendable {
   /// - Returns: One `Fx` holding every effect.
   /// - Complexity: O(*n*) for *n* effects in all.
   public static func merge(_ effects: some Sequence<Fx>) -> Fx {
-    var merged: [Effect<Action>] = []
+    var merged: [FxEntry<Action>] = []
     for fx in effects { merged.append(contentsOf: fx.effects) }
     return Fx(effects: merged)
   }

@@ -99,7 +99,7 @@ final class ChildLifetimes {
   /// Records the owners of an effect about to start, outermost first, and checks that each is
   /// in the state now.
   ///
-  /// - Parameter owners: The effect's owners, innermost first (`Effect.Work.owners`).
+  /// - Parameter owners: The effect's owners, innermost first (`FxEntry.Work.owners`).
   /// - Returns: The first owner that is not in the state (start nothing), or nil.
   /// - Complexity: O(*d*) for *d* owners whose routes are watched already; a route watched
   ///   for the first time is read once (O(*n*) for a collection of *n*).

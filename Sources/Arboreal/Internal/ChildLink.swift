@@ -4,7 +4,7 @@ import ArborealTracking
 /// `forward`, the parent, and the route that says where the parent holds it.
 ///
 /// `forward` makes one per call whose child returned effects, and appends it to the owners of
-/// each of them (`Effect.Work.owners`), so that an effect started by a grandchild carries the
+/// each of them (`FxEntry.Work.owners`), so that an effect started by a grandchild carries the
 /// grandchild's link, then the child's. The store's `ChildLifetimes` watches each route and ends
 /// the child's effects when the route no longer holds the child.
 ///

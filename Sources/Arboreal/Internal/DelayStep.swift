@@ -15,14 +15,14 @@ struct DelayStep: Sendable {
   /// after it recorded the effect's end, so that a test that advanced the clock sees the
   /// store without the effect.
   static func delaying<Action>(
-    _ operation: @escaping @Sendable (_ send: @escaping Effect<Action>.Send) async -> Void,
+    _ operation: @escaping @Sendable (_ send: @escaping FxEntry<Action>.Send) async -> Void,
     by steps: [DelayStep]
   ) -> (
-    operation: @Sendable (_ send: @escaping Effect<Action>.Send) async -> Void,
+    operation: @Sendable (_ send: @escaping FxEntry<Action>.Send) async -> Void,
     settle: @Sendable () -> Void
   ) {
     let current = Current(Sleep(for: steps[0].duration, on: steps[0].clock))
-    let delayed: @Sendable (_ send: @escaping Effect<Action>.Send) async -> Void = { send in
+    let delayed: @Sendable (_ send: @escaping FxEntry<Action>.Send) async -> Void = { send in
       do {
         try await current.sleep()
         for step in steps.dropFirst() {

@@ -424,7 +424,7 @@ extension ArborealModel {
     #if DEBUG
       if dismissal != nil { reportEffectsDismissedWith(fx, child: child) }
     #endif
-    var effects: [Effect<Action>] = []
+    var effects: [FxEntry<Action>] = []
     effects.reserveCapacity(fx.effects.count + 1)
     for effect in fx.effects {
       if case .dismiss = effect, let dismissal {

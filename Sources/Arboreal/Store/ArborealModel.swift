@@ -89,7 +89,7 @@ extension ArborealModel {
   /// - Complexity: O(*n*) updates for *n* actions.
   @MainActor
   public func update(actions: some Sequence<Action>, environment: Environment) -> Fx<Action> {
-    var merged: [Effect<Action>] = []
+    var merged: [FxEntry<Action>] = []
     for action in actions {
       merged.append(contentsOf: update(action: action, environment: environment).effects)
     }

@@ -103,7 +103,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   @exclusivity(unchecked) private var activeSubscriptions: [CancelID] = []
   /// The queue policy: the effects waiting for room in their queue, and when each queue with
   /// spacing last started one (see `EffectQueues`).
-  @exclusivity(unchecked) private var queues = EffectQueues<Effect<Model.Action>.Work>()
+  @exclusivity(unchecked) private var queues = EffectQueues<FxEntry<Model.Action>.Work>()
   /// Whether `resumeSuspended()` is running (it starts effects, which can call it again).
   @exclusivity(unchecked) private var isResuming = false
   /// The child models that own running effects, and the watches that end those effects when
@@ -559,7 +559,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     #endif
   }
 
-  private func start(_ work: Effect<Model.Action>.Work, in group: GroupID) {
+  private func start(_ work: FxEntry<Model.Action>.Work, in group: GroupID) {
     if let window = work.unlessRunning, table.isRunning(window) { return }
     // An effect of a child that is no longer in the state (it left in the action that
     // returned the effect) never starts.
@@ -576,7 +576,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   ///
   /// - Returns: Whether to start the effect now.
   private func admit(
-    _ work: inout Effect<Model.Action>.Work, to queue: QueueSpec, in group: GroupID
+    _ work: inout FxEntry<Model.Action>.Work, to queue: QueueSpec, in group: GroupID
   ) -> Bool {
     switch queues.admit(work, in: queue, group: group, running: table.running(queue.id)) {
     case .drop:
@@ -597,7 +597,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
 
   /// Makes an effect wait `delay` on its queue's clock before it starts.
   private func delayStart(
-    _ work: inout Effect<Model.Action>.Work, by delay: Duration, on queue: QueueSpec
+    _ work: inout FxEntry<Model.Action>.Work, by delay: Duration, on queue: QueueSpec
   ) {
     guard let spacing = queue.spacing else { return }
     work.delays.insert(DelayStep(duration: delay, clock: spacing.clock), at: 0)
@@ -618,14 +618,14 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
 
   /// Takes the suspended effects that match out of their queues, releasing their groups.
   private func dropSuspended(
-    where matches: (EffectQueues<Effect<Model.Action>.Work>.Suspended) -> Bool
+    where matches: (EffectQueues<FxEntry<Model.Action>.Work>.Suspended) -> Bool
   ) {
     guard queues.hasSuspended else { return }
     for group in queues.removeSuspended(where: matches) { perform(table.release(group)) }
   }
 
   /// Starts an admitted effect's task.
-  private func launch(_ work: Effect<Model.Action>.Work, in group: GroupID) {
+  private func launch(_ work: FxEntry<Model.Action>.Work, in group: GroupID) {
     // In-flight effects were cancelled by `run(_:in:)` before any of its effects started.
     // Starting an effect cancels and resumes nothing; the caller performs the next table
     // output (the release of its hold on the group).
@@ -636,7 +636,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     // then (see `EffectTrace`).
     let origin = work.origin
     let trace = self.trace
-    let send: Effect<Model.Action>.Send
+    let send: FxEntry<Model.Action>.Send
     let finish: @Sendable () async -> Void
     if let trace {
       send = { [weak self] action in

@@ -58,7 +58,7 @@ public struct Subscription<Action: Sendable>: Sendable {
     precondition(interval > .zero, "Subscription.every needs an interval of more than zero.")
     // The first wait is the work's delay, booked when the store starts it; each later one is
     // booked before the tick before it is sent, so a manual clock sees it before it moves on.
-    let work = Effect<Action>.Work(
+    let work = FxEntry<Action>.Work(
       operation: { send in
         var previous: Sleep?
         while !Task.isCancelled {
@@ -106,7 +106,7 @@ public struct Subscription<Action: Sendable>: Sendable {
       fx: { fx().tag(key: key, transform) })
   }
 
-  /// The same subscription as the parent of the child `scope` sees it (see `Effect.tag`).
+  /// The same subscription as the parent of the child `scope` sees it (see `FxEntry.tag`).
   func tagged<Parent: Sendable>(
     _ transform: @escaping @Sendable (Action) -> Parent, scope: EffectScope,
     alsoMember: CancelID?, link: ChildLink?

@@ -2,7 +2,7 @@
 ///
 /// A store handles the entries of an `Fx` in order, so `.merge(.cancel(id: x), work)` cancels
 /// the old `x` before the new work starts.
-enum Effect<Action: Sendable>: Sendable {
+enum FxEntry<Action: Sendable>: Sendable {
   /// Start `Work` in a task of its own.
   case run(Work)
   /// Cancel every running effect tagged with the identifier.
@@ -60,7 +60,7 @@ enum Effect<Action: Sendable>: Sendable {
   func tag<Parent: Sendable>(
     _ transform: @escaping @Sendable (Action) -> Parent, scope: EffectScope,
     alsoMember: CancelID? = nil, link: ChildLink? = nil
-  ) -> Effect<Parent> {
+  ) -> FxEntry<Parent> {
     switch self {
     case .cancel(let id):
       return .cancel(id.scoped(in: scope))
@@ -83,7 +83,7 @@ enum Effect<Action: Sendable>: Sendable {
       var owners = work.owners
       if let link { owners.append(link) }
       return .run(
-        Effect<Parent>.Work(
+        FxEntry<Parent>.Work(
           operation: { send in await operation { action in await send(transform(action)) } },
           cancelIDs: cancelIDs,
           cancelInFlightIDs: work.cancelInFlightIDs.map { $0.scoped(in: scope) },
