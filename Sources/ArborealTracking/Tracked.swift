@@ -141,12 +141,12 @@ public struct Tracked<Value> {
         model[keyPath: storageKeyPath].value = newValue
         return
       }
-      var write: StartValue?
+      var write: WriteValues?
       if let isDuplicate = model[keyPath: storageKeyPath].isDuplicate {
         if isDuplicate(model[keyPath: storageKeyPath].value, newValue) { return }
         if RegistrarCore.keepsWrites(Unmanaged.passUnretained(model.registrar.core)) {
           // Shared, not copied: the property lets go of the old value on the next line.
-          write = TrackedWrite(
+          write = TrackedWriteValues(
             before: model[keyPath: storageKeyPath].value, after: newValue,
             isDuplicate: isDuplicate)
         }
@@ -173,11 +173,11 @@ public struct Tracked<Value> {
       }
       yield &model[keyPath: storageKeyPath].value
       if _slowPath(slow) {
-        var write: StartValue?
+        var write: WriteValues?
         if let old, let isDuplicate = model[keyPath: storageKeyPath].isDuplicate {
           if isDuplicate(old, model[keyPath: storageKeyPath].value) { return }
           if RegistrarCore.keepsWrites(Unmanaged.passUnretained(model.registrar.core)) {
-            write = TrackedWrite(
+            write = TrackedWriteValues(
               before: old, after: model[keyPath: storageKeyPath].value, isDuplicate: isDuplicate)
           }
         }
@@ -206,7 +206,7 @@ public struct Tracked<Value> {
   /// inlined one, is materialised at run time (an allocation per write), while one used
   /// directly in the accessor folds into a field access.
   @inlinable @inline(__always)
-  static func reportChange<Model: Trackable>(_ model: Model, id: UInt64, write: StartValue?) {
+  static func reportChange<Model: Trackable>(_ model: Model, id: UInt64, write: WriteValues?) {
     RegistrarCore.didChange(
       Unmanaged.passUnretained(model.registrar.core), id: id,
       model: Unmanaged.passUnretained(model as AnyObject), write: write)

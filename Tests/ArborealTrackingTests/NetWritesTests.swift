@@ -10,8 +10,8 @@ import Testing
     NetWrites.Property(registrar: registrar, id: id)
   }
 
-  private func write(_ before: Int, _ after: Int) -> StartValue {
-    TrackedWrite(before: before, after: after, isDuplicate: { $0 == $1 })
+  private func write(_ before: Int, _ after: Int) -> WriteValues {
+    TrackedWriteValues(before: before, after: after, isDuplicate: { $0 == $1 })
   }
 
   @Test func aPropertySetAndSetBackIsUnchanged() {

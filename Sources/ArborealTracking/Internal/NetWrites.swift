@@ -4,7 +4,7 @@
 ///
 /// ## Net change
 /// A property whose value before its first write in the span equals the value its last write
-/// stored is no change (set and set back). Each write may keep its values (``StartValue``);
+/// stored is no change (set and set back). Each write may keep its values (``WriteValues``);
 /// once one of a property's writes kept none (an in-place edit of a collection, a hand-written
 /// accessor), the property counts as changed whatever the others kept.
 ///
@@ -27,7 +27,7 @@ struct NetWrites {
 
   struct Entry {
     let property: Property
-    var ends: (first: StartValue, last: StartValue)?
+    var ends: (first: WriteValues, last: WriteValues)?
   }
 
   private(set) var entries: [Entry] = []
@@ -41,7 +41,7 @@ struct NetWrites {
   ///
   /// - Complexity: O(1) expected.
   @discardableResult
-  mutating func add(_ property: Property, write: StartValue?) -> (position: Int, isNew: Bool) {
+  mutating func add(_ property: Property, write: WriteValues?) -> (position: Int, isNew: Bool) {
     if let position = position(of: property) {
       if let ends = entries[position].ends {
         entries[position].ends = write.map { (ends.first, $0) }

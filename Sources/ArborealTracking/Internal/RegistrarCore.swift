@@ -270,7 +270,7 @@ final class RegistrarCore: @unchecked Sendable {
   @usableFromInline
   static func didChange(
     _ core: Unmanaged<RegistrarCore>, id: UInt64, model: Unmanaged<AnyObject>,
-    write: StartValue? = nil
+    write: WriteValues? = nil
   ) {
     core._withUnsafeGuaranteedRef { core in
       model._withUnsafeGuaranteedRef { model in
@@ -279,7 +279,7 @@ final class RegistrarCore: @unchecked Sendable {
     }
   }
 
-  /// Whether a write on this thread should keep its values (``StartValue``): a transaction is
+  /// Whether a write on this thread should keep its values (``WriteValues``): a transaction is
   /// open, or a change recording is running. Not inlined: only the slow path of a write calls
   /// it.
   @usableFromInline
@@ -312,7 +312,7 @@ final class RegistrarCore: @unchecked Sendable {
   /// One trip through the lock in the common case: the key's name and owner are looked up in
   /// the trip that records the write. Only the first change of a property looks them up by
   /// reflection, outside the lock, and takes more trips to keep them.
-  func didChange(tracked id: UInt64, model: AnyObject, write: StartValue?) {
+  func didChange(tracked id: UInt64, model: AnyObject, write: WriteValues?) {
     if let mirror, observedMask.load(ordering: .relaxed) & TrackingKey.maskBit(of: id) == 0,
       !TrackingActivity.shared.writesTakeSlowPath
     {
@@ -407,7 +407,7 @@ final class RegistrarCore: @unchecked Sendable {
   /// - Parameter logs: Whether a change recording on this thread lists the change.
   private func report(
     _ key: TrackingKey, to observers: ObserverList, context: Unmanaged<ThreadContext>?,
-    model: AnyObject?, write: StartValue?, logs: Bool = true
+    model: AnyObject?, write: WriteValues?, logs: Bool = true
   ) {
     if let mirror { mirror.trackingMirrorDidChange(key) }
     if let context {

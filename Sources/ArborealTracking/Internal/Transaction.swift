@@ -33,7 +33,7 @@ final class Transaction {
   ///
   /// - Parameter write: The write's values, or nil when it kept none.
   func add(
-    _ observers: ObserverList, key: TrackingKey, core: RegistrarCore, write: StartValue?
+    _ observers: ObserverList, key: TrackingKey, core: RegistrarCore, write: WriteValues?
   ) {
     let (position, isNew) = writes.add(
       NetWrites.Property(registrar: ObjectIdentifier(core), id: key.id), write: write)

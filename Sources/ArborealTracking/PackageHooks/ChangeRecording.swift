@@ -17,11 +17,11 @@ package struct RecordedChange {
   package let model: AnyObject?
   /// The write's values, while the recording that made it runs (the recording compares the
   /// first write's old value with the last write's new one, then drops them).
-  var write: StartValue?
+  var write: WriteValues?
 
   init(
     registrar: ObjectIdentifier, creation: UInt64, key: TrackingKey, model: AnyObject?,
-    write: StartValue?
+    write: WriteValues?
   ) {
     self.registrar = registrar
     self.creation = creation
@@ -36,7 +36,7 @@ package struct RecordedChange {
 /// twice). Only net changes count: writes of an equal `Equatable` value are not changes, and
 /// a property whose value at the end equals its value before the recording's first write of
 /// it (set and set back) is left out entirely; an in-place edit of a collection counts as a
-/// change (see ``StartValue``). Recordings nest: an inner recording's changes also appear in
+/// change (see ``WriteValues``). Recordings nest: an inner recording's changes also appear in
 /// the outer one.
 ///
 /// New models are not changed models: writes to a model made after the recording began (by
@@ -180,7 +180,7 @@ package var isRecordingChanges: Bool {
 extension RecordedChange {
   /// The value before this write and the value it stored, when the recording kept them
   /// (``withChangeRecording(keepingValues:_:)``) and the write had them: an in-place edit of a
-  /// collection or a string keeps none (see ``StartValue``), nor does a hand-written accessor.
+  /// collection or a string keeps none (see ``WriteValues``), nor does a hand-written accessor.
   package var values: (before: Any, after: Any)? { write?.values }
 }
 

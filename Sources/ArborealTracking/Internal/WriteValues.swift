@@ -16,12 +16,12 @@
 /// Invariant: used only by the thread that made the write (the transaction's or the
 /// recording's thread); its values are never mutated.
 @usableFromInline
-class StartValue {
+class WriteValues {
   @usableFromInline init() {}
 
   /// Whether the value before this write equals the value `last` stored (`last` being a later
   /// write of the same property, or this one).
-  func isUnchanged(endingWith last: StartValue) -> Bool { false }
+  func isUnchanged(endingWith last: WriteValues) -> Bool { false }
 
   /// The value before the write and the value it stored, for diagnostics.
   var values: (before: Any, after: Any)? { nil }
@@ -29,7 +29,7 @@ class StartValue {
 
 /// A write of a `@Tracked` property whose value is `Value`.
 @usableFromInline
-final class TrackedWrite<Value>: StartValue {
+final class TrackedWriteValues<Value>: WriteValues {
   let before: Value
   let after: Value
   let isDuplicate: (Value, Value) -> Bool
@@ -41,8 +41,8 @@ final class TrackedWrite<Value>: StartValue {
     self.isDuplicate = isDuplicate
   }
 
-  override func isUnchanged(endingWith last: StartValue) -> Bool {
-    guard let last = last as? TrackedWrite<Value> else { return false }
+  override func isUnchanged(endingWith last: WriteValues) -> Bool {
+    guard let last = last as? TrackedWriteValues<Value> else { return false }
     return isDuplicate(before, last.after)
   }
 
