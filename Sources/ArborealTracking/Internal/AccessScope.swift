@@ -213,9 +213,7 @@ final class AccessScope {
   /// Returns the scope to its thread's pool. Call once the scope is consumed, on the thread
   /// that ran it.
   func recycle() {
-    // `removeLast` one at a time: runs are few, and `removeAll(keepingCapacity:)` goes
-    // through a generic range replacement that costs more than a short scope's whole work.
-    while !runs.isEmpty { runs.removeLast() }
+    runs.removeAllKeepingStorage()
     if records.count > 1_024 { records = [] }
     if groupTable.count > 4_096 { groupTable = [] }
     recordCount = 0

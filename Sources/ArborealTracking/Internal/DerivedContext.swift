@@ -30,6 +30,9 @@ final class DerivedFrame {
   @exclusivity(unchecked) var records: [AccessRecord] = []
   @exclusivity(unchecked) var sources: [DerivedSourceEdge] = []
   @exclusivity(unchecked) var stamps: [DerivedStamp] = []
+  /// The position in `stamps` of each registrar's stamp, by registrar, for the stamps
+  /// `stampIndex.count` first (built when there are many; emptied with the frame).
+  @exclusivity(unchecked) private var stampIndex: [ObjectIdentifier: Int] = [:]
   /// Names this use of the frame, a computation, in its sources' ``DerivedNodeBase/lastReader``;
   /// new for every use, never reused.
   @exclusivity(unchecked) private(set) var useID: UInt64
@@ -73,16 +76,33 @@ final class DerivedFrame {
     }
   }
 
-  /// Keeps the earliest epoch seen of `core`.
+  /// Keeps the earliest epoch seen of `core`: O(1) expected, a scan of a few stamps or, once
+  /// there are many (a total over thousands of models), a look in `stampIndex`.
   private func stamp(_ core: RegistrarCore, _ epoch: UInt64) {
     if let last = stamps.indices.last, stamps[last].core === core {
       stamps[last].epoch = min(stamps[last].epoch, epoch)
-    } else if let index = stamps.firstIndex(where: { $0.core === core }) {
-      stamps[index].epoch = min(stamps[index].epoch, epoch)
+      return
+    }
+    let position: Int?
+    if stamps.count <= Self.stampScanLimit {
+      position = stamps.firstIndex { $0.core === core }
+    } else {
+      if stampIndex.count != stamps.count {
+        for index in stampIndex.count..<stamps.count {
+          stampIndex[ObjectIdentifier(stamps[index].core)] = index
+        }
+      }
+      position = stampIndex[ObjectIdentifier(core)]
+    }
+    if let position {
+      stamps[position].epoch = min(stamps[position].epoch, epoch)
     } else {
       stamps.append(DerivedStamp(core: core, epoch: epoch))
     }
   }
+
+  /// Past this many stamps, they are found through `stampIndex` instead of a scan.
+  private static let stampScanLimit = 16
 
   /// Gives the node the record built here and takes its old one. Called under the node's
   /// lock.
@@ -100,6 +120,7 @@ final class DerivedFrame {
     runs.removeAllKeepingStorage()
     sources.removeAllKeepingStorage()
     stamps.removeAllKeepingStorage()
+    if !stampIndex.isEmpty { stampIndex.removeAll(keepingCapacity: stampIndex.count <= 4_096) }
     if records.count > 4_096 { records = [] } else { records.removeAllKeepingStorage() }
     useID = derivedSerials.wrappingAdd(1, ordering: .relaxed).newValue
   }

@@ -400,10 +400,16 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       readInsideComputation(owner: owner, context, into: value)
       return
     }
-    let version = upToDate(owner: owner, into: value)
+    recordRead(of: upToDate(owner: owner, into: value), owner: owner, into: value)
+  }
+
+  /// Records the read of `version`, just put in `value`, with the value's registrar, and reads
+  /// again if a change landed between the check and the access: that change reached no
+  /// registration of this reader. Later ones are caught by the registration.
+  private func recordRead(
+    of version: UInt64, owner: AnyObject?, into value: UnsafeMutablePointer<Value>
+  ) {
     registrar.access(key)
-    // A change that landed between the check and the access above reached no registration
-    // of this reader: read again. Later ones are caught by the registration.
     if publishedVersion.load(ordering: .acquiring) != version {
       value.deinitialize(count: 1)
       _ = current(owner: owner, into: value)
@@ -427,11 +433,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       }
       return
     }
-    registrar.access(key)
-    if publishedVersion.load(ordering: .acquiring) != version {
-      value.deinitialize(count: 1)
-      _ = current(owner: owner, into: value)
-    }
+    recordRead(of: version, owner: owner, into: value)
   }
 
   // The methods below initialise the uninitialised storage `value` with the value and return

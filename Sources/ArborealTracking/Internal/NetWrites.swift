@@ -111,9 +111,9 @@ struct NetWrites {
 }
 
 extension Array {
-  /// Removes every element and keeps the storage. A short array is emptied one element at a
-  /// time: `removeAll(keepingCapacity:)` goes through a generic range replacement that costs
-  /// more than the rest of a short list's work.
+  /// Removes every element and keeps the storage. A short array (a scope's runs, a frame's
+  /// record) is emptied one element at a time: `removeAll(keepingCapacity:)` goes through a
+  /// generic range replacement that costs more than the rest of a short list's work.
   @inline(__always)
   mutating func removeAllKeepingStorage() {
     if count > 8 {
