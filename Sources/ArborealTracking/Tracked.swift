@@ -16,7 +16,8 @@ import Synchronization
 /// looked up by reflection the first time a change is reported (or given:
 /// `@Tracked("count") var count = 0`) and appears in ``TrackingChanges``; `$count` is the
 /// property's ``TrackingKey``. A given name is kept once for the whole program, not in each
-/// instance; past 65,535 distinct given names, a property is named after its declaration.
+/// instance; past 65,535 distinct given names, a property is named after its declaration
+/// (reported once in debug builds).
 ///
 /// In-place mutations (`items.append(x)`, `items[i].done = true`) do not copy the value,
 /// observed or not: each costs O(1) beyond the edit itself. The price is that an in-place edit

@@ -20,30 +20,60 @@ enum ExplicitNames {
   static let counterMask: UInt64 = (1 &<< counterBits) &- 1
   static let capacity = (1 << indexBits) - 1
 
-  private struct Table {
-    var names: [String] = []
-    var positions: [String: Int] = [:]
-  }
+  private static let table = Mutex(ExplicitNameTable(capacity: capacity))
 
-  private static let table = Mutex(Table())
-
-  /// The position of `name` plus one, interning it; nil when the table is full.
+  /// The position of `name` plus one, interning it; nil when the table is full. The first
+  /// name refused is reported in debug builds (on standard error): the property, and every
+  /// one given a new name after it, is then named after its declaration.
   static func index(of name: String) -> UInt64? {
-    table.withLock { table in
-      if let position = table.positions[name] { return UInt64(position + 1) }
-      guard table.names.count < capacity else { return nil }
-      table.positions[name] = table.names.count
-      table.names.append(name)
-      return UInt64(table.names.count)
-    }
+    let (index, firstRefusal) = table.withLock { $0.intern(name) }
+    #if DEBUG
+      if firstRefusal {
+        Platform.printError(
+          "ArborealTracking: more than \(capacity) distinct names were given to @Tracked "
+            + "properties; \"\(name)\" and the new names after it are not kept: those "
+            + "properties are named after their declarations")
+      }
+    #endif
+    return index
   }
 
   /// The name given to the property with identity `id`, if any.
   static func name(of id: UInt64) -> String? {
     let index = id &>> counterBits
     guard index != 0 else { return nil }
-    return table.withLock { $0.names[Int(index) - 1] }
+    return table.withLock { $0.name(at: index) }
   }
+}
+
+/// The table behind ``ExplicitNames``: names in the order first given, each once, up to
+/// `capacity`. A pure value, tested directly (`ExplicitNameTests`).
+///
+/// Invariant: `positions[names[i]] == i` for every `i`, and `names.count <= capacity`.
+struct ExplicitNameTable {
+  let capacity: Int
+  private(set) var names: [String] = []
+  private var positions: [String: Int] = [:]
+  /// Whether a name was refused because the table was full.
+  private(set) var refused = false
+
+  init(capacity: Int) { self.capacity = capacity }
+
+  /// The position of `name` plus one, interning it, or nil when the table is full; and
+  /// whether this is the first name refused.
+  mutating func intern(_ name: String) -> (index: UInt64?, firstRefusal: Bool) {
+    if let position = positions[name] { return (UInt64(position + 1), false) }
+    guard names.count < capacity else {
+      defer { refused = true }
+      return (nil, !refused)
+    }
+    positions[name] = names.count
+    names.append(name)
+    return (UInt64(names.count), false)
+  }
+
+  /// The name at `index` (a position plus one, as `intern` returns it).
+  func name(at index: UInt64) -> String { names[Int(index) - 1] }
 }
 
 /// The identity of one tracked property, and its name for diagnostics.

@@ -48,4 +48,17 @@ import Testing
     #expect(ExplicitNames.name(of: TrackingKey.nextID()) == nil)
     #expect(TrackingKey.nextID(named: "") >> ExplicitNames.counterBits == 0)
   }
+
+  @Test func aFullTableRefusesNewNamesKeepsTheOldOnesAndSaysSoOnce() {
+    var table = ExplicitNameTable(capacity: 2)
+    #expect(table.intern("a") == (1, false))
+    #expect(table.intern("b") == (2, false))
+    #expect(table.intern("a") == (1, false))
+    #expect(table.intern("c") == (nil, true))
+    #expect(table.intern("d") == (nil, false))
+    #expect(table.intern("b") == (2, false))
+    #expect(table.name(at: 2) == "b")
+    #expect(table.names == ["a", "b"])
+    #expect(table.refused)
+  }
 }
