@@ -49,7 +49,7 @@ final class MeetingsApp {
   func start() {
     let model = model
     observers.append(
-      observe({ model.path.last?.record?.secondsElapsed }) { [weak self] seconds in
+      observe({ model.path.last?.record?.secondsElapsed }) { [weak self] _, seconds in
         guard let seconds, seconds > 0 else { return }
         self?.showTick(seconds)
       })

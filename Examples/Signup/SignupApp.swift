@@ -37,9 +37,9 @@ final class SignupApp {
     let form = form
     let console = console
     observers.append(
-      observe({ form.submission }) { [weak self] submission in self?.show(submission) })
+      observe({ form.submission }) { [weak self] _, submission in self?.show(submission) })
     observers.append(
-      observe({ form.ticks }) { ticks in
+      observe({ form.ticks }) { _, ticks in
         let spinner = ["|", "/", "-", "\\"][ticks % 4]
         let seconds = Double(ticks) * 0.1
         console.overwriteLine("Sending \(spinner) \(seconds.formatted1)s  (type 'cancel' to stop)")

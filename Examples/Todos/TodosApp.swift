@@ -56,7 +56,7 @@ final class TodosApp {
     let model = model
     let console = console
     console.say(model.status.line)
-    observers.append(observe({ model.status }, onChange: { console.say($0.line) }))
+    observers.append(observe({ model.status }, onChange: { _, status in console.say(status.line) }))
     showPrompt()
   }
 

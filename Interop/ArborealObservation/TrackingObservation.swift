@@ -18,7 +18,7 @@ import ArborealTracking
 ///   // ...
 /// }
 ///
-/// let token = observe { print(app.greeting) }
+/// let token = observe { _ in print(app.greeting) }
 /// session.userName = "grace"  // prints "Hello, grace"
 /// ```
 ///

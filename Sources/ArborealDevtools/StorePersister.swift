@@ -149,10 +149,10 @@ public final class StorePersister<Model: ReplayableModel>: Sendable {
   private func snapshot(watching: Bool) -> Model.Snapshot {
     hasUnsavedChanges.store(false, ordering: .releasing)
     guard watching else { return model.snapshot }
+    // The form that ignores the changes: the registrar then skips naming the property.
     return withTracking {
       model.snapshot
-    } onChange: { [weak self] in
-      // The form without the changes: the registrar then skips naming the property.
+    } ignoringChanges: { [weak self] in
       self?.changed()
     }
   }

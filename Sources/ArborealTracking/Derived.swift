@@ -55,60 +55,49 @@ public struct Derived<Value> {
 
   /// Creates a model's derived value, whose every new result notifies its observers.
   ///
+  /// The closure's isolation is the value's: a main-actor model marks it `@MainActor`, and
+  /// the value is then computed, and must be read, on the main actor (a read from elsewhere
+  /// stops the program with a message):
+  ///
+  /// ```swift
+  /// @MainActor final class Editor: Trackable {
+  ///   let registrar = TrackingRegistrar()
+  ///   @Tracked var text = ""
+  ///   @Derived({ @MainActor (editor: Editor) in editor.text.count }) var length: Int
+  /// }
+  /// ```
+  ///
   /// - Parameter compute: Computes the value from the model; its reads are tracked.
-  public init<Model: Trackable>(_ compute: @escaping @Sendable (Model) -> Value) {
-    node = DerivedNode(
-      modelCompute: { compute(unsafeDowncast($0, to: Model.self)) }, isDuplicate: nil)
+  public init<Model: Trackable>(_ compute: @escaping @isolated(any) @Sendable (Model) -> Value) {
+    node = Self.modelNode(compute, isDuplicate: nil)
   }
 
   /// Creates a model's derived value whose observers are notified only when its result
   /// changes to a different value.
+  ///
+  /// The overload the compiler picks for an `Equatable` value: the same spelling as the
+  /// general one, with equal results skipped.
   ///
   /// ```swift
   /// @Derived({ (form: Form) in form.email.contains("@") }) var isValid: Bool
   /// ```
   ///
   /// - Parameter compute: Computes the value from the model; its reads are tracked.
-  public init<Model: Trackable>(_ compute: @escaping @Sendable (Model) -> Value)
+  public init<Model: Trackable>(_ compute: @escaping @isolated(any) @Sendable (Model) -> Value)
   where Value: Equatable {
-    node = DerivedNode(
-      modelCompute: { compute(unsafeDowncast($0, to: Model.self)) },
-      isDuplicate: { $0 == $1 })
+    node = Self.modelNode(compute, isDuplicate: { $0 == $1 })
   }
 
-  /// Creates a derived value of a main-actor model, whose every new result notifies its
-  /// observers.
-  ///
-  /// ```swift
-  /// @MainActor final class Editor: Trackable {
-  ///   let registrar = TrackingRegistrar()
-  ///   @Tracked var text = ""
-  ///   @Derived(mainActor: { (editor: Editor) in editor.text.count }) var length: Int
-  /// }
-  /// ```
-  ///
-  /// The value is computed, and must be read, on the main actor; a read from elsewhere stops
-  /// the program with a message.
-  ///
-  /// - Parameter compute: Computes the value from the model; its reads are tracked.
-  public init<Model: Trackable>(mainActor compute: @escaping @MainActor @Sendable (Model) -> Value)
-  {
-    let plain = synchronous(compute as @isolated(any) @Sendable (Model) -> Value)
-    node = DerivedNode(
-      modelCompute: { plain(unsafeDowncast($0, to: Model.self)) }, isDuplicate: nil,
-      delivery: .mainActor)
-  }
-
-  /// Creates a derived value of a main-actor model whose observers are notified only when its
-  /// result changes to a different value.
-  ///
-  /// - Parameter compute: Computes the value from the model; its reads are tracked.
-  public init<Model: Trackable>(mainActor compute: @escaping @MainActor @Sendable (Model) -> Value)
-  where Value: Equatable {
-    let plain = synchronous(compute as @isolated(any) @Sendable (Model) -> Value)
-    node = DerivedNode(
-      modelCompute: { plain(unsafeDowncast($0, to: Model.self)) }, isDuplicate: { $0 == $1 },
-      delivery: .mainActor)
+  /// The node of a model's value, computed in the closure's isolation: where the model is
+  /// used when it has none.
+  private static func modelNode<Model: Trackable>(
+    _ compute: @escaping @isolated(any) @Sendable (Model) -> Value,
+    isDuplicate: ((Value, Value) -> Bool)?
+  ) -> DerivedNode<Value> {
+    let plain = synchronous(compute)
+    return DerivedNode(
+      modelCompute: { plain(unsafeDowncast($0, to: Model.self)) }, isDuplicate: isDuplicate,
+      delivery: Delivery(compute.isolation))
   }
 
   /// Creates a free-standing derived value, whose every new result notifies its observers.
@@ -133,7 +122,7 @@ public struct Derived<Value> {
   ///
   /// ```swift
   /// let total = Derived("total") { cart.prices.reduce(0, +) }
-  /// let token = observe { print("total:", total.value) }
+  /// let token = observe { _ in print("total:", total.value) }
   /// ```
   ///
   /// - Parameters:

@@ -4,12 +4,13 @@ import Synchronization
 ///
 /// Each run records its reads anew, so a branch that stops reading a property stops depending
 /// on it. Changes made in one transaction cause one run. `body` receives the properties that
-/// changed (empty on the first run):
+/// changed (empty on the first run); a body that does not need them names the argument `_`:
 ///
 /// ```swift
 /// let token = observe { changes in
 ///   print("\(person.firstName) is \(person.age)", changes.isEmpty ? "" : "(\(changes))")
 /// }
+/// let count = observe { _ in print("count:", counter.count) }
 /// ```
 ///
 /// Runs happen in the caller's isolation: on the main actor when called from the main actor
@@ -23,7 +24,7 @@ import Synchronization
 /// ``TrackingDiagnostics/rerunLimit`` runs in a row and reported with the file and line that
 /// registered it.
 ///
-/// Keep the token for as long as the observation should last: `_ = observe { }` releases it at
+/// Keep the token for as long as the observation should last: `_ = observe { _ in }` releases it at
 /// once, so the body runs once and never again (debug builds report it through
 /// ``TrackingDiagnostics``).
 ///
@@ -55,43 +56,19 @@ func startObserving(
   return TrackingToken(observer: observer)
 }
 
-/// Runs `body` now and again after every change of a tracked property it read.
-///
-/// The same as ``observe(isolation:fileID:line:_:)-54f61`` for a
-/// body that does not need to know what changed.
-///
-/// ```swift
-/// let token = observe { print("count:", counter.count) }
-/// ```
-///
-/// - Parameters:
-///   - isolation: The caller's isolation; leave the default.
-///   - fileID: The registering file, for diagnostics; leave the default.
-///   - line: The registering line, for diagnostics; leave the default.
-///   - body: The closure to run; its reads are tracked.
-/// - Returns: A token; the observation lasts until it is cancelled or released.
-/// - Complexity: Each run is O(*r*) for *r* tracked reads, plus a lock per registrar read.
-public func observe(
-  isolation: isolated (any Actor)? = #isolation,
-  fileID: StaticString = #fileID, line: UInt = #line,
-  @_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Void
-) -> TrackingToken {
-  startObserving(
-    Delivery(body.isolation ?? isolation), UncheckedCallback(body),
-    origin: ObserverOrigin(fileID: fileID, line: line))
-}
-
 /// Computes `value` now and again after every change of a tracked property it read, and passes
 /// the previous and the new value to `onChange`.
 ///
 /// `onChange` is not called for the first value, and its reads are not tracked. When `Value`
 /// is `Equatable`, a recomputed value equal to the previous one is not passed on. Both
-/// closures run in the caller's isolation, like ``observe(isolation:fileID:line:_:)-54f61``.
+/// closures run in the caller's isolation, like ``observe(isolation:fileID:line:_:)``.
+/// An `onChange` that needs only the new value names the old one `_`:
 ///
 /// ```swift
 /// let token = observe { counter.count > 9 } onChange: { wasLarge, isLarge in
 ///   print("large:", wasLarge, "→", isLarge)
 /// }
+/// let total = observe { cart.total } onChange: { _, total in print("total:", total) }
 /// ```
 ///
 /// - Parameters:
@@ -117,6 +94,9 @@ public func observe<Value>(
 /// Computes `value` now and again after every change of a tracked property it read, and passes
 /// the previous and the new value to `onChange` when they differ.
 ///
+/// The overload the compiler picks for an `Equatable` value: the same spelling as the
+/// general one, with equal results skipped.
+///
 /// - Parameters:
 ///   - isolation: The caller's isolation; leave the default.
 ///   - fileID: The registering file, for diagnostics; leave the default.
@@ -137,71 +117,11 @@ public func observe<Value: Equatable>(
     ValueObserverCaller(isolation: isolation, fileID: fileID, line: line))
 }
 
-/// Computes `value` now and again after every change of a tracked property it read, and passes
-/// each new value to `onChange`.
-///
-/// The same as ``observe(isolation:fileID:line:_:onChange:)-3bj8z``
-/// for an `onChange` that needs only the new value.
-///
-/// ```swift
-/// let token = observe { counter.count > 9 } onChange: { isLarge in
-///   print("large:", isLarge)
-/// }
-/// ```
-///
-/// - Parameters:
-///   - isolation: The caller's isolation; leave the default.
-///   - fileID: The registering file, for diagnostics; leave the default.
-///   - line: The registering line, for diagnostics; leave the default.
-///   - value: Computes the value; its reads are tracked.
-///   - onChange: Receives each new value, in the same isolation.
-/// - Returns: A token; the observation lasts until it is cancelled or released.
-/// - Complexity: Each run is O(*r*) for *r* tracked reads in `value`, plus a lock per
-///   registrar read.
-public func observe<Value>(
-  isolation: isolated (any Actor)? = #isolation,
-  fileID: StaticString = #fileID, line: UInt = #line,
-  @_inheritActorContext _ value: @escaping @isolated(any) @Sendable () -> Value,
-  @_inheritActorContext onChange: @escaping @isolated(any) @Sendable (Value) -> Void
-) -> TrackingToken {
-  observeValue(
-    value, onChange.isolation, ignoringOld(synchronous(onChange)), isDuplicate: nil,
-    ValueObserverCaller(isolation: isolation, fileID: fileID, line: line))
-}
-
-/// Computes `value` now and again after every change of a tracked property it read, and passes
-/// each new value that differs from the previous one to `onChange`.
-///
-/// - Parameters:
-///   - isolation: The caller's isolation; leave the default.
-///   - fileID: The registering file, for diagnostics; leave the default.
-///   - line: The registering line, for diagnostics; leave the default.
-///   - value: Computes the value; its reads are tracked.
-///   - onChange: Receives each new, different value, in the same isolation.
-/// - Returns: A token; the observation lasts until it is cancelled or released.
-/// - Complexity: Each run is O(*r*) for *r* tracked reads in `value`, plus a lock per
-///   registrar read.
-public func observe<Value: Equatable>(
-  isolation: isolated (any Actor)? = #isolation,
-  fileID: StaticString = #fileID, line: UInt = #line,
-  @_inheritActorContext _ value: @escaping @isolated(any) @Sendable () -> Value,
-  @_inheritActorContext onChange: @escaping @isolated(any) @Sendable (Value) -> Void
-) -> TrackingToken {
-  observeValue(
-    value, onChange.isolation, ignoringOld(synchronous(onChange)), isDuplicate: { $0 == $1 },
-    ValueObserverCaller(isolation: isolation, fileID: fileID, line: line))
-}
-
 /// Where an `observe(_:onChange:)` was called from: its isolation and location.
 private struct ValueObserverCaller {
   let isolation: (any Actor)?
   let fileID: StaticString
   let line: UInt
-}
-
-/// An `onChange` that wants only the new value, as one that receives both.
-private func ignoringOld<Value>(_ onChange: @escaping (Value) -> Void) -> (Value, Value) -> Void {
-  { _, new in onChange(new) }
 }
 
 /// The observer behind the `observe(_:onChange:)` forms.
@@ -224,13 +144,13 @@ private func observeValue<Value>(
   let delivery = Delivery(value.isolation ?? onChangeIsolation ?? caller.isolation)
   let compute = synchronous(value)
   var previous: Value?
-  let callback = UncheckedCallback(unchecked: { changes in
+  let callback = UncheckedCallback(readsNames: false) { changes in
     let current = compute()
     defer { previous = current }
     guard let old = previous, !changes.isEmpty else { return }
     if let isDuplicate, isDuplicate(old, current) { return }
     withoutTracking { onChange(old, current) }
-  })
+  }
   return startObserving(
     delivery, callback, origin: ObserverOrigin(fileID: caller.fileID, line: caller.line))
 }

@@ -82,12 +82,12 @@ private func observeValues<Element: Sendable>(
 ) -> TrackingToken {
   let compute = synchronous(compute)
   var last: Element?
-  let callback = UncheckedCallback(unchecked: { _ in
+  let callback = UncheckedCallback(readsNames: false) { _ in
     let value = compute()
     if let isDuplicate, let previous = last, isDuplicate(previous, value) { return }
     last = value
     continuation.yield(value)
-  })
+  }
   return startObserving(
     Delivery(actor), callback, origin: ObserverOrigin(fileID: #fileID, line: #line))
 }

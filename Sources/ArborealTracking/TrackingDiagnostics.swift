@@ -22,7 +22,7 @@ public enum TrackingDiagnostics {
   private static let released = Locked<(@Sendable (String) -> Void)?>.make(nil)
 
   /// Receives the message for an observation whose token was released before any change
-  /// reached it (`_ = observe { }`), which debug builds report. When nil (the default), the
+  /// reached it (`_ = observe { _ in }`), which debug builds report. When nil (the default), the
   /// message is written to standard error.
   public static var releasedTokenHandler: (@Sendable (String) -> Void)? {
     get { released.withLock { $0 } }
@@ -45,7 +45,7 @@ public enum TrackingDiagnostics {
     let observer = origin.map { "The observation registered at \($0)" } ?? "An observation"
     let message =
       "ArborealTracking: \(observer) ended before any change reached it: its token was "
-      + "released. Keep the token (`let token = observe { … }`) for as long as it should run; "
+      + "released. Keep the token (`let token = observe { _ in … }`) for as long as it should run; "
       + "cancel it to end it on purpose."
     if let handler = releasedTokenHandler {
       handler(message)

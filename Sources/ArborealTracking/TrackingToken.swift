@@ -1,7 +1,7 @@
 /// Keeps a continuous observation alive; cancelling or releasing it ends the observation.
 ///
 /// ```swift
-/// let token = observe { print(counter.count) }
+/// let token = observe { _ in print(counter.count) }
 /// // ...
 /// token.cancel()  // or let the token go
 /// ```
@@ -11,14 +11,14 @@
 /// does nothing. A run that another thread had already begun may finish. Every registration
 /// the observer held is removed.
 ///
-/// Releasing the token ends the observation: keep it (`let token = observe { }`, or in a
+/// Releasing the token ends the observation: keep it (`let token = observe { _ in }`, or in a
 /// property). A token released right after its registration (within a millisecond) and
-/// before any change reached its observer, as `_ = observe { }` does, is reported by
+/// before any change reached its observer, as `_ = observe { _ in }` does, is reported by
 /// ``TrackingDiagnostics`` in debug builds.
 public final class TrackingToken: Sendable {
   private let observer: ObserverCore
   #if DEBUG
-    /// When the token was made, to tell `_ = observe { }` from a token kept for a while.
+    /// When the token was made, to tell `_ = observe { _ in }` from a token kept for a while.
     private let created = Platform.monotonicNanoseconds()
   #endif
 

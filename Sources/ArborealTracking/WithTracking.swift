@@ -13,6 +13,8 @@
 /// }
 /// ```
 ///
+/// An `onChange` that does not need to know what changed names its argument `_`.
+///
 /// `onChange` runs in the isolation of the caller: on the main actor when called from the
 /// main actor (synchronously if the change happens there, enqueued otherwise), enqueued on an
 /// actor when called from one, and synchronously on the mutating thread when called from
@@ -36,28 +38,8 @@ public func withTracking<T, E: Error>(
   try track(onChange.isolation ?? isolation, apply, UncheckedCallback(onChange))
 }
 
-/// Runs `apply`, records the tracked properties it reads, and calls `onChange` once after the
-/// first of them changes.
-///
-/// The same as ``withTracking(isolation:_:onChange:)-74ukm``, for an
-/// `onChange` that does not need to know what changed.
-///
-/// - Parameters:
-///   - isolation: The caller's isolation; leave the default.
-///   - apply: The closure whose reads are tracked. It runs once, now.
-///   - onChange: Called once, after the first change.
-/// - Returns: What `apply` returns.
-@discardableResult
-public func withTracking<T, E: Error>(
-  isolation: isolated (any Actor)? = #isolation,
-  _ apply: () throws(E) -> T,
-  @_inheritActorContext onChange: @escaping @isolated(any) @Sendable () -> Void
-) throws(E) -> T {
-  try track(onChange.isolation ?? isolation, apply, UncheckedCallback(onChange))
-}
-
 /// Runs `apply` and registers a one-shot observer for what it read.
-private func track<T, E: Error>(
+func track<T, E: Error>(
   _ isolation: (any Actor)?, _ apply: () throws(E) -> T, _ callback: UncheckedCallback
 ) throws(E) -> T {
   let (value, scope) = try AccessScope.run(mergingIntoParent: true, apply)

@@ -27,7 +27,7 @@ import Testing
     let fired = Counter()
     withTracking {
       _ = trackingObservation { session.userName }
-    } onChange: {
+    } onChange: { _ in
       fired.increment()
     }
     session.unrelated += 1
@@ -39,7 +39,7 @@ import Testing
   @Test func observeReRunsAfterEveryChange() {
     let session = Session()
     let seen = Mutex<[String]>([])
-    let token = observe {
+    let token = observe { _ in
       let name = trackingObservation { session.userName }
       seen.withLock { $0.append(name) }
     }
@@ -69,7 +69,7 @@ import Testing
     let session = Session()
     let person = BridgedPerson()
     let runs = Counter()
-    let token = observe {
+    let token = observe { _ in
       _ = (person.name, trackingObservation { session.userName }); runs.increment()
     }
     withTransaction {
@@ -87,7 +87,7 @@ import Testing
     let fired = Counter()
     withTracking {
       withoutTracking { _ = trackingObservation { session.userName } }
-    } onChange: {
+    } onChange: { _ in
       fired.increment()
     }
     session.userName = "grace"
@@ -99,7 +99,7 @@ import Testing
     let fired = Counter()
     withTracking {
       _ = trackingObservation { session.userName }
-    } onChange: {
+    } onChange: { _ in
       fired.increment()
     }
     await Task.detached { session.userName = "grace" }.value

@@ -51,7 +51,7 @@ import Testing
     let session = Session()
     let store = Store(state: AppModel(session: session), environment: ())
     var greetings: [String] = []
-    let token = observe { greetings.append(store.state.greeting) }
+    let token = observe { _ in greetings.append(store.state.greeting) }
     session.userName = "grace"
     store.send(.increment)
     #expect(greetings == ["Hello, ada (0)", "Hello, grace (0)", "Hello, grace (1)"])
@@ -63,7 +63,7 @@ import Testing
     let store = Store(state: AppModel(session: session), environment: ())
     let child = store.viewStore(get: \.child, tag: AppModel.Action.child)
     var lines: [String] = []
-    let token = observe {
+    let token = observe { _ in
       lines.append("\(child.state.count) \(trackingObservation { session.userName })")
     }
     child.send(.increment)
@@ -78,7 +78,7 @@ import Testing
     let session = Session()
     let store = Store(state: AppModel(session: session), environment: ())
     var renders: [String] = []
-    let token = observe { renders.append(store.state.greeting) }
+    let token = observe { _ in renders.append(store.state.greeting) }
     let fired = Counter()
     withObservationTracking {
       _ = store.state.count

@@ -109,7 +109,7 @@ final class FakeHost {
     let session = ArticleSession()
     let store = Store(state: ArticleCounterModel(session: session), environment: ())
     var titles: [String] = []
-    let token = observe { titles.append(store.state.title) }
+    let token = observe { _ in titles.append(store.state.title) }
     session.userName = "Grace"
     #expect(titles == ["Ada's counter", "Grace's counter"])
     token.cancel()

@@ -48,7 +48,7 @@ import Testing
     let store = Store(state: Counter(), environment: ())
     let total = store.binding(get: { $0.count * $0.step }, tag: Counter.Action.set)
     var runs = 0
-    let token = observe {
+    let token = observe { _ in
       _ = total.wrappedValue
       runs += 1
     }

@@ -18,7 +18,7 @@ import Testing
             onMainActor.append(isOnMainActor())
             return .record("a")
           },
-          .fireAndForget { onMainActor.append(isOnMainActor()) },
+          .run { _ in onMainActor.append(isOnMainActor()) },
           .run { send in
             onMainActor.append(isOnMainActor())
             await send(.record("b"))
@@ -33,7 +33,7 @@ import Testing
     // and the bounded wait below would fail (it never hangs).
     let store = Store(state: Script(), environment: ())
     let flag = Flag()
-    store.send(.run(.fireAndForget { flag.set() }))
+    store.send(.run(.run { _ in flag.set() }))
     let clock = ContinuousClock()
     let deadline = clock.now + .seconds(10)
     while !flag.isSet && clock.now < deadline {}
@@ -69,7 +69,11 @@ import Testing
   @Test func anAsyncSequenceEffectDeliversEveryElementInOrder() async {
     let store = Store(state: Script(), environment: ())
     let (stream, continuation) = AsyncStream.makeStream(of: Script.Action.self)
-    let handle = store.send(.run(.sequence(stream)))
+    let handle = store.send(
+      .run(
+        .run { send in
+          for await action in stream { await send(action) }
+        }))
     for index in 1...3 { continuation.yield(.record("element \(index)")) }
     continuation.finish()
     await handle.value
@@ -80,7 +84,13 @@ import Testing
     struct Broken: Error {}
     let store = Store(state: Script(), environment: ())
     let (stream, continuation) = AsyncThrowingStream.makeStream(of: Script.Action.self)
-    let handle = store.send(.run(.sequence(stream) { error in .record("failed: \(error)") }))
+    let handle = store.send(
+      .run(
+        .run { send in
+          for try await action in stream { await send(action) }
+        } catch: { error, send in
+          await send(.record("failed: \(error)"))
+        }))
     continuation.yield(.record("one"))
     continuation.finish(throwing: Broken())
     await handle.value
@@ -111,20 +121,27 @@ import Testing
     #expect(store.state.log == ["ok", "error: Offline()"])
   }
 
-  @Test func aFireAndForgetEffectRunsAndSendsNothing() async {
+  @Test func anEffectThatSendsNothingRunsAndSendsNothing() async {
     let store = Store(state: Script(), environment: ())
     let done = Log<String>()
-    await store.send(.run(.fireAndForget { done.append("ran") })).value
+    await store.send(.run(.run { _ in done.append("ran") })).value
     struct Ignored: Error {}
-    await store.send(.run(.fireAndForget { throw Ignored() })).value
+    await store.send(
+      .run(
+        .run { _ in
+          throw Ignored()
+        } catch: { _, _ in
+        })
+    ).value
     #expect(done.all == ["ran"])
     #expect(store.state.log.isEmpty)
     #expect(store.state.threads.count == 2)  // only the two sends were handled
   }
 
-  @Test func anArrayOfOperationsRunsEachOfThem() async {
+  @Test func mergedOperationsRunEachOfThem() async {
     let store = Store(state: Script(), environment: ())
-    await store.send(.run(Fx([{ .record("a") }, { .record("b") }, { .record("c") }]))).value
+    await store.send(.run(.merge(Fx { .record("a") }, Fx { .record("b") }, Fx { .record("c") })))
+      .value
     #expect(store.state.log.sorted() == ["a", "b", "c"])
   }
 

@@ -29,7 +29,7 @@ import Testing
   }
 
   @Test func mergeKeepsTheOrderOfItsEffects() async {
-    let fx = Fx<Int>.merge(Fx { 1 }, Fx([{ 2 }, { 3 }]), .none)
+    let fx = Fx<Int>.merge(Fx { 1 }, .merge(Fx { 2 }, Fx { 3 }), .none)
     #expect(await actions(of: fx) == [1, 2, 3])
     #expect(await actions(of: Fx.merge([Fx { 4 }, .none, Fx { 5 }])) == [4, 5])
   }
@@ -130,9 +130,9 @@ import Testing
     #expect(await actions(of: failure) == ["error"])
   }
 
-  @Test func fireAndForgetSendsNothing() async {
+  @Test func aRunThatNeverSendsSendsNothing() async {
     let ran = Log<Bool>()
-    #expect(await actions(of: Fx<Int>.fireAndForget { ran.append(true) }).isEmpty)
+    #expect(await actions(of: Fx<Int>.run { _ in ran.append(true) }).isEmpty)
     #expect(ran.all == [true])
   }
 

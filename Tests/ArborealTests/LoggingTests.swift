@@ -45,7 +45,7 @@ import Testing
   @Test func writesMadeByObserversAreNotAttributedToTheAction() {
     let store = Store(state: Counter(), environment: ())
     let mirror = Mirror()
-    let token = observe { mirror.value = store.state.count }
+    let token = observe { _ in mirror.value = store.state.count }
     var names: [[String]] = []
     store.addLogHandler { names.append($0.changes.names) }
     store.send(.increment)

@@ -24,7 +24,7 @@ import Testing
           Fx {
             await gate.wait(); return .record("late")
           }))
-      let token = observe { _ = store.state.log }
+      let token = observe { _ in _ = store.state.log }
       let child = store.viewStore(get: { $0 }, tag: { $0 })
       _ = child.state
       token.cancel()
@@ -42,7 +42,7 @@ import Testing
     weak var weakView: ViewStore<Counter>?
     var runs = 0
     do {
-      let token = observe {
+      let token = observe { _ in
         _ = store.state.count; runs += 1
       }
       weakToken = token
@@ -91,7 +91,7 @@ import Testing
       ?? 300_000
     let store = Store(state: Counter(), environment: ())
     var runs = 0
-    let token = observe {
+    let token = observe { _ in
       _ = store.state.count; runs += 1
     }
     for _ in 0..<50_000 { store.send(.increment) }

@@ -35,7 +35,7 @@ import Testing
     var lines: [String] = []
     store.addLogHandler { lines.append("\($0.changes)") }
     var runs = 0
-    let token = observe {
+    let token = observe { _ in
       _ = store.state.isBusy
       runs += 1
     }
@@ -82,7 +82,7 @@ import Testing
     let store = Store(state: Job(), environment: ())
     store.send(.reset(1_000_000))
     var runs = 0
-    let token = observe {
+    let token = observe { _ in
       _ = store.state.flags.count
       runs += 1
     }

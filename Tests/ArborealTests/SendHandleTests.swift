@@ -37,7 +37,7 @@ import Testing
   @Test func discardingTheHandleLetsTheEffectRun() async {
     let store = Store(state: Script(), environment: ())
     let delivered = Gate()
-    let token = observe {
+    let token = observe { _ in
       if store.state.log.contains("effect") { delivered.open() }
     }
     store.send(.run(Fx { .record("effect") }))  // the handle is discarded

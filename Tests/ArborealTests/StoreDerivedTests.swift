@@ -26,7 +26,7 @@ import Testing
     let store = Store(state: Counter(), environment: ())
     let isPositive = store.derived("isPositive") { $0.count > 0 }
     var seen: [Bool] = []
-    let token = observe { seen.append(isPositive.value) }
+    let token = observe { _ in seen.append(isPositive.value) }
     store.send(.increment)
     store.send(.increment)
     store.send(.setStep(5))
@@ -63,7 +63,7 @@ import Testing
     #expect(computations == 2)
 
     var runs = 0
-    let token = observe {
+    let token = observe { _ in
       _ = binding.wrappedValue
       runs += 1
     }
@@ -77,7 +77,7 @@ import Testing
     let child = store.viewStore(get: \.child, tag: Parent.Action.child)
     let label = child.derived("label") { "\($0.title) \($0.count)" }
     var seen: [String] = []
-    let token = observe { seen.append(label.value) }
+    let token = observe { _ in seen.append(label.value) }
     child.send(.increment)
     store.send(.replaceChild(count: 5))
     child.send(.rename("five"))
@@ -89,7 +89,7 @@ import Testing
   @Test func aSelectorChangeIsNotAChangeOfTheState() {
     let store = Store(state: Counter(), environment: ())
     let doubled = store.derived { $0.count * 2 }
-    let token = observe { _ = doubled.value }
+    let token = observe { _ in _ = doubled.value }
     var logged: [[String]] = []
     store.addLogHandler { logged.append($0.changes.names) }
     store.send(.increment)

@@ -41,7 +41,14 @@ private final class Listener: SubscribingModel {
   }
 
   func subscriptions(environment: Environment) -> [Subscription<Action>] {
-    isListening ? [Subscription(id: "messages", .sequence(environment.messages()))] : []
+    isListening ? [Subscription(id: "messages", Self.listening(to: environment.messages()))] : []
+  }
+
+  /// Sends every message of `messages`, made when the store starts the subscription.
+  private static func listening(to messages: AsyncStream<Action>) -> Fx<Action> {
+    .run { send in
+      for await message in messages { await send(message) }
+    }
   }
 }
 
@@ -81,7 +88,7 @@ private final class Room: SubscribingModel {
 }
 
 /// Subscriptions follow the state: they start when the model asks for them and stop when it no
-/// longer does; `subscribe(to:get:tag:)` follows another store's derived value.
+/// longer does; `follow(_:get:tag:)` follows another store's derived value.
 @MainActor @Suite struct SubscriptionTests {
   @Test func aSubscriptionStartsWhenTheStateAsksAndStopsWhenItNoLongerDoes() async {
     let environment = Listener.Environment()
@@ -122,7 +129,7 @@ private final class Room: SubscribingModel {
   @Test func aStoreFollowsAnotherStoresDerivedValue() {
     let counter = Store(state: Counter(), environment: ())
     let follower = Store(state: Script(), environment: ())
-    let token = follower.subscribe(to: counter, get: \.count, tag: { .record("count \($0)") })
+    let token = follower.follow(counter, get: \.count, tag: { .record("count \($0)") })
     #expect(follower.state.log == ["count 0"])
     counter.send(.increment)
     #expect(follower.state.log == ["count 0", "count 1"])

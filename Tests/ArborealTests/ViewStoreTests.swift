@@ -64,7 +64,7 @@ import Testing
     let store = Store(state: Parent(), environment: ())
     let child = store.viewStore(get: \.child, tag: Parent.Action.child)
     var runs = 0
-    let token = observe {
+    let token = observe { _ in
       _ = child.state.count
       runs += 1
     }

@@ -13,7 +13,7 @@ import Testing
   @MainActor @Test func aRunQueuedOnTheMainActorDoesNotStartAfterCancel() async {
     let counter = SendableCounter()
     var runs = 0
-    let token = observe {
+    let token = observe { _ in
       _ = counter.count
       runs += 1
     }
@@ -27,7 +27,7 @@ import Testing
   @MainActor @Test func aRunQueuedOnTheMainActorDoesNotStartAfterTheTokenIsReleased() async {
     let counter = SendableCounter()
     var runs = 0
-    var token: TrackingToken? = observe {
+    var token: TrackingToken? = observe { _ in
       _ = counter.count
       runs += 1
     }
@@ -45,7 +45,7 @@ import Testing
     /// Observes, then changes what it observes (which queues a run on this actor), then
     /// cancels before the actor is free to run it.
     func observeChangeAndCancel(_ counter: SendableCounter, release: Bool) {
-      token = observe {
+      token = observe { _ in
         _ = counter.count
         self.runs += 1
       }
@@ -65,7 +65,7 @@ import Testing
   @Test func aNonisolatedObserverCancelledFromADetachedTaskStopsAtOnce() async {
     let counter = SendableCounter()
     let runs = Log<Int>()
-    let token = observe { runs.append(counter.count) }
+    let token = observe { _ in runs.append(counter.count) }
     await Task.detached { token.cancel() }.value
     counter.count = 1
     #expect(runs.all == [0])

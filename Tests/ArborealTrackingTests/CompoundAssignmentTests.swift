@@ -20,7 +20,7 @@ import Testing
   @Test func aCompoundAssignmentInObserveIsARead() {
     let counter = Counter()
     var runs = 0
-    let token = observe {
+    let token = observe { _ in
       counter.count += 0  // reads `count`
       runs += 1
     }

@@ -30,7 +30,7 @@ import Testing
         if index == 0 {
           let value = withTracking {
             model.value
-          } onChange: {
+          } onChange: { _ in
             fired.wrappingAdd(1, ordering: .relaxed)
           }
           seen.store(value, ordering: .relaxed)
@@ -57,7 +57,7 @@ import Testing
       for index in stride(from: thread, to: observers, by: 4) {
         withTracking {
           _ = model.value
-        } onChange: {
+        } onChange: { _ in
           fired[index].value.wrappingAdd(1, ordering: .relaxed)
         }
       }
@@ -76,7 +76,7 @@ import Testing
     let tokens = (0..<8).map { index in
       let model = models[index % models.count]
       let slot = index
-      return observe(isolation: nil) { @Sendable in
+      return observe(isolation: nil) { @Sendable _ in
         lastSeen[slot].value.store(model.value, ordering: .relaxed)
       }
     }
@@ -112,13 +112,13 @@ import Testing
         while !stop.load(ordering: .acquiring) || rounds < 10 {
           rounds += 1
           let local = SharedCounter()
-          let token = observe(isolation: nil) { @Sendable in
+          let token = observe(isolation: nil) { @Sendable _ in
             _ = shared.value
             _ = local.value
           }
           withTracking {
             _ = shared.other
-          } onChange: {
+          } onChange: { _ in
           }
           local.increment()
           if rounds % 2 == 0 { token.cancel() }
@@ -135,7 +135,7 @@ import Testing
     for _ in 0..<(200 * Self.scale) {
       let model = SharedCounter()
       let runs = Atomic<Int>(0)
-      let token = observe(isolation: nil) { @Sendable in
+      let token = observe(isolation: nil) { @Sendable _ in
         _ = model.value
         runs.wrappingAdd(1, ordering: .relaxed)
       }

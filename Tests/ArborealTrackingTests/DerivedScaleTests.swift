@@ -13,7 +13,7 @@ import Testing
   func anObservedTotalOverManyModelsSeesEachWriteAndKeepsOneRegistrationPerModel(rows: Int) {
     let ledger = Ledger(rows: rows)
     let seen = Log<Int>()
-    let token = observe { seen.append(ledger.total) }
+    let token = observe { _ in seen.append(ledger.total) }
     for (step, index) in [rows - 1, 0, rows / 2].enumerated() {
       ledger.rows[index].amount += 1
       #expect(seen.all.last == rows + step + 1)

@@ -100,7 +100,7 @@ import Testing
     let cart = Cart()
     cart.prices = [60]
     let runs = Mutex<[Bool]>([])
-    let token = observe { runs.withLock { $0.append(cart.isLarge) } }
+    let token = observe { _ in runs.withLock { $0.append(cart.isLarge) } }
     cart.prices = [70]  // total changes, isLarge does not
     cart.discount = 1
     #expect(runs.withLock { $0 } == [false])
@@ -142,7 +142,7 @@ import Testing
   @Test func aNonEquatableResultNotifiesOnEveryRecomputation() {
     let model = Diamond()
     let runs = Mutex(0)
-    let token = observe {
+    let token = observe { _ in
       _ = model.summary
       runs.withLock { $0 += 1 }
     }
@@ -155,7 +155,7 @@ import Testing
   @Test func anObservedValueIsRecomputedOncePerTransaction() {
     let cart = Cart()
     let runs = Mutex<[Int]>([])
-    let token = observe { runs.withLock { $0.append(cart.total) } }
+    let token = observe { _ in runs.withLock { $0.append(cart.total) } }
     withTransaction {
       cart.prices = [1]
       cart.prices.append(2)
@@ -169,7 +169,7 @@ import Testing
   @Test func aTransactionThatSetsAnInputBackRecomputesNothingForObservers() {
     let cart = Cart()
     let runs = Mutex(0)
-    let token = observe {
+    let token = observe { _ in
       _ = cart.total
       runs.withLock { $0 += 1 }
     }
@@ -227,7 +227,7 @@ import Testing
   @Test func theDiamondRecomputesEachValueOnceAndIsGlitchFree() {
     let model = Diamond()
     let seen = Mutex<[Int]>([])
-    let token = observe { seen.withLock { $0.append(model.d) } }
+    let token = observe { _ in seen.withLock { $0.append(model.d) } }
     for value in 2...5 { model.a = value }
     // d = 2a + (a + 1): one run per write, each with b and c from the same a.
     #expect(seen.withLock { $0 } == [4, 7, 10, 13, 16])
@@ -250,7 +250,7 @@ import Testing
     }
     let bottom = Derived { middle.reduce(0) { $0 + $1.value } }
     let seen = Mutex<[Int]>([])
-    let token = observe { seen.withLock { $0.append(bottom.value) } }
+    let token = observe { _ in seen.withLock { $0.append(bottom.value) } }
     #expect(computations.withLock { $0 } == 200)
     input.count = 1
     #expect(computations.withLock { $0 } == 400)
@@ -269,7 +269,7 @@ import Testing
     _ = model.d  // the derived values register before the observer
     let mixes = Mutex<[String]>([])
     let runs = Mutex(0)
-    let token = observe {
+    let token = observe { _ in
       let (a, b, c, d) = (model.a, model.b, model.c, model.d)
       runs.withLock { $0 += 1 }
       if b != a * 2 || c != a + 1 || d != b + c {
@@ -314,7 +314,7 @@ import Testing
     }
     let last = chain[99]
     let seen = Mutex<[Int]>([])
-    let token = observe { seen.withLock { $0.append(last.value) } }
+    let token = observe { _ in seen.withLock { $0.append(last.value) } }
     shared.value = 1
     shared.value = 2
     #expect(seen.withLock { $0 } == [99, 100, 101])
@@ -361,7 +361,7 @@ import Testing
   @Test func anObservedBranchSwitchNotifiesOnlyForTheBranchTaken() {
     let model = Diamond()
     let seen = Mutex<[Int]>([])
-    let token = observe { seen.withLock { $0.append(model.branch) } }
+    let token = observe { _ in seen.withLock { $0.append(model.branch) } }
     model.y = 30
     model.useX = false
     model.x = 40
@@ -374,7 +374,7 @@ import Testing
     let source = Counter()
     let follower = Follower(source: source)
     let seen = Mutex<[Int]>([])
-    let token = observe { seen.withLock { $0.append(follower.scaled) } }
+    let token = observe { _ in seen.withLock { $0.append(follower.scaled) } }
     source.count = 2
     source.step = 5  // not read
     #expect(seen.withLock { $0 } == [0, 20])
@@ -403,7 +403,7 @@ import Testing
     do {
       let follower = Follower(source: source)
       released = follower
-      let token = observe { _ = follower.scaled }
+      let token = observe { _ in _ = follower.scaled }
       source.count = 3
       token.cancel()
     }
@@ -441,7 +441,7 @@ import Testing
   @MainActor @Test func onTheMainActorWithANonSendableModel() {
     let cart = Cart()
     var seen: [Bool] = []
-    let token = observe { seen.append(cart.isLarge) }
+    let token = observe { _ in seen.append(cart.isLarge) }
     cart.prices = [50, 60]
     cart.prices = [200]
     #expect(seen == [false, true])
@@ -453,7 +453,7 @@ import Testing
   @MainActor @Test func aMainActorModelsDerivedValue() {
     let sheet = MainActorSheet()
     var seen: [Int] = []
-    let token = observe { seen.append(sheet.doubled) }
+    let token = observe { _ in seen.append(sheet.doubled) }
     sheet.width = 3
     sheet.width = 3  // equal: nothing
     withTransaction {
@@ -510,7 +510,7 @@ import Testing
   @Test func nonisolatedObserversOfASendableModel() {
     let sheet = SharedSheet()
     let seen = Mutex<[Bool]>([])
-    let token = observe { seen.withLock { $0.append(sheet.isMultipleOfFour) } }
+    let token = observe { _ in seen.withLock { $0.append(sheet.isMultipleOfFour) } }
     sheet.counter.value = 1
     sheet.counter.value = 2
     sheet.counter.value = 4
@@ -522,7 +522,7 @@ import Testing
   @Test func aMainActorObserverOfAValueChangedOnAnotherThread() async {
     let sheet = SharedSheet()
     let seen = await MainActor.run { () -> TrackingToken in
-      observe { _ = sheet.doubled }
+      observe { _ in _ = sheet.doubled }
     }
     let before = sheet.computations.value
     await Task.detached { sheet.counter.value = 21 }.value
@@ -594,7 +594,7 @@ import Testing
           for round in 0..<20 {
             // Read outside the lock: reading an out-of-date value computes it, and its change
             // runs the other observers' bodies right here, which take the same lock.
-            let token = observe {
+            let token = observe { _ in
               let doubled = sheet.doubled
               shared.lastSeen.withLock { $0[index] = doubled }
             }
@@ -638,7 +638,7 @@ import Testing
     }
     #expect(total.value == 401)
     let seen = Mutex<[Int]>([])
-    let token = observe {
+    let token = observe { _ in
       let value = total.value
       seen.withLock { $0.append(value) }
     }

@@ -40,7 +40,7 @@ import Testing
         // One cached value each; the values read above are gone once the reads end.
         #expect(Counted.live.load(ordering: .relaxed) - before == 2)
       }
-      let token = observe { _ = plain.value.number &+ equal.value.number }
+      let token = observe { _ in _ = plain.value.number &+ equal.value.number }
       for count in 51...100 { source.count = count }
       #expect(Counted.live.load(ordering: .relaxed) - before == 2)
       token.cancel()

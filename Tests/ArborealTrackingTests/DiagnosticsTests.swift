@@ -11,7 +11,7 @@ import Testing
     defer { TrackingDiagnostics.runawayHandler = nil }
     let counter = Counter()
     let line = #line + 1
-    let token = observe { counter.count += 1 }
+    let token = observe { _ in counter.count += 1 }
     token.cancel()
     #expect(messages.all.count == 1)
     #expect(messages.all.first?.contains("DiagnosticsTests.swift:\(line)") == true)
@@ -23,8 +23,8 @@ import Testing
     defer { TrackingDiagnostics.releasedTokenHandler = nil }
     let counter = Counter()
     let line = #line + 1
-    _ = observe { _ = counter.count }
-    let kept = observe { _ = counter.count }
+    _ = observe { _ in _ = counter.count }
+    let kept = observe { _ in _ = counter.count }
     kept.cancel()  // cancelled on purpose: not reported
     #if DEBUG
       #expect(messages.all.count == 1)

@@ -50,7 +50,7 @@ import Testing
   func aNonisolatedObserverSeesEveryEditWithoutACopy(size: Int) {
     let inventory = Inventory(count: size)
     let runs = Log<Int>()
-    let token = observe { runs.append(inventory.items.count) }
+    let token = observe { _ in runs.append(inventory.items.count) }
     Self.editInPlace(inventory, edits: 100)
     #expect(runs.count == 202)  // the first run, 100 edits, the reservation, 100 appends
     token.cancel()
@@ -60,7 +60,7 @@ import Testing
   func aMainActorObserverSeesEveryEditWithoutACopy(size: Int) {
     let inventory = Inventory(count: size)
     var runs = 0
-    let token = observe {
+    let token = observe { _ in
       _ = inventory.items
       runs += 1
     }
@@ -73,7 +73,7 @@ import Testing
   actor Editor {
     var runs = 0
     func editWhileObserving(_ inventory: Inventory) -> TrackingToken {
-      let token = observe {
+      let token = observe { _ in
         _ = inventory.items.count
         self.runs += 1
       }
@@ -95,7 +95,7 @@ import Testing
   func aDetachedWriterMakesNoCopy(size: Int) async {
     let inventory = Inventory(count: size)
     let runs = Log<Int>()
-    let token = observe { runs.append(inventory.items.count) }
+    let token = observe { _ in runs.append(inventory.items.count) }
     await Task.detached { Self.editInPlace(inventory, edits: 100) }.value
     #expect(runs.count == 202)  // the first run, 100 edits, the reservation, 100 appends
     token.cancel()
@@ -120,7 +120,7 @@ import Testing
   @MainActor @Test func aTrivialValueEditedToAnEqualValueNotifiesNobody() {
     let counter = Counter()
     var runs = 0
-    let token = observe {
+    let token = observe { _ in
       _ = counter.count
       runs += 1
     }

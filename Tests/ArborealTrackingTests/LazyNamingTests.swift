@@ -2,8 +2,9 @@ import ArborealTracking
 import Synchronization
 import Testing
 
-/// A first change that wakes only observers which ignore what changed skips naming the
-/// property; whoever reads the changes later still gets its name and owner.
+/// A first change that wakes only observers which ignore what changed (the library's own, made
+/// with the package forms `observe(ignoringChanges:)` and `withTracking(_:ignoringChanges:)`)
+/// skips naming the property; whoever reads the changes later still gets its name and owner.
 @MainActor
 @Suite struct LazyNamingTests {
   @Test func aChangeSeenFirstByAPlainObserverIsNamedForTheNextObserverThatReadsChanges() {
@@ -11,7 +12,7 @@ import Testing
     var fired = 0
     withTracking {
       _ = counter.count
-    } onChange: {
+    } ignoringChanges: {
       fired += 1
     }
     counter.count = 1
@@ -32,10 +33,10 @@ import Testing
   @Test func aPlainContinuousObserverRunsOnEveryChangeOfAnUnnamedProperty() {
     let counter = Counter()
     var runs = 0
-    let token = observe {
+    let token = observe(ignoringChanges: {
       _ = counter.step
       runs += 1
-    }
+    })
     for step in 2...5 { counter.step = step }
     #expect(runs == 5)
     token.cancel()
@@ -68,7 +69,7 @@ import Testing
     let fired = Atomic<Int>(0)
     withTracking {
       _ = model.count
-    } onChange: { @Sendable in
+    } ignoringChanges: { @Sendable in
       fired.wrappingAdd(1, ordering: .relaxed)
     }
     await Task.detached { model.count = 1 }.value  // a plain observer's first change

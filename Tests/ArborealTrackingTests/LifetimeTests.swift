@@ -12,11 +12,11 @@ import Testing
       weakCounter = counter
       withTracking {
         counter.count
-      } onChange: {
+      } onChange: { _ in
         log.append(1)
       }
       let captured = counter
-      token = observe { [weak captured] in _ = captured?.count }
+      token = observe { [weak captured] _ in _ = captured?.count }
     }
     #expect(weakCounter == nil)
     #expect(log.count == 0)
@@ -30,7 +30,7 @@ import Testing
     do {
       let payload = Payload()
       weakPayload = payload
-      let token = observe { _ = (payload, counter.count) }
+      let token = observe { _ in _ = (payload, counter.count) }
       #expect(counter.registrar.registrationCount == 1)
       _ = token
     }
@@ -48,7 +48,7 @@ import Testing
       weakPayload = payload
       withTracking {
         (first.count, second.count)
-      } onChange: {
+      } onChange: { _ in
         _ = payload
       }
     }
@@ -61,7 +61,7 @@ import Testing
 
   @Test func cancellingRemovesEntriesFromEveryRegistrar() {
     let models = (0..<10).map { _ in Counter() }
-    let token = observe { for model in models { _ = model.count } }
+    let token = observe { _ in for model in models { _ = model.count } }
     #expect(models.allSatisfy { $0.registrar.registrationCount == 1 })
     token.cancel()
     #expect(models.allSatisfy { $0.registrar.registrationCount == 0 })

@@ -8,7 +8,7 @@ import Testing
   @Test func runsNowAndAfterEveryChange() {
     let counter = Counter()
     let seen = Log<Int>()
-    let token = observe { seen.append(counter.count) }
+    let token = observe { _ in seen.append(counter.count) }
     counter.count = 1
     counter.count = 2
     #expect(seen.all == [0, 1, 2])
@@ -18,8 +18,8 @@ import Testing
   @Test func onlyObserversOfTheChangedPropertyRun() {
     let person = Person()
     let runs = Log<String>()
-    let first = observe { runs.append("first:\(person.firstName)") }
-    let age = observe { runs.append("age:\(person.age)") }
+    let first = observe { _ in runs.append("first:\(person.firstName)") }
+    let age = observe { _ in runs.append("age:\(person.age)") }
     person.firstName = "Grace"
     #expect(runs.all == ["first:Ada", "age:36", "first:Grace"])
     first.cancel()
@@ -41,7 +41,7 @@ import Testing
   @Test func aBranchThatStopsReadingAPropertyStopsDependingOnIt() {
     let parent = Parent()
     let seen = Log<Int>()
-    let token = observe { seen.append(parent.useChild ? parent.child.count : parent.fallback) }
+    let token = observe { _ in seen.append(parent.useChild ? parent.child.count : parent.fallback) }
     parent.useChild = false
     #expect(seen.all == [0, -1])
     parent.child.count = 5  // no longer read
@@ -55,7 +55,7 @@ import Testing
     let parent = Parent()
     let old = parent.child
     let seen = Log<Int>()
-    let token = observe { seen.append(parent.child.count) }
+    let token = observe { _ in seen.append(parent.child.count) }
     let replacement = Child(count: 10)
     parent.child = replacement
     old.count = 99  // the old child is no longer observed
@@ -68,7 +68,7 @@ import Testing
   @Test func noCallAfterCancelReturns() {
     let counter = Counter()
     let seen = Log<Int>()
-    let token = observe { seen.append(counter.count) }
+    let token = observe { _ in seen.append(counter.count) }
     token.cancel()
     counter.count = 1
     #expect(seen.all == [0])
@@ -79,7 +79,7 @@ import Testing
   @Test func releasingTheTokenEndsTheObservation() {
     let counter = Counter()
     let seen = Log<Int>()
-    var token: TrackingToken? = observe { seen.append(counter.count) }
+    var token: TrackingToken? = observe { _ in seen.append(counter.count) }
     _ = token
     token = nil
     counter.count = 1
@@ -92,8 +92,8 @@ import Testing
     let seen = Log<Bool>()
     let token = observe {
       counter.count > 2
-    } onChange: {
-      seen.append($0)
+    } onChange: { _, isLarge in
+      seen.append(isLarge)
     }
     counter.count = 1
     counter.count = 3
@@ -106,7 +106,7 @@ import Testing
   @Test func aBodyThatWritesWhatItReadsSettles() {
     let counter = Counter()
     let runs = Log<Int>()
-    let token = observe {
+    let token = observe { _ in
       runs.append(counter.count)
       if counter.count < 5 { counter.count += 1 }
     }
@@ -121,7 +121,7 @@ import Testing
     TrackingDiagnostics.runawayHandler = { reports.append($0) }
     defer { TrackingDiagnostics.runawayHandler = nil }
     let runs = Locked.make(0)
-    let token = observe {
+    let token = observe { _ in
       runs.withLock { $0 += 1 }
       document.blob = Blob(size: document.blob.size + 1)  // never equal: never settles
     }
@@ -135,8 +135,8 @@ import Testing
     let counter = Counter()
     let doubled = Counter()
     let seen = Log<Int>()
-    let writer = observe { doubled.count = counter.count * 2 }
-    let reader = observe { seen.append(doubled.count) }
+    let writer = observe { _ in doubled.count = counter.count * 2 }
+    let reader = observe { _ in seen.append(doubled.count) }
     counter.count = 2
     counter.count = 3
     #expect(seen.all == [0, 4, 6])
@@ -147,7 +147,7 @@ import Testing
   @Test @MainActor func mainActorObserversRunSynchronouslyOnTheMainActor() {
     let counter = Counter()
     var seen: [Int] = []
-    let token = observe { seen.append(counter.count) }
+    let token = observe { _ in seen.append(counter.count) }
     counter.count = 1
     #expect(seen == [0, 1])
     token.cancel()
@@ -157,7 +157,7 @@ import Testing
     let shared = SharedCounter()
     var seen: [Int] = []
     let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-    let token = observe {
+    let token = observe { _ in
       seen.append(shared.value)
       continuation.yield(shared.value)
     }

@@ -13,7 +13,7 @@ import Testing
     let registrar = TrackingRegistrar()
     @Tracked var name = "Jane"
     @Tracked var surname = "Doe"
-    @Derived(mainActor: { (person: Person) in person.name + " " + person.surname })
+    @Derived({ @MainActor (person: Person) in person.name + " " + person.surname })
     var fullName: String
   }
 
@@ -21,7 +21,7 @@ import Testing
     let person = Person()
     var log: [String] = []
     // `effect(() => console.log(fullName.value))`: logs "Jane Doe".
-    let effect = observe { log.append(person.fullName) }
+    let effect = observe { _ in log.append(person.fullName) }
     #expect(log == ["Jane Doe"])
     // `name.value = "John"`: logs "John Doe".
     person.name = "John"
@@ -32,7 +32,7 @@ import Testing
   @Test func aBatchNotifiesOnceWithEveryChange() {
     let person = Person()
     var log: [String] = []
-    let effect = observe { log.append(person.fullName) }
+    let effect = observe { _ in log.append(person.fullName) }
     // `batch(() => { name.value = "Foo"; surname.value = "Bar"; })`: logs "Foo Bar" once.
     withTransaction {
       person.name = "Foo"
@@ -65,7 +65,7 @@ import Testing
     var log: [String] = []
     // `effect(() => console.log(name.value, surname.peek()))`: a change of `surname` alone
     // does not run it.
-    let effect = observe {
+    let effect = observe { _ in
       log.append(person.name + " " + withoutTracking { person.surname })
     }
     person.surname = "Smith"
@@ -79,7 +79,7 @@ import Testing
     let person = Person()
     var log: [String] = []
     // `const dispose = effect(...); dispose();`
-    let dispose = observe { log.append(person.fullName) }
+    let dispose = observe { _ in log.append(person.fullName) }
     dispose.cancel()
     person.name = "Foo"
     #expect(log == ["Jane Doe"])
@@ -91,7 +91,7 @@ import Testing
     // `const isEven = computed(() => count.value % 2 === 0)`; an effect on `isEven` runs only
     // when the parity changes.
     let isEven = Derived("isEven") { counter.count % 2 == 0 }
-    let effect = observe { log.append(isEven.value) }
+    let effect = observe { _ in log.append(isEven.value) }
     counter.count = 2
     counter.count = 3
     counter.count = 5

@@ -7,7 +7,7 @@ import Testing
 @Suite struct RegistrarStateTests {
   private func observer() -> ObserverCore {
     ObserverCore(
-      kind: .continuous, delivery: .synchronous, callback: UncheckedCallback({}), origin: nil)
+      kind: .continuous, delivery: .synchronous, callback: UncheckedCallback({ _ in }), origin: nil)
   }
 
   @Test func aWriteWithoutObserversCreatesAnEntryThatCompactionDrops() {

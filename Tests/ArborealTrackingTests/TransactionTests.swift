@@ -40,7 +40,7 @@ import Testing
   @Test func nestedTransactionsJoinTheOutermost() {
     let counter = Counter()
     let runs = Log<Int>()
-    let token = observe { runs.append(counter.count) }
+    let token = observe { _ in runs.append(counter.count) }
     withTransaction {
       counter.count = 1
       withTransaction { counter.count = 2 }
@@ -55,7 +55,7 @@ import Testing
     struct Failure: Error {}
     let counter = Counter()
     let runs = Log<Int>()
-    let token = observe { runs.append(counter.count) }
+    let token = observe { _ in runs.append(counter.count) }
     #expect(throws: Failure.self) {
       try withTransaction {
         counter.count = 1

@@ -7,7 +7,7 @@ import Testing
     let person = Person()
     let name = withTracking {
       person.fullName
-    } onChange: {
+    } onChange: { _ in
     }
     #expect(name == "Ada Lovelace")
   }
@@ -18,17 +18,17 @@ import Testing
     let log = Log<String>()
     _ = withTracking {
       person.firstName
-    } onChange: {
+    } onChange: { _ in
       log.append("first")
     }
     _ = withTracking {
       person.age
-    } onChange: {
+    } onChange: { _ in
       log.append("age")
     }
     _ = withTracking {
       other.firstName
-    } onChange: {
+    } onChange: { _ in
       log.append("other")
     }
     person.firstName = "Grace"
@@ -40,7 +40,7 @@ import Testing
     let seen = Log<Int>()
     _ = withTracking {
       counter.count
-    } onChange: {
+    } onChange: { _ in
       seen.append(counter.count)
     }
     counter.count = 5
@@ -67,7 +67,7 @@ import Testing
     let log = Log<Int>()
     _ = withTracking {
       counter.count
-    } onChange: {
+    } onChange: { _ in
       log.append(1)
     }
     counter.count = 0
@@ -81,7 +81,7 @@ import Testing
     let log = Log<Int>()
     _ = withTracking {
       document.blob
-    } onChange: {
+    } onChange: { _ in
       log.append(1)
     }
     document.blob = Blob(size: 0)
@@ -92,7 +92,7 @@ import Testing
     let counter = Counter()
     _ = withTracking {
       counter.count
-    } onChange: {
+    } onChange: { _ in
       counter.step = counter.count * 10
     }
     counter.count = 3
@@ -117,7 +117,7 @@ import Testing
     withTracking {
       counter.count = 7
       _ = counter.count
-    } onChange: {
+    } onChange: { _ in
       log.append(1)
     }
     #expect(log.count == 0)
@@ -180,9 +180,9 @@ import Testing
     withTracking {
       _ = withTracking {
         person.age
-      } onChange: {
+      } onChange: { _ in
       }
-    } onChange: {
+    } onChange: { _ in
       outer.append(1)
     }
     person.age = 40
@@ -194,7 +194,7 @@ import Testing
     let log = Log<Int>()
     _ = withTracking {
       withoutTracking { person.age }
-    } onChange: {
+    } onChange: { _ in
       log.append(1)
     }
     person.age = 1
@@ -208,7 +208,7 @@ import Testing
       try withTracking {
         _ = counter.count
         throw Failure()
-      } onChange: {
+      } onChange: { _ in
         Issue.record("must not fire")
       }
     }
@@ -221,7 +221,7 @@ import Testing
     var seen: [Int] = []  // main-actor state, captured without Sendable
     _ = withTracking {
       counter.count
-    } onChange: {
+    } onChange: { _ in
       seen.append(counter.count)
     }
     counter.count = 2
@@ -251,7 +251,7 @@ import Testing
   @Test func anInPlaceMutationThatChangesNothingNotifiesNobody() {
     let inventory = Inventory()
     let log = Log<Int>()
-    let token = observe { log.append(inventory.count) }
+    let token = observe { _ in log.append(inventory.count) }
     inventory.count += 0
     inventory.items.append(contentsOf: [])
     inventory.count += 2
@@ -294,7 +294,7 @@ import Testing
     let models = (0..<1_000).map { _ in Counter() }
     var runs = 0
     var sum = 0
-    let token = observe {
+    let token = observe { _ in
       runs += 1
       // Each model twice, apart: the second pass repeats every registrar.
       sum = models.reduce(0) { $0 + $1.count } + models.reduce(0) { $0 + $1.step }

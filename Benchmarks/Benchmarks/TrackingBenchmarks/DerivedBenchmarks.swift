@@ -216,7 +216,7 @@ func registerDerivedBenchmarks() {
       let diamond = DerivedDiamond()
       let sink = Sink()
       let bottom = diamond.bottom
-      let token = observe { [diamond] in
+      let token = observe { [diamond] _ in
         sink.value &+= diamond.bottom?.value ?? 0
         sink.runs &+= 1
       }

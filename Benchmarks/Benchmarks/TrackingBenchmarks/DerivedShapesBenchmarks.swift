@@ -113,7 +113,7 @@ struct Shape {
 /// Observers of ours: one continuous `observe` per output.
 func observeOutputs(_ outputs: [@Sendable () -> Int], sink: Sink) -> [TrackingToken] {
   outputs.map { output in
-    observe {
+    observe { _ in
       sink.value &+= output()
       sink.runs &+= 1
     }

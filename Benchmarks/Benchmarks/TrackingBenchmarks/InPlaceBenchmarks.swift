@@ -76,7 +76,7 @@ func registerInPlaceBenchmarks() {
     setUp: { () -> (TrackedList, TrackingToken, Sink) in
       let list = TrackedList(count: listSize)
       let sink = Sink()
-      let token = observe {
+      let token = observe { _ in
         sink.value &+= list.items.count
         sink.runs &+= 1
       }
@@ -117,7 +117,7 @@ func registerInPlaceBenchmarks() {
     setUp: { () -> (TrackedList, TrackingToken, Sink) in
       let list = TrackedList(count: listSize)
       let sink = Sink()
-      let token = observe {
+      let token = observe { _ in
         sink.value &+= list.items.count
         sink.runs &+= 1
       }

@@ -15,7 +15,7 @@ func registerObserverBenchmarks() {
     for _ in benchmark.scaledIterations {
       withTracking {
         sink.value &+= model.count
-      } onChange: {
+      } onChange: { _ in
         sink.runs &+= 1
       }
       value &+= 1
@@ -58,7 +58,7 @@ func registerObserverBenchmarks() {
         let model = TrackedModel()
         let sink = Sink()
         let tokens = (0..<observers).map { _ in
-          observe {
+          observe { _ in
             sink.value &+= model.count
             sink.runs &+= 1
           }

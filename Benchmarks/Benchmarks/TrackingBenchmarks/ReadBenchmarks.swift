@@ -74,7 +74,7 @@ func registerReadBenchmarks() {
         var sum = 0
         for _ in 0..<readsPerClosure { sum &+= model.count }
         sink.value &+= sum
-      } onChange: {
+      } onChange: { _ in
         sink.runs &+= 1
       }
     }
@@ -112,7 +112,7 @@ func registerReadBenchmarks() {
         var sum = 0
         for _ in 0..<readsPerClosure { sum &+= model.count &+ model.other &+ model.third }
         sink.value &+= sum
-      } onChange: {
+      } onChange: { _ in
         sink.runs &+= 1
       }
     }

@@ -24,13 +24,13 @@ func registerScaleBenchmarks() {
         let others = (0..<bystanders).map { _ in TrackedModel() }
         let othersSink = Sink()
         var tokens = others.map { other in
-          observe {
+          observe { _ in
             othersSink.value &+= other.count
             othersSink.runs &+= 1
           }
         }
         tokens.append(
-          observe {
+          observe { _ in
             sink.value &+= model.count
             sink.runs &+= 1
           })
@@ -89,7 +89,7 @@ func registerScaleBenchmarks() {
     let runs = sink.runs
     withTracking {
       for model in models { sink.value &+= model.count }
-    } onChange: {
+    } onChange: { _ in
       sink.runs &+= 1
     }
     benchmark.stopMeasurement()

@@ -56,7 +56,7 @@ func registerWriteBenchmarks() {
       let models = (0..<modelCount).map { _ in TrackedModel() }
       let sink = Sink()
       let tokens = models.map { model in
-        observe {
+        observe { _ in
           sink.value &+= model.other
           sink.runs &+= 1
         }

@@ -87,7 +87,7 @@ let observed = bytesPerItem(count) { ObservedModel() }
 let oneShotOurs = bytesPerRegistration(count, model: { TrackedModel() }) { model in
   withTracking {
     sink.value &+= model.count
-  } onChange: {
+  } onChange: { _ in
     sink.value &+= 1
   }
 }
@@ -101,7 +101,7 @@ let oneShotObservation = bytesPerRegistration(count, model: { ObservedModel() })
 
 // One continuous observer of one property per model.
 let continuousOurs = bytesPerRegistration(count, model: { TrackedModel() }) { model in
-  observe { sink.value &+= model.count }
+  observe { _ in sink.value &+= model.count }
 }
 
 // One observer that reads 1,000 models (ours), or one registration over 1,000 models.
@@ -110,7 +110,7 @@ let wideOurs =
   bytesPerRegistration(
     count / group, model: { (0..<group).map { _ in TrackedModel() } }
   ) { models in
-    observe { for model in models { sink.value &+= model.count } }
+    observe { _ in for model in models { sink.value &+= model.count } }
   }
 let wideObservation =
   bytesPerRegistration(

@@ -109,7 +109,7 @@ let movedScenarios: [String: @Sendable (Int) -> Void] = [
   "diamond/ours": { count in
     let diamond = ProfileDiamond()
     let sink = Sink()
-    let token = observe { [diamond] in
+    let token = observe { [diamond] _ in
       sink.value &+= diamond.bottom?.value ?? 0
       sink.runs &+= 1
     }

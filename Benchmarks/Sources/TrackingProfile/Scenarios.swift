@@ -40,7 +40,7 @@ let scenarios: [String: @Sendable (Int) -> Void] = [
     let sink = Sink()
     withTracking {
       for _ in 0..<count { sink.value &+= model.count }
-    } onChange: {
+    } onChange: { _ in
       sink.runs &+= 1
     }
     model.count &+= 1
@@ -61,7 +61,7 @@ let scenarios: [String: @Sendable (Int) -> Void] = [
     for index in 0..<count {
       withTracking {
         sink.value &+= model.count
-      } onChange: {
+      } onChange: { _ in
         sink.runs &+= 1
       }
       model.count = index &+ 1
@@ -87,7 +87,7 @@ let scenarios: [String: @Sendable (Int) -> Void] = [
     for _ in 0..<count {
       withTracking {
         for model in models { sink.value &+= model.count }
-      } onChange: {
+      } onChange: { _ in
         sink.runs &+= 1
       }
       models[0].count &+= 1
@@ -110,7 +110,7 @@ let scenarios: [String: @Sendable (Int) -> Void] = [
   "notify-1/ours": { count in
     let model = opaque(TrackedModel())
     let sink = Sink()
-    let token = observe {
+    let token = observe { _ in
       sink.value &+= model.count
       sink.runs &+= 1
     }

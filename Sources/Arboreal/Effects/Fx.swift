@@ -97,26 +97,6 @@ public struct Fx<Action: Sendable>: Sendable {
     self.init(work: FxEntry.Work(operation: { send in await send(await operation()) }))
   }
 
-  /// Several effects, each running one operation and sending the action it returns.
-  ///
-  /// The operations run concurrently; their actions arrive in the order they finish.
-  ///
-  /// ```swift
-  /// return Fx([
-  ///   { .profileLoaded(await environment.api.profile()) },
-  ///   { .feedLoaded(await environment.api.feed()) },
-  /// ])
-  /// ```
-  ///
-  /// - Parameter operations: The async work, each run off the main actor.
-  /// - Complexity: O(*n*) for *n* operations.
-  public init(_ operations: [@Sendable () async -> Action]) {
-    self.init(
-      effects: operations.map { operation in
-        .run(FxEntry.Work(operation: { send in await send(await operation()) }))
-      })
-  }
-
   /// An effect that runs a throwing `operation` and sends the action it returns, or the
   /// action `catch` makes of the error it throws.
   ///
@@ -166,6 +146,17 @@ public struct Fx<Action: Sendable>: Sendable {
   ///   await send(.finished)
   /// }
   /// ```
+  ///
+  /// The same form sends the elements of an `AsyncSequence` (a loop over it, as above), and
+  /// does work that sends nothing back (logging, analytics), whose body never calls `send`:
+  ///
+  /// ```swift
+  /// let event = "opened \(title)"
+  /// return .run { _ in try? await environment.analytics.track(event) }
+  /// ```
+  ///
+  /// A body that throws needs ``run(_:catch:)``, or a `try?` that says the error is dropped
+  /// on purpose.
   ///
   /// - Parameter body: The async work, run off the main actor.
   /// - Returns: The effect.
@@ -217,74 +208,12 @@ public struct Fx<Action: Sendable>: Sendable {
       }))
   }
 
-  /// An effect that sends every action an asynchronous sequence yields, in order, until it
-  /// ends or the effect is cancelled.
-  ///
-  /// ```swift
-  /// return .sequence(environment.clock.ticks(every: .seconds(1)).map { _ in Action.tick })
-  ///   .cancellable(id: "timer")
-  /// ```
-  ///
-  /// - Parameter actions: The sequence; iterated off the main actor.
-  /// - Returns: The effect.
-  public static func sequence<S: AsyncSequence & Sendable>(_ actions: S) -> Fx
-  where S.Element == Action, S.Failure == Never {
-    Fx(
-      work: FxEntry.Work(operation: { send in
-        var iterator = actions.makeAsyncIterator()
-        while let action = await iterator.next(isolation: nil) {
-          await send(action)
-        }
-      }))
-  }
-
-  /// An effect that sends every action a throwing asynchronous sequence yields, in order,
-  /// then the action `catch` makes of the error that ends it, if any.
-  ///
-  /// - Parameters:
-  ///   - actions: The sequence; iterated off the main actor.
-  ///   - catch: Turns the error that ends the sequence into a last action.
-  /// - Returns: The effect.
-  public static func sequence<S: AsyncSequence & Sendable>(
-    _ actions: S, catch: @escaping @Sendable (any Error) -> Action
-  ) -> Fx where S.Element == Action {
-    let handle = `catch`
-    return Fx(
-      work: FxEntry.Work(operation: { send in
-        var iterator = actions.makeAsyncIterator()
-        do {
-          while let action = try await iterator.next(isolation: nil) {
-            await send(action)
-          }
-        } catch {
-          await send(handle(error))
-        }
-      }))
-  }
-
-  /// An effect that does work and sends nothing back: logging, analytics, a write whose
-  /// result nobody waits for.
-  ///
-  /// An error thrown by `work` is discarded; map it to an action with
-  /// ``init(_:catch:)`` when something should react to it.
-  ///
-  /// ```swift
-  /// let event = "opened \(title)"
-  /// return .fireAndForget { try await environment.analytics.track(event) }
-  /// ```
-  ///
-  /// - Parameter work: The async work, run off the main actor.
-  /// - Returns: The effect.
-  public static func fireAndForget(_ work: @escaping @Sendable () async throws -> Void) -> Fx {
-    Fx(work: FxEntry.Work(operation: { _ in try? await work() }))
-  }
-
   /// The effects of all of `effects`, in order.
   ///
   /// ```swift
   /// return .merge(
   ///   Fx { .profileLoaded(await environment.api.profile()) },
-  ///   .fireAndForget { await environment.analytics.track("profile") }
+  ///   .run { _ in await environment.analytics.track("profile") }
   /// )
   /// ```
   ///

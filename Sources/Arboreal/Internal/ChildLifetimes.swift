@@ -128,11 +128,11 @@ final class ChildLifetimes {
     let read = link.read
     // The body runs now, then after each transaction that changed what `read` read, on the
     // main actor; it holds the watch and this object weakly (the store owns both).
-    watch.token = observe { [weak self, weak watch] in
+    watch.token = observe(ignoringChanges: { [weak self, weak watch] in
       let present = read()
       guard let self, let watch else { return }
       self.reconcile(watch, with: present)
-    }
+    })
     return watch
   }
 

@@ -5,7 +5,7 @@ extension ArborealStore {
   /// ```swift
   /// let remaining = store.derived("remaining") { $0.items.count { !$0.isDone } }
   /// print(remaining.value)  // computed once, then cached
-  /// let token = observe { print("left:", remaining.value) }  // runs only when it changes
+  /// let token = observe { _ in print("left:", remaining.value) }  // runs only when it changes
   /// ```
   ///
   /// The selector evaluates `get` on the current state (on a view store, the child it

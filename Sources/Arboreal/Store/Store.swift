@@ -113,8 +113,8 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// started, in the order they were started; dropped when the child leaves the state.
   @exclusivity(unchecked) private var childSubscriptions: [ObjectIdentifier: ChildSubscriptions] =
     [:]
-  /// The observations made by ``subscribe(to:get:tag:)``, released with the store.
-  @exclusivity(unchecked) private var storeSubscriptions: [TrackingToken] = []
+  /// The observations made by ``follow(_:get:tag:)``, released with the store.
+  @exclusivity(unchecked) private var followedStores: [TrackingToken] = []
 
   /// The executor the effects' tasks prefer (a task executor preference, SE-0417); nil, the
   /// default, runs them on the global concurrent executor.
@@ -756,30 +756,31 @@ extension Store {
   /// how one feature follows another's state without either holding the other.
   ///
   /// ```swift
-  /// cart.subscribe(to: session, get: \.userID, tag: Cart.Action.userChanged)
+  /// cart.follow(session, get: \.userID, tag: Cart.Action.userChanged)
   /// ```
   ///
   /// `tag(value)` is sent at once with the current value, then after every change of what
-  /// `get` read that gives a value different from the previous one, on the main actor. The
-  /// subscription lasts until the returned token is cancelled or this store is released; it
-  /// keeps `other` alive, not this store.
+  /// `get` read that gives a value different from the previous one, on the main actor. This
+  /// store follows until the returned token is cancelled or this store is released; it keeps
+  /// `other` alive, not this store. (A ``Subscription`` is something else: a source of
+  /// actions that a model asks for as a function of its own state.)
   ///
   /// - Parameters:
   ///   - other: The store to follow.
   ///   - get: Derives the value from the other store's model; its reads are tracked.
   ///   - tag: Makes this store's action of a value.
-  /// - Returns: A token that ends the subscription when cancelled; the store keeps it too.
+  /// - Returns: A token that stops following when cancelled; the store keeps it too.
   @discardableResult
-  public func subscribe<Other: ArborealStore, Value: Equatable>(
-    to other: Other,
+  public func follow<Other: ArborealStore, Value: Equatable>(
+    _ other: Other,
     get: @escaping (Other.Model) -> Value,
     tag: @escaping (Value) -> Model.Action
   ) -> TrackingToken {
     send(tag(get(other.state)))
-    let token = observe({ get(other.state) }) { [weak self] value in
+    let token = observe({ get(other.state) }) { [weak self] _, value in
       self?.send(tag(value))
     }
-    storeSubscriptions.append(token)
+    followedStores.append(token)
     return token
   }
 }

@@ -20,7 +20,9 @@ public struct Subscription<Action: Sendable>: Sendable {
   /// A subscription that runs `fx` while a model asks for `id`.
   ///
   /// ```swift
-  /// Subscription(id: "messages", .sequence(environment.messages()))
+  /// Subscription(id: "messages", .run { send in
+  ///   for await message in environment.messages() { await send(.received(message)) }
+  /// })
   /// ```
   ///
   /// `fx` is evaluated only when the store starts the subscription, not each time the model

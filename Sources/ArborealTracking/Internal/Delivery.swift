@@ -72,48 +72,37 @@ enum Delivery: Sendable {
 /// for nonisolated callbacks, on the mutating thread; they are `Sendable`), and never
 /// concurrently with itself: an observer admits one runner at a time.
 struct UncheckedCallback: @unchecked Sendable {
-  private enum Function {
-    case plain(() -> Void)
-    case withChanges((TrackingChanges) -> Void)
-  }
+  private let function: (TrackingChanges) -> Void
 
-  private let function: Function
+  /// Whether the callback may read the names of what changed: a change that only wakes
+  /// callbacks that do not lets its first write skip looking the property's name up by
+  /// reflection. A user's closure may read them; the library's own callbacks say.
+  let readsChanges: Bool
 
-  /// A callback that ignores what changed (no wrapping closure to allocate).
-  init(_ function: @escaping @isolated(any) @Sendable () -> Void) {
+  /// A user's callback, which receives what changed.
+  init(_ function: @escaping @isolated(any) @Sendable (TrackingChanges) -> Void) {
     // Non-generic holders: a generic one would store the function at its most abstract
     // representation, which costs a thunk (an allocation) on the way in and another out.
-    struct Isolated { let function: @isolated(any) @Sendable () -> Void }
-    struct Plain { let function: @Sendable () -> Void }
-    self.function = .plain(unsafeBitCast(Isolated(function: function), to: Plain.self).function)
-  }
-
-  /// A callback that receives what changed.
-  init(_ function: @escaping @isolated(any) @Sendable (TrackingChanges) -> Void) {
     struct Isolated { let function: @isolated(any) @Sendable (TrackingChanges) -> Void }
     struct Plain { let function: @Sendable (TrackingChanges) -> Void }
-    self.function = .withChanges(
-      unsafeBitCast(Isolated(function: function), to: Plain.self).function)
+    self.function = unsafeBitCast(Isolated(function: function), to: Plain.self).function
+    self.readsChanges = true
   }
 
   /// A callback made inside the library, already known to run only in its observer's
   /// isolation.
-  init(unchecked function: @escaping (TrackingChanges) -> Void) {
-    self.function = .withChanges(function)
-  }
-
-  /// Whether the callback reads what changed: a callback that does not lets a first change
-  /// skip looking up the property's name by reflection.
-  var readsChanges: Bool {
-    if case .plain = function { return false }
-    return true
+  ///
+  /// - Parameters:
+  ///   - readsNames: Whether `function` reads the names of the changed properties (not only
+  ///     whether there are any).
+  ///   - function: The callback.
+  init(readsNames: Bool, unchecked function: @escaping (TrackingChanges) -> Void) {
+    self.function = function
+    self.readsChanges = readsNames
   }
 
   func callAsFunction(_ changes: TrackingChanges) {
-    switch function {
-    case .plain(let function): function()
-    case .withChanges(let function): function(changes)
-    }
+    function(changes)
   }
 }
 

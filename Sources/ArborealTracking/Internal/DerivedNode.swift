@@ -310,8 +310,8 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     super.init(name: name, delivery: delivery)
   }
 
-  /// A model's value, computed where the model is used (`.synchronous`), or on the main
-  /// actor for a main-actor model.
+  /// A model's value, computed where the model is used (`.synchronous`), or on the actor its
+  /// closure is isolated to (a main-actor model's).
   init(
     modelCompute: @escaping (AnyObject) -> Value, isDuplicate: ((Value, Value) -> Bool)?,
     delivery: Delivery = .synchronous
@@ -627,7 +627,8 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   private func makeInputLink() -> ObserverCore {
     ObserverCore(
       kind: .input, delivery: delivery,
-      callback: UncheckedCallback(unchecked: { [weak self] _ in self?.inputsMayHaveChanged() }),
+      callback: UncheckedCallback(
+        readsNames: false, unchecked: { [weak self] _ in self?.inputsMayHaveChanged() }),
       origin: nil)
   }
 }

@@ -340,10 +340,10 @@ final class RegistrarCore: @unchecked Sendable {
     // for a consumer that may read them: a change recording or a tracking scope running
     // anywhere (a scope hands the key to the observer it registers), or an observer whose
     // callback takes the changes. A first change that only wakes observers which ignore them
-    // (a plain `withTracking` or `observe`, a persister) reports the unnamed key; a later
-    // change looks the name up when something needs it. (A scope that starts on another
-    // thread at this very moment may get the key unnamed, `property#N`: its observer is still
-    // notified, only the name is missing.)
+    // (a derived value's input link, `observe(_:onChange:)`, the library's own watchers)
+    // reports the unnamed key; a later change looks the name up when something needs it. (A
+    // scope that starts on another thread at this very moment may get the key unnamed,
+    // `property#N`: its observer is still notified, only the name is missing.)
     guard activity.writesTakeSlowPath || activity.hasScopes || observers.anyReadsChanges else {
       report(key, to: observers, context: context, model: model, write: write)
       return

@@ -36,8 +36,8 @@ extension TrackingRegistrar {
   package var identity: ObjectIdentifier { ObjectIdentifier(core) }
 }
 
-/// Whether a tracking scope (``withTracking(isolation:_:onChange:)-74ukm``,
-/// ``observe(isolation:fileID:line:_:)-54f61``) is recording reads on the calling
+/// Whether a tracking scope (``withTracking(isolation:_:onChange:)``,
+/// ``observe(isolation:fileID:line:_:)``) is recording reads on the calling
 /// thread.
 package var isTrackingAccesses: Bool {
   TrackingActivity.shared.hasScopes

@@ -64,7 +64,7 @@ private final class Printed: Sendable {
 
     // article begins: backward
     let session = Session()
-    let token = observe { print(trackingObservation { session.userName }) }
+    let token = observe { _ in print(trackingObservation { session.userName }) }
     session.userName = "grace"  // prints "grace"
     token.cancel()
     // article ends: backward

@@ -51,7 +51,7 @@ enum DocsEffects {
         return .cancel(id: SearchID())
       case .logOpened:
         let query = self.query  // copy what the effect needs: it cannot capture `self`
-        return .fireAndForget { await environment.log("opened with \(query)") }
+        return .run { _ in await environment.log("opened with \(query)") }  // sends nothing
       }
     }
   }
@@ -73,12 +73,14 @@ enum DocsEffects {
     func update(action: Action, environment: Void) -> Fx<Action> {
       switch action {
       case .start(let count):
-        // Any `AsyncSequence` of actions: each element is sent in order.
+        // Any `AsyncSequence`: a loop sends each element, in order.
         let ticks = AsyncStream<Action> { continuation in
           for _ in 0..<count { continuation.yield(.tick) }
           continuation.finish()
         }
-        return .sequence(ticks)
+        return .run { send in
+          for await tick in ticks { await send(tick) }
+        }
       case .tick:
         ticks += 1
         return .none
@@ -167,7 +169,7 @@ private struct FakeSearchError: Error, CustomStringConvertible {
     #expect(byID.isFinished && byHandle.isFinished)
   }
 
-  @Test func fireAndForgetSendsNothing() async {
+  @Test func anEffectThatSendsNothing() async {
     let log = Log<String>()
     let store = Store(state: Search(), environment: Self.environment(log: log))
     store.send(.queryChanged("swift"))
@@ -186,7 +188,7 @@ private struct FakeSearchError: Error, CustomStringConvertible {
     #expect(store.state.ticks == 3)
 
     let seen = Log<Int>()
-    let token = observe { seen.append(store.state.remaining) }
+    let token = observe { _ in seen.append(store.state.remaining) }
     // article begins: run
     await store.send(.countDown(from: 2)).value  // remaining: 2, then 1, then 0
     // article ends: run

@@ -121,7 +121,7 @@ enum DocsDerived {
 
     // article begins: derived-diamond
     let sheet = Sheet()
-    let token = observe {
+    let token = observe { _ in
       print(sheet.summary)
     }  // 4 and 3
 
@@ -162,7 +162,7 @@ enum DocsDerived {
 
     // README derived example begins
     let order = Order()
-    let token = observe {
+    let token = observe { _ in
       print("free shipping:", order.shipsFree)
     }  // free shipping: false
 

@@ -120,7 +120,7 @@ enum DocsTrackingOverview {
     // article begins: nested
     let person = Person()
     let old = person.address
-    let token = observe {
+    let token = observe { _ in
       print("lives in", person.address.city)
     }  // lives in London
 
@@ -222,7 +222,7 @@ enum DocsTrackingOverview {
     let person = Person()
     let token = observe {
       person.age >= 40
-    } onChange: { isOver40 in
+    } onChange: { _, isOver40 in
       print("over 40:", isOver40)
     }
 
@@ -241,7 +241,7 @@ enum DocsTrackingOverview {
 
     // article begins: without
     let person = Person()
-    let token = observe {
+    let token = observe { _ in
       let age = withoutTracking { person.age }  // read, but not a dependency
       print(person.name, age)
     }  // Ada 36

@@ -127,7 +127,7 @@ final class SharedSheet: Trackable, @unchecked Sendable {
 final class MainActorSheet: Trackable {
   let registrar = TrackingRegistrar()
   @Tracked var width = 2
-  @Derived(mainActor: { (sheet: MainActorSheet) in sheet.width * 2 }) var doubled: Int
+  @Derived({ @MainActor (sheet: MainActorSheet) in sheet.width * 2 }) var doubled: Int
 }
 
 /// One row of a ``Ledger``.

@@ -1,0 +1,31 @@
+// Package hooks, not API: the library's own observers in other modules (a store's child
+// lifetimes, a persister) that never read what changed. A first write that wakes only such
+// observers skips looking the property's name up by reflection (tens of thousands of
+// instructions per model and property); the public forms hand the changes to user code, which
+// may read them.
+
+/// ``observe(isolation:fileID:line:_:)`` for a body that ignores what changed.
+package func observe(
+  isolation: isolated (any Actor)? = #isolation,
+  fileID: StaticString = #fileID, line: UInt = #line,
+  @_inheritActorContext ignoringChanges body: @escaping @isolated(any) @Sendable () -> Void
+) -> TrackingToken {
+  let run = synchronous(body)
+  return startObserving(
+    Delivery(body.isolation ?? isolation),
+    UncheckedCallback(readsNames: false, unchecked: { _ in run() }),
+    origin: ObserverOrigin(fileID: fileID, line: line))
+}
+
+/// ``withTracking(isolation:_:onChange:)`` for an `onChange` that ignores what changed.
+@discardableResult
+package func withTracking<T, E: Error>(
+  isolation: isolated (any Actor)? = #isolation,
+  _ apply: () throws(E) -> T,
+  @_inheritActorContext ignoringChanges onChange: @escaping @isolated(any) @Sendable () -> Void
+) throws(E) -> T {
+  let run = synchronous(onChange)
+  return try track(
+    onChange.isolation ?? isolation, apply,
+    UncheckedCallback(readsNames: false, unchecked: { _ in run() }))
+}
