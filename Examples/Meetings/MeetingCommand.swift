@@ -21,10 +21,8 @@ enum MeetingCommand: Equatable {
 
   /// Parses one line; a blank line is `nil`.
   static func parse(_ line: String) throws(InputError) -> MeetingCommand? {
-    let line = line.trimmingWhitespace
-    guard !line.isEmpty else { return nil }
-    let word = String(line.prefix { !$0.isWhitespace })
-    let rest = String(line.dropFirst(word.count)).trimmingWhitespace
+    let (word, rest) = line.firstWordAndRest
+    guard !word.isEmpty else { return nil }
     let name = word.lowercased()
     switch name {
     case "add", "title":

@@ -7,6 +7,8 @@ import Foundation
 @MainActor
 enum SignupMain {
   static func main() async {
+    // The options prologue is the same in every example's `main`, on purpose: each example
+    // reads top to bottom on its own.
     let console = Console()
     let options: SignupOptions
     do {

@@ -20,17 +20,14 @@ enum TodoCommand: Equatable {
 
   /// Parses one line; a blank line is `nil`.
   static func parse(_ line: String) throws(InputError) -> TodoCommand? {
-    let line = line.trimmingWhitespace
-    guard !line.isEmpty else { return nil }
-    let word = String(line.prefix { !$0.isWhitespace })
-    let rest = String(line.dropFirst(word.count)).trimmingWhitespace
+    let (word, rest) = line.firstWordAndRest
+    guard !word.isEmpty else { return nil }
     switch word.lowercased() {
     case "add":
       guard !rest.isEmpty else { throw .emptyText(example: "add buy milk") }
       return .add(rest)
     case "edit":
-      let number = String(rest.prefix { !$0.isWhitespace })
-      let text = String(rest.dropFirst(number.count)).trimmingWhitespace
+      let (number, text) = rest.firstWordAndRest
       return .edit(try parseNumber(number, for: "edit"), text.isEmpty ? nil : text)
     case "done": return .done(try parseNumber(rest, for: word))
     case "undone": return .undone(try parseNumber(rest, for: word))

@@ -9,6 +9,8 @@ import Foundation
 @MainActor
 enum TodosMain {
   static func main() async {
+    // The options prologue is the same in every example's `main`, on purpose: each example
+    // reads top to bottom on its own.
     let console = Console()
     let options: TodosOptions
     do {

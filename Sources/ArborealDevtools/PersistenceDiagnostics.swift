@@ -6,7 +6,9 @@ import Arboreal
 /// PersistenceDiagnostics.releasedPersisterHandler = { message in logger.warning("\(message)") }
 /// ```
 public enum PersistenceDiagnostics: Sendable {
-  private static let handler = Locked<(@Sendable (String) -> Void)?>.make(nil)
+  // The shape of every diagnostics handler of the library (`TrackingDiagnostics`,
+  // `ArborealDiagnostics`): a public property over a `DiagnosticChannel`, which holds the logic.
+  private static let releasedPersister = DiagnosticChannel()
 
   /// Receives the message for a ``StorePersister`` released before its
   /// ``StorePersister/finish()``: a persister that is not kept stops saving when it goes
@@ -15,15 +17,11 @@ public enum PersistenceDiagnostics: Sendable {
   /// were lost. When nil (the default), the message is written to standard error. Reported in
   /// debug builds only.
   public static var releasedPersisterHandler: (@Sendable (String) -> Void)? {
-    get { handler.withLock { $0 } }
-    set { handler.withLock { $0 = newValue } }
+    get { releasedPersister.handler }
+    set { releasedPersister.handler = newValue }
   }
 
   static func reportReleasedPersister(_ message: String) {
-    if let handler = releasedPersisterHandler {
-      handler(message)
-    } else {
-      writeToStandardError(message)
-    }
+    releasedPersister.report(message)
   }
 }

@@ -423,6 +423,10 @@ public final class TestStore<Model: ArborealModel>: Sendable {
 
   // MARK: Receiving
 
+  // The three `receive` forms (an action, a predicate, a case) are deliberate twins: each
+  // repeats the caller-location parameters, which must be the public function's own default
+  // arguments to capture the test's file and line, and calls the one `receive(expected:…)`.
+
   /// Waits for the next action an effect delivers, checks that it is `action`, applies it and
   /// runs `assert` on the model.
   ///

@@ -166,6 +166,9 @@ public struct Derived<Value> {
     fatalError("@Derived is only available on properties of Trackable classes")
   }
 
+  // The enclosing-instance subscripts below have the shape the language fixes for a property
+  // wrapper of a class, as `Tracked`'s do: deliberate twins.
+
   /// The value, up to date, read through the model.
   @inlinable
   public static subscript<Model: Trackable>(

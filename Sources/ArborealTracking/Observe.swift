@@ -91,6 +91,9 @@ public func observe<Value>(
     ValueObserverCaller(isolation: isolation, fileID: fileID, line: line))
 }
 
+// A deliberate twin of the function above: Swift picks an overload by the value's type, which is
+// how an `Equatable` value's equal results are skipped with the same spelling.
+
 /// Computes `value` now and again after every change of a tracked property it read, and passes
 /// the previous and the new value to `onChange` when they differ.
 ///

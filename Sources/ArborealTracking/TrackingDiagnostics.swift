@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Diagnostics the registrar reports instead of failing.
 public enum TrackingDiagnostics {
   /// How many times in a row a continuous observer re-runs because a property it read changed
@@ -10,23 +8,23 @@ public enum TrackingDiagnostics {
   /// of those properties starts it again.
   public static let rerunLimit = 100
 
-  private static let handler = Locked<(@Sendable (String) -> Void)?>.make(nil)
+  private static let runaway = DiagnosticChannel()
 
   /// Receives the message for a runaway observer. When nil (the default), the message is
   /// written to standard error.
   public static var runawayHandler: (@Sendable (String) -> Void)? {
-    get { handler.withLock { $0 } }
-    set { handler.withLock { $0 = newValue } }
+    get { runaway.handler }
+    set { runaway.handler = newValue }
   }
 
-  private static let released = Locked<(@Sendable (String) -> Void)?>.make(nil)
+  private static let releasedToken = DiagnosticChannel()
 
   /// Receives the message for an observation whose token was released before any change
   /// reached it (`_ = observe { _ in }`), which debug builds report. When nil (the default), the
   /// message is written to standard error.
   public static var releasedTokenHandler: (@Sendable (String) -> Void)? {
-    get { released.withLock { $0 } }
-    set { released.withLock { $0 = newValue } }
+    get { releasedToken.handler }
+    set { releasedToken.handler = newValue }
   }
 
   static func reportRunaway(_ origin: ObserverOrigin?) {
@@ -34,11 +32,7 @@ public enum TrackingDiagnostics {
     let message =
       "ArborealTracking: \(observer) re-ran \(rerunLimit) times in a row because it changes "
       + "what it reads; it was stopped until its next change."
-    if let handler = runawayHandler {
-      handler(message)
-    } else {
-      Platform.printError(message)
-    }
+    runaway.report(message)
   }
 
   static func reportReleasedEarly(_ origin: ObserverOrigin?) {
@@ -47,10 +41,6 @@ public enum TrackingDiagnostics {
       "ArborealTracking: \(observer) ended before any change reached it: its token was "
       + "released. Keep the token (`let token = observe { _ in … }`) for as long as it should run; "
       + "cancel it to end it on purpose."
-    if let handler = releasedTokenHandler {
-      handler(message)
-    } else {
-      Platform.printError(message)
-    }
+    releasedToken.report(message)
   }
 }

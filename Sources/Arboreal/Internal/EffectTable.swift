@@ -94,12 +94,18 @@ struct EffectTable<Handle, Waiter> {
     return true
   }
 
-  /// Gives back a hold; the group closes when nothing else keeps it open.
-  mutating func release(_ group: GroupID) -> Output {
+  /// Runs a mutation that fills an `Output`, then checks the invariants: the frame of every
+  /// public mutation that only delegates.
+  private mutating func producing(_ mutation: (inout Self, inout Output) -> Void) -> Output {
     defer { checkInvariants() }
     var output = Output()
-    decrement(group, into: &output)
+    mutation(&self, &output)
     return output
+  }
+
+  /// Gives back a hold; the group closes when nothing else keeps it open.
+  mutating func release(_ group: GroupID) -> Output {
+    producing { $0.decrement(group, into: &$1) }
   }
 
   /// Whether the group still has something queued, being handled or running.
@@ -151,10 +157,7 @@ struct EffectTable<Handle, Waiter> {
 
   /// Cancels one running effect.
   mutating func cancel(effect: EffectID) -> Output {
-    defer { checkInvariants() }
-    var output = Output()
-    remove(effect, cancelling: true, into: &output)
-    return output
+    producing { $0.remove(effect, cancelling: true, into: &$1) }
   }
 
   /// Whether an effect tagged with `id` is running.
@@ -166,20 +169,14 @@ struct EffectTable<Handle, Waiter> {
 
   /// Records that an effect's task has ended. Does nothing for a cancelled effect.
   mutating func finish(_ effect: EffectID) -> Output {
-    defer { checkInvariants() }
-    var output = Output()
-    remove(effect, cancelling: false, into: &output)
-    return output
+    producing { $0.remove(effect, cancelling: false, into: &$1) }
   }
 
   /// Cancels every running effect tagged with `id`.
   ///
   /// - Complexity: O(*k* × *i*) for *k* effects cancelled, each tagged with *i* identifiers.
   mutating func cancel(_ id: CancelID) -> Output {
-    defer { checkInvariants() }
-    var output = Output()
-    cancel(id, into: &output)
-    return output
+    producing { $0.cancel(id, into: &$1) }
   }
 
   /// Cancels a group: its running effects now, and any effect it would start later.

@@ -85,6 +85,9 @@ public struct AlertState<Action: Sendable>: Sendable {
 extension AlertState: Equatable where Action: Equatable {}
 extension AlertState: Hashable where Action: Hashable {}
 
+// Declared in the same shape as `AlertState` (a nested kind, then plain documented
+// properties): two value types alike by design, not code to share.
+
 /// A button of an ``AlertState``: its title, its role and the action it sends.
 public struct AlertButton<Action: Sendable>: Sendable {
   /// What a button is for, which a UI may show (a red destructive button, a bold cancel one).

@@ -1,3 +1,6 @@
+// The public `forward` overloads are deliberate twins: one per way a parent holds a child
+// (always, optionally, in a collection, presented, on a stack), each a signature and one call
+// of `runChildUpdate`, where the rules they share live.
 extension ArborealModel {
   /// Sends a child action to the child this model always holds, and returns the child's
   /// effects as this model's: the one line a parent writes for a kind of child.
@@ -28,12 +31,11 @@ extension ArborealModel {
     environment: Child.Environment,
     tag: @escaping @Sendable (Child.Action) -> Action
   ) -> Fx<Action> {
-    let model = self[keyPath: child]
-    let fx = model.update(action: action, environment: environment)
-    // Inlined, so that a child update returning `Fx.none` (the common case) costs what calling
-    // it and tagging its effects costs: no closure, no identifier, no generic metadata.
-    if fx.storage == nil, !Child._isSubscribing { return Fx(storage: nil) }
-    return forwarded(fx, of: model, at: child, environment: environment, tag: tag)
+    return runChildUpdate(
+      self[keyPath: child], action, environment, path: child, key: Never?.none
+    ) {
+      forwarded($0, of: $1, at: child, environment: environment, tag: tag)
+    }
   }
 
   /// Sends a child action to an optional child, if it is there, and returns the child's
@@ -66,13 +68,11 @@ extension ArborealModel {
     environment: Child.Environment,
     tag: @escaping @Sendable (Child.Action) -> Action
   ) -> Fx<Action> {
-    guard let model = self[keyPath: child] else {
-      dropForwarded(action, child: Child.self, path: child, key: Never?.none)
-      return Fx(storage: nil)
+    return runChildUpdate(
+      self[keyPath: child], action, environment, path: child, key: Never?.none
+    ) {
+      forwarded($0, of: $1, atOptional: child, environment: environment, tag: tag)
     }
-    let fx = model.update(action: action, environment: environment)
-    if fx.storage == nil, !Child._isSubscribing { return Fx(storage: nil) }
-    return forwarded(fx, of: model, atOptional: child, environment: environment, tag: tag)
   }
 
   /// Sends a child action to the child with `id` in a collection, if it is there, and returns
@@ -112,13 +112,12 @@ extension ArborealModel {
     tag: @escaping @Sendable (Children.Element.Action) -> Action
   ) -> Fx<Action>
   where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
-    guard let model = self[keyPath: children].first(where: { $0.id == id }) else {
-      dropForwarded(action, child: Children.Element.self, path: children, key: id)
-      return Fx(storage: nil)
+    return runChildUpdate(
+      self[keyPath: children].first(where: { $0.id == id }), action, environment, path: children,
+      key: id
+    ) {
+      forwarded($0, of: $1, in: children, environment: environment, tag: tag)
     }
-    let fx = model.update(action: action, environment: environment)
-    if fx.storage == nil, !Children.Element._isSubscribing { return Fx(storage: nil) }
-    return forwarded(fx, of: model, in: children, environment: environment, tag: tag)
   }
 
   /// Sends a child action to a child of a collection that this model has in hand (while it
@@ -156,9 +155,11 @@ extension ArborealModel {
     tag: @escaping @Sendable (Children.Element.Action) -> Action
   ) -> Fx<Action>
   where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
-    let fx = child.update(action: action, environment: environment)
-    if fx.storage == nil, !Children.Element._isSubscribing { return Fx(storage: nil) }
-    return forwarded(fx, of: child, in: children, environment: environment, tag: tag)
+    return runChildUpdate(
+      child, action, environment, path: children, key: Never?.none
+    ) {
+      forwarded($0, of: $1, in: children, environment: environment, tag: tag)
+    }
   }
 
   /// Handles the actions of a presented child: sends ``PresentationAction/presented(_:)``
@@ -194,13 +195,11 @@ extension ArborealModel {
       self[keyPath: child] = nil
       return Fx(storage: nil)
     case .presented(let action):
-      guard let model = self[keyPath: child] else {
-        dropForwarded(action, child: Child.self, path: child, key: Never?.none)
-        return Fx(storage: nil)
+      return runChildUpdate(
+        self[keyPath: child], action, environment, path: child, key: Never?.none
+      ) {
+        forwarded($0, of: $1, presentedAt: child, environment: environment, tag: tag)
       }
-      let fx = model.update(action: action, environment: environment)
-      if fx.storage == nil, !Child._isSubscribing { return Fx(storage: nil) }
-      return forwarded(fx, of: model, presentedAt: child, environment: environment, tag: tag)
     }
   }
 
@@ -240,13 +239,11 @@ extension ArborealModel {
       }
       return Fx(storage: nil)
     case .element(let id, let action):
-      guard let model = self[keyPath: stack][id: id] else {
-        dropForwarded(action, child: Element.self, path: stack, key: id)
-        return Fx(storage: nil)
+      return runChildUpdate(
+        self[keyPath: stack][id: id], action, environment, path: stack, key: id
+      ) {
+        forwarded($0, of: $1, on: stack, id: id, environment: environment, tag: tag)
       }
-      let fx = model.update(action: action, environment: environment)
-      if fx.storage == nil, !Element._isSubscribing { return Fx(storage: nil) }
-      return forwarded(fx, of: model, on: stack, id: id, environment: environment, tag: tag)
     }
   }
 
@@ -308,6 +305,29 @@ extension ArborealModel {
     self[keyPath: path] = child
     guard Child._isSubscribing else { return .none }
     return forwarded(.none, of: child, presentedAt: path, environment: environment, tag: tag)
+  }
+
+  /// Runs the update of `child`, when it is there, and hands its effects to `forwarding`
+  /// unless it returned none and does not subscribe: the rules every `forward` applies, in one
+  /// place. A child that is not there drops the action, reported in debug builds as sent to
+  /// `path` (and `key`).
+  ///
+  /// Inlined, so that a child update returning `Fx.none` (the common case) costs what calling
+  /// it costs: no closure, no identifier, no generic metadata.
+  @inlinable @inline(__always)
+  @MainActor
+  func runChildUpdate<Child: ArborealModel, Key: Hashable & Sendable>(
+    _ child: Child?, _ action: Child.Action, _ environment: Child.Environment,
+    path: AnyKeyPath, key: Key?,
+    forwarding: (Fx<Child.Action>, Child) -> Fx<Action>
+  ) -> Fx<Action> {
+    guard let child else {
+      dropForwarded(action, child: Child.self, path: path, key: key)
+      return Fx(storage: nil)
+    }
+    let fx = child.update(action: action, environment: environment)
+    if fx.storage == nil, !Child._isSubscribing { return Fx(storage: nil) }
+    return forwarding(fx, child)
   }
 
   // MARK: Out of line: a child that returned effects, or that subscribes

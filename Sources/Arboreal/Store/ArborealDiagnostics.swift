@@ -6,7 +6,10 @@ import ArborealTracking
 /// ArborealDiagnostics.droppedActionHandler = { message in logger.warning("\(message)") }
 /// ```
 public enum ArborealDiagnostics: Sendable {
-  private static let handler = Locked<(@Sendable (String) -> Void)?>.make(nil)
+  // The shape of every diagnostics handler of the library (`TrackingDiagnostics`,
+  // `PersistenceDiagnostics`): a public property over a `DiagnosticChannel`, which holds the
+  // logic.
+  private static let droppedAction = DiagnosticChannel()
 
   /// Receives the message for an action dropped because its child is no longer in its parent:
   /// one sent to a keyed or presented ``ViewStore`` whose child is gone (a removed row), or
@@ -18,15 +21,11 @@ public enum ArborealDiagnostics: Sendable {
   /// Reported in debug builds only; release builds drop such actions silently, as documented
   /// in ``ViewStore``.
   public static var droppedActionHandler: (@Sendable (String) -> Void)? {
-    get { handler.withLock { $0 } }
-    set { handler.withLock { $0 = newValue } }
+    get { droppedAction.handler }
+    set { droppedAction.handler = newValue }
   }
 
   static func reportDroppedAction(_ message: String) {
-    if let handler = droppedActionHandler {
-      handler(message)
-      return
-    }
-    writeToStandardError(message)
+    droppedAction.report(message)
   }
 }

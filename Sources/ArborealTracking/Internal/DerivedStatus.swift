@@ -41,13 +41,7 @@ struct DerivedStatus: Equatable {
 
   /// A tracked property the value read may have changed: `clean` becomes `check`. Returns
   /// whether the phase changed (the caller then marks the value's dependents).
-  mutating func inputMayHaveChanged() -> Bool {
-    defer { checkInvariants() }
-    guard phase == .clean else { return false }
-    phase = .check
-    marks &+= 1
-    return true
-  }
+  mutating func inputMayHaveChanged() -> Bool { markForCheck() }
 
   /// A tracked property that computation `generation` read changed after the read: `clean`
   /// or `check` becomes `dirty`, unless a newer computation is stored. Returns whether the
@@ -66,7 +60,10 @@ struct DerivedStatus: Equatable {
   /// edge from it existed): `clean` becomes `check`. Returns whether the phase changed. No
   /// generation: an edge may be older than the computation that relies on it, and a mark
   /// that was not needed costs a check, never a wrong result.
-  mutating func sourceMayHaveChanged() -> Bool {
+  mutating func sourceMayHaveChanged() -> Bool { markForCheck() }
+
+  /// `clean` becomes `check`, counted as a mark; what both kinds of "may have changed" do.
+  private mutating func markForCheck() -> Bool {
     defer { checkInvariants() }
     guard phase == .clean else { return false }
     phase = .check

@@ -46,23 +46,20 @@ final class TrackingActivity: Sendable {
   var hasScopes: Bool { word.load(ordering: .relaxed) & ActivityWord.scopeCount != 0 }
 
   /// Counts a tracking scope in (`true`) or out (`false`).
-  func countScope(_ entering: Bool) {
-    if entering {
-      word.wrappingAdd(ActivityWord.scopeUnit, ordering: .relaxed)
-    } else {
-      word.wrappingSubtract(ActivityWord.scopeUnit, ordering: .relaxed)
-    }
-  }
+  func countScope(_ entering: Bool) { count(ActivityWord.scopeUnit, in: entering) }
 
   /// Whether a change recording runs on some thread (ignores the mirror bits).
   var hasRecordings: Bool { word.load(ordering: .relaxed) & ActivityWord.recorderCount != 0 }
 
   /// Counts a change recording in (`true`) or out (`false`).
-  func countRecording(_ entering: Bool) {
+  func countRecording(_ entering: Bool) { count(ActivityWord.recorderUnit, in: entering) }
+
+  /// Adds `unit` to the word (`entering`) or takes it away.
+  private func count(_ unit: UInt64, in entering: Bool) {
     if entering {
-      word.wrappingAdd(ActivityWord.recorderUnit, ordering: .relaxed)
+      word.wrappingAdd(unit, ordering: .relaxed)
     } else {
-      word.wrappingSubtract(ActivityWord.recorderUnit, ordering: .relaxed)
+      word.wrappingSubtract(unit, ordering: .relaxed)
     }
   }
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import Arboreal
 
 /// `Fx` as a value: what each constructor and combinator holds, without a store.
-@Suite struct FxTests {
+@Suite struct FxValueTests {
   /// Runs every effect of `fx` in order and returns the actions they sent.
   private func actions<Action: Sendable>(of fx: Fx<Action>) async -> [Action] {
     let sent = Log<Action>()

@@ -7,7 +7,7 @@ import Testing
 /// The guarantee (Docs/Semantics.md, "The store"): effects run off the main actor and their actions
 /// come back through `send` on the main actor, after the action that started them; and every form
 /// of `Fx` delivers what it says.
-@MainActor @Suite struct EffectTests {
+@MainActor @Suite struct RunningEffectsTests {
   @Test func effectsRunOffTheMainActor() async {
     let store = Store(state: Script(), environment: ())
     let onMainActor = Log<Bool>()
