@@ -16,8 +16,11 @@ struct AccessRecord {
 /// Scopes are recycled through a small per-thread pool, so that a tracking closure run does
 /// not allocate once its thread has warmed up.
 ///
-/// Invariant: a scope is used only by the thread that runs its closure; that is also why the
-/// dynamic exclusivity checks, which would cost more than the rest of a read, are switched off.
+/// Invariants: the runs tile `records[0..<recordCount]` in order, none empty, and two
+/// neighbouring runs never share a registrar (``checkInvariants()`` asserts them under
+/// `ARBOREAL_INTERNAL_CHECKS` whenever the scope is consumed). A scope is used only by the
+/// thread that runs its closure; that is also why the dynamic exclusivity checks, which would
+/// cost more than the rest of a read, are switched off.
 final class AccessScope {
   struct Run {
     let core: RegistrarCore
@@ -105,6 +108,7 @@ final class AccessScope {
 
   /// Gives back the pending counts of every run without registering anything.
   func discard() {
+    checkInvariants()
     for run in runs { run.core.releasePending() }
     runs.removeAll(keepingCapacity: true)
     lastCore = nil
@@ -125,6 +129,7 @@ final class AccessScope {
   ///
   /// - Complexity: O(*r*) expected for *r* runs; allocates nothing once the scope is warm.
   func readsSomeRegistrarTwice() -> Bool {
+    checkInvariants()
     if runs.count < 2 { return false }
     let mask = prepareGroupTable()
     return runs.withUnsafeBufferPointer { runs in
@@ -177,6 +182,7 @@ final class AccessScope {
   ///
   /// - Complexity: O(*r*) expected for *r* reads.
   func groups() -> [Group] {
+    checkInvariants()
     if runs.count == 1, let run = runs.first {
       return [Group(core: run.core, ids: ids(of: run), records: records(of: run), runCount: 1)]
     }
@@ -212,6 +218,27 @@ final class AccessScope {
 
   /// Returns the scope to its thread's pool. Call once the scope is consumed, on the thread
   /// that ran it.
+  /// Asserts the invariants when built with `-DARBOREAL_INTERNAL_CHECKS`; does nothing
+  /// otherwise. O(*r*) for *r* runs.
+  @inline(__always)
+  func checkInvariants() {
+    #if ARBOREAL_INTERNAL_CHECKS
+      var next = 0
+      for index in runs.indices {
+        let run = runs[index]
+        precondition(
+          run.range.lowerBound == next && !run.range.isEmpty,
+          "AccessScope: the runs do not tile the records")
+        precondition(
+          index == 0 || runs[index - 1].core !== run.core,
+          "AccessScope: two neighbouring runs of one registrar")
+        next = run.range.upperBound
+      }
+      precondition(
+        runs.isEmpty || next == recordCount, "AccessScope: records after the last run")
+    #endif
+  }
+
   func recycle() {
     runs.removeAllKeepingStorage()
     if records.count > 1_024 { records = [] }

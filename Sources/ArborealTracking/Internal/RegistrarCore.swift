@@ -226,6 +226,31 @@ final class RegistrarCore: @unchecked Sendable {
     }
   }
 
+  /// Asserts the state's invariants after a registration, when built with
+  /// `-DARBOREAL_INTERNAL_CHECKS`: those of ``RegistrarState``, and every observed property's
+  /// bit set in `observedMask` (a write that finds its bit clear notifies nobody).
+  @inline(__always)
+  private func checkInvariants(
+    of state: borrowing RegistrarState, touching ids: some Sequence<UInt64>
+  ) {
+    #if ARBOREAL_INTERNAL_CHECKS
+      state.checkInvariants(touching: ids)
+      let mask = observedMask.load(ordering: .sequentiallyConsistent)
+      precondition(
+        mask & state.neededMask == state.neededMask,
+        "RegistrarCore: an observed property's bit is clear")
+    #endif
+  }
+
+  /// Asserts, when built with `-DARBOREAL_INTERNAL_CHECKS`, that a give-back left the pending
+  /// count at zero or more: every run gives back the one count it took, once.
+  @inline(__always)
+  private func checkPending(_ remaining: Int) {
+    #if ARBOREAL_INTERNAL_CHECKS
+      precondition(remaining >= 0, "RegistrarCore: a pending count given back twice")
+    #endif
+  }
+
   /// Marks the start of a scope's reads of this registrar. Balanced by `releasePending(_:)`
   /// or by a registration that consumes the scope's run.
   func beginPending() {
@@ -251,6 +276,7 @@ final class RegistrarCore: @unchecked Sendable {
   func releasePending(_ count: Int = 1, tidy: Bool = true) {
     let remaining = pendingScopes.wrappingSubtract(count, ordering: .sequentiallyConsistent)
       .newValue
+    checkPending(remaining)
     if remaining == 0 && tidy {
       withState { self.tidy(&$0) }
     }
@@ -481,6 +507,8 @@ final class RegistrarCore: @unchecked Sendable {
       for id in ids { state.add(observer, to: id) }
       let remaining = pendingScopes.wrappingSubtract(runCount, ordering: .sequentiallyConsistent)
         .newValue
+      checkPending(remaining)
+      checkInvariants(of: state, touching: ids)
       if remaining == 0 { tidy(&state) }
     }
   }
@@ -496,6 +524,8 @@ final class RegistrarCore: @unchecked Sendable {
       state.add(observer, to: id)
       let remaining = pendingScopes.wrappingSubtract(1, ordering: .sequentiallyConsistent)
         .newValue
+      checkPending(remaining)
+      checkInvariants(of: state, touching: CollectionOfOne(id))
       if remaining == 0 { tidy(&state) }
     }
   }

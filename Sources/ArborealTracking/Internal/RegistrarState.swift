@@ -46,10 +46,12 @@ enum ObserverList {
 
 /// The lock-protected part of a registrar: a pure state machine over its property entries.
 ///
-/// Invariants (checked by `RegistrarStateTests`):
+/// Invariants (checked by `RegistrarStateTests`, and by ``checkInvariants(touching:)`` after
+/// every registration under `ARBOREAL_INTERNAL_CHECKS`):
 /// - at most one entry per property id;
 /// - an observer appears at most once in an entry (observers deduplicate their own reads);
-/// - `neededMask` has the bit of every entry that has observers.
+/// - `neededMask` has the bit of every entry that has observers (the registrar keeps those
+///   bits set in its atomic mask).
 ///
 /// A registrar rarely has more than a few dozen properties, so entries live in an array and
 /// are found by a linear scan, which beats hashing at that size.
@@ -177,6 +179,35 @@ struct RegistrarState {
   /// entries are harmless otherwise: writes that reach the lock update them.
   mutating func compact() {
     entries.removeAll { $0.observers.isEmpty }
+  }
+
+  /// Asserts the invariants when built with `-DARBOREAL_INTERNAL_CHECKS`; does nothing
+  /// otherwise. Bounded, so that a check after every registration does not make a fan-out
+  /// quadratic: entries are compared pairwise while there are at most 64 (a model has a few
+  /// dozen properties), and an observer is looked for twice only in the entries of `ids`
+  /// with at most 64 observers.
+  func checkInvariants(touching ids: some Sequence<UInt64>) {
+    #if ARBOREAL_INTERNAL_CHECKS
+      if entries.count <= 64 {
+        for first in entries.indices {
+          for second in entries.indices where second > first {
+            precondition(
+              entries[first].id != entries[second].id, "RegistrarState: two entries of one id")
+          }
+        }
+      }
+      for id in ids {
+        guard let index = index(of: id), entries[index].observers.count <= 64 else { continue }
+        let observers = entries[index].observers
+        for first in observers.indices {
+          for second in observers.indices where second > first {
+            precondition(
+              observers[first] !== observers[second],
+              "RegistrarState: an observer registered twice for one property")
+          }
+        }
+      }
+    #endif
   }
 
   /// The number of (property, observer) registrations, for tests.
