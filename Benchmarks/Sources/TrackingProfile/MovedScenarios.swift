@@ -117,6 +117,21 @@ let movedScenarios: [String: @Sendable (Int) -> Void] = [
     precondition(sink.runs == count + 1)
     token.cancel()
   },
+  "broad/ours": { count in
+    // `derived-broad`: 1,000 values on one source, each observed.
+    let source = TrackedModel()
+    let values = (0..<1_000).map { offset in Derived { source.count &+ offset } }
+    let sink = Sink()
+    let tokens = values.map { value in
+      observe { _ in
+        sink.value &+= value.value
+        sink.runs &+= 1
+      }
+    }
+    for index in 0..<count { source.count = index &+ 1 }
+    precondition(sink.runs == 1_000 * (count + 1))
+    for token in tokens { token.cancel() }
+  },
   "diamond/observation": { count in
     let diamond = ProfileObservedDiamond()
     let sink = Sink()
