@@ -19,6 +19,20 @@ final class ProfileCounter: ArborealModel {
   }
 }
 
+/// A parent that forwards to a counter, as `BenchParent` in the benchmarks.
+final class ProfileParent: ArborealModel {
+  enum Action: Sendable { case child(ProfileCounter.Action) }
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var child = ProfileCounter()
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .child(let action):
+      return forward(action, to: \.child, environment: (), tag: Action.child)
+    }
+  }
+}
+
 /// A model bridged to `Observation`. `@unchecked Sendable`: used on one thread only.
 final class ProfileBridgedModel: ObservableTrackable, @unchecked Sendable {
   let registrar = TrackingRegistrar.observable()
@@ -88,6 +102,13 @@ let movedScenarios: [String: @Sendable (Int) -> Void] = [
       for _ in 0..<count { store.send(.increment) }
       precondition(store.state.count == count)
       token.cancel()
+    }
+  },
+  "send/forwarded": { count in
+    MainActor.assumeIsolated {
+      let store = Store(state: ProfileParent(), environment: ())
+      for _ in 0..<count { store.send(.child(.increment)) }
+      precondition(store.state.child.count == count)
     }
   },
   "bridged-read/ours": { count in
