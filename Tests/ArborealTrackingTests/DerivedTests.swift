@@ -465,6 +465,21 @@ import Testing
     token.cancel()
   }
 
+  @SheetActor @Test func aGlobalActorModelsDerivedValue() {
+    // The closure's `@SheetActor` makes the value the actor's: computed there, once per
+    // change, and cached between changes.
+    let sheet = ActorSheet()
+    #expect(sheet.tripled == 6)
+    #expect(sheet.tripled == 6)
+    sheet.width = 3
+    withTransaction {
+      sheet.width = 4
+      sheet.width = 5
+    }
+    #expect(sheet.tripled == 15)
+    #expect(sheet.computations == 2)
+  }
+
   actor Ledger {
     let cart = Cart()
 

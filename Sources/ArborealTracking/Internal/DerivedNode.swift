@@ -105,7 +105,9 @@ class DerivedNodeBase: @unchecked Sendable {
   /// overwrite it between two reads, which only records the edge twice (harmless).
   final let lastReader = Atomic<UInt64>(0)
 
-  init(name: String, delivery: Delivery) {
+  /// File-private: only ``DerivedNode``, declared below, makes one, so the base's abstract
+  /// ``refreshVersion()`` is never the one that runs.
+  fileprivate init(name: String, delivery: Delivery) {
     key = TrackingKey(name)
     self.delivery = delivery
   }
@@ -162,6 +164,11 @@ class DerivedNodeBase: @unchecked Sendable {
   // MARK: Overridden by DerivedNode
 
   /// Brings the value up to date and returns its version.
+  ///
+  /// Abstract: Swift has none, and a class (not a protocol) is what lets an edge hold a
+  /// non-generic reference and call this through the vtable; a protocol existential would
+  /// double every edge and call through a witness table. Unreachable, since the base's
+  /// initialiser is file-private and ``DerivedNode`` overrides this.
   func refreshVersion() -> UInt64 { fatalError("DerivedNodeBase.refreshVersion is abstract") }
 
   /// The value's name, for the cycle message.

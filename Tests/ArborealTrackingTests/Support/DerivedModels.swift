@@ -130,6 +130,26 @@ final class MainActorSheet: Trackable {
   @Derived({ @MainActor (sheet: MainActorSheet) in sheet.width * 2 }) var doubled: Int
 }
 
+/// A global actor other than the main actor, for ``ActorSheet``.
+@globalActor actor SheetActor {
+  static let shared = SheetActor()
+}
+
+/// A model isolated to ``SheetActor``, whose derived value's closure says so.
+@SheetActor
+final class ActorSheet: Trackable {
+  let registrar = TrackingRegistrar()
+  @Tracked var width = 2
+  /// How many times `tripled` was computed (not tracked).
+  var computations = 0
+  @Derived({ @SheetActor (sheet: ActorSheet) in
+    SheetActor.preconditionIsolated()
+    sheet.computations += 1
+    return sheet.width * 3
+  })
+  var tripled: Int
+}
+
 /// One row of a ``Ledger``.
 final class LedgerRow: Trackable {
   let registrar = TrackingRegistrar()
