@@ -262,6 +262,9 @@ private final class TestClockWake: ManualWake {
 /// - A fired wait's `waiter` is nil (it was resumed or never suspended); a wait that is not
 ///   fired has no `settling` continuation (nobody awaits its settling before it fires).
 /// - Identifiers come from one counter and are never reused: a stale one names nothing.
+/// - `cancelledEarly` holds the waits whose task was cancelled after booking them and before
+///   suspending (they are no longer in `wakes`); the task's `suspend` takes its id out and
+///   throws, so a cancelled sleep never returns as if it had fired.
 private struct ClockState {
   struct Wake {
     let deadline: TestClock.Instant
@@ -278,6 +281,7 @@ private struct ClockState {
 
   var now: TestClock.Instant
   var wakes: [UInt64: Wake] = [:]
+  private var cancelledEarly: Set<UInt64> = []
   private var nextID: UInt64 = 1
   /// The traces of the stores whose effects waited on the clock on a test executor, held
   /// weakly (a store's trace lives as long as the store).
@@ -328,6 +332,7 @@ private struct ClockState {
   mutating func suspend(
     _ id: UInt64, _ continuation: CheckedContinuation<Void, any Error>
   ) -> SuspendOutcome {
+    if cancelledEarly.remove(id) != nil { return .cancelled }
     guard let wake = wakes[id] else {
       // Settled (its owner was released) or fired-and-settled before the task got here: a
       // plain sleep fired already; an operator's wait cannot be waited on after settling.
@@ -345,6 +350,7 @@ private struct ClockState {
   mutating func cancel(_ id: UInt64) -> CheckedContinuation<Void, any Error>? {
     guard let wake = wakes[id], !wake.isFired else { return nil }
     wakes[id] = nil
+    if wake.waiter == nil { cancelledEarly.insert(id) }
     return wake.waiter
   }
 

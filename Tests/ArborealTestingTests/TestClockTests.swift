@@ -85,6 +85,21 @@ import Testing
     #expect(clock.pendingCount == 0)
   }
 
+  @Test func aSleepCancelledWhileItIsBeingBookedStillThrows() async {
+    // The cancellation lands anywhere between the booking (what `pendingCount` sees) and the
+    // suspension: before the cancellation handler is installed, while it is, or after. Every
+    // interleaving must throw; one used to return as if the sleep had fired. Repeated so that
+    // the early ones happen too.
+    for _ in 0..<300 {
+      let clock = TestClock()
+      let sleeper = Task.detached { try await clock.sleep(for: .seconds(1)) }
+      while clock.pendingCount == 0 {}
+      sleeper.cancel()
+      await #expect(throws: CancellationError.self) { try await sleeper.value }
+      #expect(clock.pendingCount == 0)
+    }
+  }
+
   @Test func anImmediateClockMovesItsTimeToEachDeadline() async throws {
     let clock = ImmediateClock()
     try await clock.sleep(for: .seconds(2))
