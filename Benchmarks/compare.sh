@@ -118,7 +118,7 @@ ROWS = [
     ("write-unobserved-vs-floor [anchor: plain class]", "write-unobserved/ours", "write-unobserved/plain", None, None),
     ("send-vs-update [anchor: calling update directly]", "send-vs-update/send", "send-vs-update/update", "send-vs-update", 10),
     ("viewstore-vs-store [anchor: Store.send of the tagged action]", "viewstore-vs-store/viewstore", "viewstore-vs-store/store", "viewstore-vs-store", 1.3),
-    ("forward-vs-tag [anchor: the child's update called and tagged by hand]", "forward-vs-tag/forward", "forward-vs-tag/tag", "forward-vs-tag", None),
+    ("forward-vs-tag [anchor: the child's update called directly, its Fx.none returned]", "forward-vs-tag/forward", "forward-vs-tag/tag", "forward-vs-tag", None),
     ("effect-roundtrip (send + effect + its action, awaited)", "effect-roundtrip/send", None, None, None),
     ("bridged-read [anchor: ours, not bridged]", "bridged-read/bridged", "untracked-read/ours", None, None),
     ("bridged-read, vs Observation", "bridged-read/bridged", "untracked-read/observation", "bridged-read", 1.5),
@@ -158,8 +158,8 @@ ROWS = [
     ("derived-avoidable, vs plain recomputation", "derived-avoidable/ours", "derived-avoidable/computed", None, None),
     ("derived-cellx-1000 (1,000 layers of 4 values), vs computed under Observation", "derived-cellx-1000/ours", "derived-cellx-1000/observation", "derived-cellx-1000", 0.5),
     ("derived-cellx-1000, vs plain recomputation", "derived-cellx-1000/ours", "derived-cellx-1000/computed", None, None),
-    ("remove-child-with-effects (per row of 10,000, one action) [anchor: tag(key:) + cancel(child:key:) by hand]", "remove-child-with-effects/forward", "remove-child-with-effects/tagged", "remove-child-with-effects", None),
-    ("push-pop (push, start an effect, pop) [anchor: tag(key:) + cancel(child:key:) by hand]", "push-pop/forward", "push-pop/tagged", "push-pop", None),
+    ("remove-child-with-effects (per row of 10,000, one action) [anchor: the parent runs and cancels each row's effect by hand]", "remove-child-with-effects/forward", "remove-child-with-effects/tagged", "remove-child-with-effects", None),
+    ("push-pop (push, start an effect, pop) [anchor: the parent runs and cancels the effect by hand]", "push-pop/forward", "push-pop/tagged", "push-pop", None),
 ]
 # Rows without an anchor whose ratios key is a throughput: the key's value is operations per
 # second (1e9 / ns per operation), and the target, if any, is a most ns per operation.

@@ -105,13 +105,13 @@ final class TodoList: ReplayableModel {
     case .remove(let id):
       guard let index = items.firstIndex(where: { $0.id == id }) else { return .none }
       remember(items.map(\.record))
+      // `forward` ends the removed to-do's effects: nothing to cancel here.
       items.remove(at: index)
-      return Fx.cancel(child: Todo.self, key: id)
+      return .none
     case .todo(let id, let action):
-      guard let todo = item(id: id) else { return .none }
       let before = items.map(\.record)
-      // Keyed: the to-do's effects are its own, and `remove` cancels them.
-      let fx = todo.update(action: action, environment: ()).tag(key: id) { Action.todo(id: id, $0) }
+      // The to-do's effects are its own; a missing id is dropped (and reported in debug builds).
+      let fx = forward(action, to: \.items, id: id, environment: ()) { .todo(id: id, $0) }
       guard items.map(\.record) != before else { return fx }
       remember(before)
       return fx

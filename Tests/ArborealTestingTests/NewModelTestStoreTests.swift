@@ -196,7 +196,7 @@ struct SyncUpDestination {
 /// The detail screen of the user report: `init` assigns `destination` once every stored
 /// property has a value, so the assignment goes through the tracked setter; `attendees` has a
 /// default value and `init` writes it too.
-final class SyncUpDetail: ArborealModel {
+final class SyncUpDetail: ArborealModel, Identifiable {
   enum Action: Sendable, Equatable {
     case edit
     case close
@@ -235,6 +235,7 @@ final class SyncUpsList: ArborealModel {
     case pushScreen(title: String)
     case appendRow(title: String)
     case renameFirstRow(String)
+    case row(id: ObjectIdentifier, SyncUpDetail.Action)
     case removeFirstRow
     case pushGroup(titles: [String])
   }
@@ -253,9 +254,9 @@ final class SyncUpsList: ArborealModel {
     case .pushAndEdit(let title):
       let detail = SyncUpDetail(title: title)
       self.detail = detail
-      return detail.update(action: .edit, environment: ()).tag(Action.detail)
+      return forward(.edit, to: \.detail, environment: (), tag: Action.detail)
     case .detail(let action):
-      return detail?.update(action: action, environment: ()).tag(Action.detail) ?? .none
+      return forward(action, to: \.detail, environment: (), tag: Action.detail)
     case .add(let count):
       rows = (0..<count).map {
         SyncUpDetail(title: "#\($0)", destination: SyncUpDestination(name: "row"))
@@ -271,7 +272,10 @@ final class SyncUpsList: ArborealModel {
       rows.append(SyncUpDetail(title: title))
       return .none
     case .renameFirstRow(let title):
-      return rows[0].update(action: .rename(title), environment: ()).tag(Action.detail)
+      let id = rows[0].id
+      return forward(.rename(title), to: rows[0], in: \.rows, environment: ()) { .row(id: id, $0) }
+    case .row(let id, let action):
+      return forward(action, to: \.rows, id: id, environment: ()) { .row(id: id, $0) }
     case .removeFirstRow:
       rows.removeFirst()
       return .none

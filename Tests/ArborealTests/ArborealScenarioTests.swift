@@ -63,10 +63,10 @@ enum Scenario {
     func update(action: Action, environment: Void) -> Fx<Action> {
       switch action {
       case .child(let action):
-        return child.update(action: action, environment: ()).tag(Action.child)
+        return forward(action, to: \.child, environment: (), tag: Action.child)
       case .setText(let text):
         edits = edits + 1
-        return child.update(action: .setText(text), environment: ()).tag(Action.child)
+        return forward(.setText(text), to: \.child, environment: (), tag: Action.child)
       }
     }
   }

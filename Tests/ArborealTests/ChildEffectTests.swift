@@ -3,9 +3,9 @@ import Testing
 
 @testable import Arboreal
 
-/// Effects belong to the child that started them: a child's cancellation identifiers are
-/// scoped to it (by key for children in a collection), the parent cancels all of one child's
-/// effects, and a removed child's effects deliver nothing.
+/// Effects belong to the child that started them, once its parent forwards its actions: a
+/// child's cancellation identifiers are scoped to it (sibling rows forwarded by id share none),
+/// the parent cancels all of one child's effects, and a removed child's effects deliver nothing.
 @MainActor @Suite struct ChildEffectTests {
   private func makeStore(ids: [Int] = [1, 2]) -> (Store<UploadList>, Uploads) {
     let uploads = Uploads(ids: [0] + ids)
@@ -14,7 +14,7 @@ import Testing
     return (store, uploads)
   }
 
-  @Test func siblingRowsCancelInFlightOnlyTheirOwnUploads() async {
+  @Test func siblingRowsForwardedByIDCancelInFlightOnlyTheirOwnUploads() async {
     let (store, uploads) = makeStore()
     let first = store.send(.row(id: 1, .upload))
     let second = store.send(.row(id: 2, .upload))
@@ -72,7 +72,7 @@ import Testing
     #expect(store.state.rows.map(\.isUploaded) == [false, true])
   }
 
-  @Test func removingARowCancelsItsEffectsSoNothingArrivesForAMissingID() async {
+  @Test func removingARowEndsItsEffectsSoNothingArrivesForAMissingID() async {
     let (store, uploads) = makeStore()
     let upload = store.send(.row(id: 2, .upload))
     store.send(.remove(id: 2))

@@ -77,23 +77,16 @@ import Testing
   }
 
   @Test func siblingsQueuesAreTheirOwn() async {
-    let store = Store(state: Script(), environment: ())
+    let store = Store(state: QueuedRows(), environment: ())
     let (a, b) = (Gate(), Gate())
-    let queued = { (name: String, gate: Gate) -> Fx<Script.Action> in
-      Fx {
-        await gate.wait()
-        return .record(name)
-      }
-      .queue("q", .oldest(1, whenFull: .drop))
-    }
-    // The same queue identifier under two keys: two queues.
-    store.send(.run(queued("a", a).tag(key: 1) { $0 }))
-    store.send(.run(queued("b", b).tag(key: 2) { $0 }))
+    // The same queue identifier in two sibling rows: two queues.
+    store.send(.row(id: 1, .start(a)))
+    store.send(.row(id: 2, .start(b)))
     #expect(store.runningEffectCount == 2)
     a.open()
     b.open()
     await store.finish()
-    #expect(store.state.log.sorted() == ["a", "b"])
+    #expect(store.state.rows.map(\.isFinished) == [true, true])
   }
 
   @Test func aRunningEffectNamesItsQueue() async {
@@ -106,5 +99,52 @@ import Testing
     gate.open()
     await store.finish()
     #expect(store.state.log == ["a"])
+  }
+}
+
+/// A row whose effect runs in queue "q", one at a time, dropping one more.
+private final class QueuedRow: ArborealModel, Identifiable {
+  enum Action: Sendable {
+    case start(Gate)
+    case finished
+  }
+
+  let registrar = TrackingRegistrar()
+  let id: Int
+  @Tracked private(set) var isFinished = false
+
+  init(id: Int) {
+    self.id = id
+  }
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .start(let gate):
+      return Fx {
+        await gate.wait()
+        return .finished
+      }
+      .queue("q", .oldest(1, whenFull: .drop))
+    case .finished:
+      isFinished = true
+      return .none
+    }
+  }
+}
+
+/// Two rows forwarded to by id.
+private final class QueuedRows: ArborealModel {
+  enum Action: Sendable {
+    case row(id: Int, QueuedRow.Action)
+  }
+
+  let registrar = TrackingRegistrar()
+  let rows = [QueuedRow(id: 1), QueuedRow(id: 2)]
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .row(let id, let action):
+      return forward(action, to: \.rows, id: id, environment: ()) { .row(id: id, $0) }
+    }
   }
 }

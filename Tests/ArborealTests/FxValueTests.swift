@@ -34,23 +34,36 @@ import Testing
     #expect(await actions(of: Fx.merge([Fx { 4 }, .none, Fx { 5 }])) == [4, 5])
   }
 
-  @Test func tagTransformsEveryActionAndScopesCancellationToTheChild() async {
-    let fx = Fx<Int>.merge(Fx { 1 }, .run { send in await send(2) }, .cancel(id: "x"))
-      .cancellable(id: "child")
-      .tag { "tagged \($0)" }
-    #expect(await actions(of: fx) == ["tagged 1", "tagged 2"])
+  /// `fx`'s entries as the parent of the child `scope` sees them: what `forward` does to a
+  /// child's effects (`FxEntry.tag`), without the instance's lifetime link.
+  private func sentUp<Action: Sendable, Parent: Sendable>(
+    _ fx: Fx<Action>, from scope: EffectScope, _ transform: @escaping @Sendable (Action) -> Parent
+  ) -> Fx<Parent> {
+    Fx(effects: fx.effects.map { $0.tag(transform, scope: scope) })
+  }
+
+  @Test func aChildsEffectsSentUpTransformEveryActionAndScopeCancellationToTheChild() async {
     let child = EffectScope(Int.self)
+    let fx = sentUp(
+      Fx<Int>.merge(Fx { 1 }, .run { send in await send(2) }, .cancel(id: "x"))
+        .cancellable(id: "child"),
+      from: child
+    ) { "tagged \($0)" }
+    #expect(await actions(of: fx) == ["tagged 1", "tagged 2"])
     let scoped = [CancelID("child").scoped(in: child), CancelID(member: child)]
     #expect(cancelIDs(of: fx) == [scoped, scoped, nil])
     #expect(cancelledIDs(of: fx) == [nil, nil, CancelID("x").scoped(in: child)])
     #expect(CancelID("child").scoped(in: child) != CancelID("child"))
   }
 
-  @Test func tagWithAKeyScopesToThatKeyAndNestsOutermostFirst() {
+  @Test func aKeyedChildsScopeNestsOutermostFirst() {
     let row = EffectScope(Int.self, key: 7)
     let list = EffectScope(String.self, key: "list")
-    let fx = Fx<Int> { 1 }.cancellable(id: "upload").tag(key: 7) { "\($0)" }
-      .tag(key: "list") { $0 }
+    let fx = sentUp(
+      sentUp(Fx<Int> { 1 }.cancellable(id: "upload"), from: row) { "\($0)" }, from: list
+    ) {
+      $0
+    }
     #expect(
       cancelIDs(of: fx) == [
         [

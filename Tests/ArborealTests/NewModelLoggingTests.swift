@@ -99,9 +99,9 @@ private final class SyncUps: ArborealModel {
     case .pushAndEdit(let title):
       let detail = SyncUpDetail(title: title)
       self.detail = detail
-      return detail.update(action: .edit, environment: ()).tag(Action.detail)
+      return forward(.edit, to: \.detail, environment: (), tag: Action.detail)
     case .detail(let action):
-      return detail?.update(action: action, environment: ()).tag(Action.detail) ?? .none
+      return forward(action, to: \.detail, environment: (), tag: Action.detail)
     case .add(let count):
       rows = (0..<count).map { SyncUpDetail(title: "#\($0)", destination: Destination(name: "")) }
       return .none

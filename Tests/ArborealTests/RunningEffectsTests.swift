@@ -145,17 +145,6 @@ import Testing
     #expect(store.state.log.sorted() == ["a", "b", "c"])
   }
 
-  @Test func mergedAndTaggedEffectsAllDeliver() async {
-    let store = Store(state: Script(), environment: ())
-    let child = Fx<String>.merge(Fx { "child" }, Fx { "other child" })
-    let fx = Fx<Script.Action>.merge(
-      child.tag { Script.Action.record("tagged \($0)") },
-      Fx { .record("parent") }
-    )
-    await store.send(.run(fx)).value
-    #expect(store.state.log.sorted() == ["parent", "tagged child", "tagged other child"])
-  }
-
   @Test func anEffectWorksOnTheValuesCopiedBeforeItWasBuilt() async {
     // The idiom: an effect cannot capture the model, so the update copies what it needs.
     let store = Store(state: Search(), environment: SearchService())

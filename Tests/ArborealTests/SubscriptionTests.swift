@@ -4,7 +4,7 @@ import Testing
 @testable import Arboreal
 
 /// A model that listens to a stream of messages while `isListening`.
-private final class Listener: SubscribingModel {
+private final class Listener: SubscribingModel, Identifiable {
   enum Action: Sendable, Equatable {
     case listen(Bool)
     case received(String)
@@ -21,10 +21,12 @@ private final class Listener: SubscribingModel {
   }
 
   let registrar = TrackingRegistrar()
+  let id: Int
   @Tracked private(set) var isListening: Bool
   @Tracked private(set) var name = ""
 
-  init(isListening: Bool = false) {
+  init(id: Int = 0, isListening: Bool = false) {
+    self.id = id
     self.isListening = isListening
   }
 
@@ -52,8 +54,9 @@ private final class Listener: SubscribingModel {
   }
 }
 
-/// Listeners keyed by id, whose subscriptions the room lists as its own.
-private final class Room: SubscribingModel {
+/// Listeners by id, each added listening: the room forwards to them and lists no subscription
+/// of its own.
+private final class Room: ArborealModel {
   enum Action: Sendable, Equatable {
     case listener(id: Int, Listener.Action)
     case add(id: Int)
@@ -61,28 +64,23 @@ private final class Room: SubscribingModel {
   }
 
   let registrar = TrackingRegistrar()
-  @Tracked private(set) var listeners: [(id: Int, listener: Listener)] = []
+  @Tracked private(set) var listeners: [Listener] = []
 
   func update(action: Action, environment: Listener.Environment) -> Fx<Action> {
     switch action {
     case .listener(let id, let action):
-      guard let listener = listeners.first(where: { $0.id == id })?.listener else { return .none }
-      return listener.update(action: action, environment: environment)
-        .tag(key: id) { .listener(id: id, $0) }
+      return forward(action, to: \.listeners, id: id, environment: environment) {
+        .listener(id: id, $0)
+      }
     case .add(let id):
-      listeners.append((id, Listener(isListening: true)))
-      return .none
+      let listener = Listener(id: id)
+      listeners.append(listener)
+      return forward(.listen(true), to: listener, in: \.listeners, environment: environment) {
+        .listener(id: id, $0)
+      }
     case .remove(let id):
       listeners.removeAll { $0.id == id }
       return .none
-    }
-  }
-
-  func subscriptions(environment: Listener.Environment) -> [Subscription<Action>] {
-    listeners.flatMap { id, listener in
-      listener.subscriptions(environment: environment).map { subscription in
-        subscription.tag(key: id) { Action.listener(id: id, $0) }
-      }
     }
   }
 }
@@ -112,12 +110,14 @@ private final class Room: SubscribingModel {
     #expect(store.runningEffectCount == 0)
   }
 
-  @Test func childrenListTheirSubscriptionsUnderTheirKeys() {
+  @Test func forwardedSubscribingChildrenStartAndEndTheirOwnSubscriptions() {
     let environment = Listener.Environment()
     let store = Store(state: Room(), environment: environment)
     store.send(.add(id: 1))
+    #expect(store.runningEffectCount == 1)  // started by the forwarded action alone
+    #expect(environment.made.count == 1)
     store.send(.add(id: 2))
-    // Both children use the id "messages"; their keys keep the subscriptions apart.
+    // Both children use the id "messages": each child's subscription is its own.
     #expect(store.runningEffectCount == 2)
     store.send(.listener(id: 1, .listen(false)))
     #expect(store.runningEffectCount == 1)

@@ -1,8 +1,10 @@
 import Arboreal
 import Benchmark
 
-// Children that come and go, against what they replaced: the same work with children tagged by
-// key and their effects cancelled by hand (`Fx.tag(key:_:)` and `Fx.cancel(child:key:)`).
+// Children that come and go, against the same work done by hand: the parent runs each row's
+// effect itself, cancellable by the row's id, and cancels it when it removes the row
+// (`cancellable(id:)` and `cancel(id:)`; mapping a child's effects by hand with `Fx.tag(key:_:)`
+// no longer compiles).
 //
 // - `remove-child-with-effects`: 10,000 rows each run an effect that waits until cancelled;
 //   one action removes them all. Only the removal is measured; one iteration removes 10,000
@@ -75,7 +77,7 @@ final class BenchForwardList: ArborealModel {
   }
 }
 
-/// The same rows tagged by key, their effects cancelled by hand.
+/// The same rows, whose effects the parent runs and cancels by hand, by the row's id.
 final class BenchTaggedList: ArborealModel {
   enum Action: Sendable {
     case row(id: Int, BenchRow.Action)
@@ -95,27 +97,37 @@ final class BenchTaggedList: ArborealModel {
 
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
-    case .row(let id, let action):
-      guard let row = rows.last(where: { $0.id == id }) else { return .none }
-      return row.update(action: action, environment: ()).tag(key: id) { .row(id: id, $0) }
+    case .row(let id, .start):
+      guard rows.last(where: { $0.id == id }) != nil else { return .none }
+      return Self.rowEffect(id: id)
+    case .row(let id, .done):
+      _ = rows.last { $0.id == id }?.update(action: .done, environment: ())
+      return .none
     case .startAll:
-      return .merge(
-        rows.map { row in
-          let id = row.id
-          return row.update(action: .start, environment: ()).tag(key: id) { .row(id: id, $0) }
-        })
+      return .merge(rows.map { Self.rowEffect(id: $0.id) })
     case .removeAll:
       let ids = rows.map(\.id)
       rows.removeAll()
-      return .merge(ids.map { .cancel(child: BenchRow.self, key: $0) })
+      return .merge(ids.map { .cancel(id: RowEffectID(id: $0)) })
     case .push:
       nextID += 1
       rows.append(BenchRow(id: nextID))
       return .none
     case .pop:
       guard let row = rows.popLast() else { return .none }
-      return .cancel(child: BenchRow.self, key: row.id)
+      return .cancel(id: RowEffectID(id: row.id))
     }
+  }
+
+  /// Identifies one row's effect among the parent's.
+  struct RowEffectID: Hashable, Sendable {
+    let id: Int
+  }
+
+  /// The row's effect (``BenchRow``'s `start`), run by the parent, cancellable by the row's id.
+  private static func rowEffect(id: Int) -> Fx<Action> {
+    Fx<Action>.run { _ in try? await Task.sleep(for: .seconds(3_600)) }
+      .cancellable(id: RowEffectID(id: id))
   }
 }
 

@@ -15,8 +15,8 @@ extension Fx {
   ///   first in first out, until one of them ends; its send's handle waits for it, and
   ///   cancelling it by identifier or handle takes it out of the queue.
   ///
-  /// Queue identifiers are scoped like cancellation identifiers: a child's queue is its own
-  /// (see ``tag(key:_:)``). Every effect returned with the same `id` must use the same policy.
+  /// Queue identifiers are scoped like cancellation identifiers: the queue of a child its parent
+  /// forwards to is that child instance's own (see ``cancellable(id:cancelInFlight:)``). Every effect returned with the same `id` must use the same policy.
   ///
   /// - Parameters:
   ///   - id: The queue's identity.

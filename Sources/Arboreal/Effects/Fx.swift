@@ -230,8 +230,9 @@ public struct Fx<Action: Sendable>: Sendable {
   /// ```swift
   /// let effects = rows.map { row in
   ///   let id = row.id
-  ///   return row.update(action: .refresh, environment: environment)
-  ///     .tag(key: id) { Action.row(id: id, $0) }
+  ///   return forward(.refresh, to: row, in: \.rows, environment: environment) {
+  ///     .row(id: id, $0)
+  ///   }
   /// }
   /// return .merge(effects)
   /// ```
@@ -245,95 +246,81 @@ public struct Fx<Action: Sendable>: Sendable {
     return Fx(effects: merged)
   }
 
-  /// The same effects, with every action they send transformed by `transform`.
+  /// No longer available: forward a child's actions with
+  /// ``ArborealModel/forward(_:to:environment:tag:)`` or one of its siblings.
   ///
-  /// For a child model, prefer ``ArborealModel/forward(_:to:id:environment:tag:)`` and its
-  /// siblings: they run the child's update and tag its effects in one line, scope its
-  /// identifiers to the child instance and end its effects when it leaves the state. `tag`
-  /// knows nothing of the instance: the parent manages the effects' lifetime itself.
+  /// Mapping the effects of a child's update by hand knew nothing of the child instance: two
+  /// children of the same type shared cancellation identifiers, a ``SubscribingModel`` child's
+  /// subscriptions never started, and the child's effects outlived it. `forward` does all
+  /// three right:
   ///
   /// ```swift
-  /// case .child(let action):
-  ///   return child.update(action: action, environment: environment.child).tag(Action.child)
+  /// case .editor(let action):
+  ///   return forward(action, to: \.editor, environment: environment.editor, tag: Action.editor)
   /// ```
   ///
-  /// The child's cancellation identifiers stay the child's: they are scoped to the child's
-  /// action type, so a `.cancel(id:)` the child returns cancels only effects the child started
-  /// with that identifier, and the parent's identifiers never collide with the child's. The
-  /// parent cancels every effect of the child with ``cancel(child:)``. For children in a
-  /// collection (or two children of the same type), tag with the child's key instead:
-  /// ``tag(key:_:)``.
-  ///
-  /// - Parameter transform: Turns a child action into a parent action; runs off the main
-  ///   actor, in the effect's task.
+  /// - Parameter transform: Turns a child action into a parent action.
   /// - Returns: The tagged effects.
-  /// - Complexity: O(*n* × *i*) for *n* effects with *i* identifiers each.
-  @inlinable
+  @available(
+    *, unavailable,
+    message:
+      "Forward a child's actions with forward(_:to:environment:tag:) (or its siblings for optional, keyed, presented and stacked children): it gives the child's effects their own cancel ids, subscriptions and lifetime"
+  )
   public func tag<Parent: Sendable>(
     _ transform: @escaping @Sendable (Action) -> Parent
   ) -> Fx<Parent> {
-    // Inlined so that a child update returning `.none` (the common case) costs a nil check:
-    // no closure context for `transform`, no generic metadata for `Fx<Parent>`.
-    guard storage != nil else { return Fx<Parent>(storage: nil) }
-    return tagEffects(transform)
+    Fx<Parent>(effects: effects.map { $0.tag(transform, scope: EffectScope(Action.self)) })
   }
 
-  /// `tag(_:)` for an `Fx` that has effects.
-  @usableFromInline
-  func tagEffects<Parent: Sendable>(
-    _ transform: @escaping @Sendable (Action) -> Parent
-  ) -> Fx<Parent> {
-    let scope = EffectScope(Action.self)
-    return Fx<Parent>(effects: effects.map { $0.tag(transform, scope: scope) })
-  }
-
-  /// The same effects, with every action they send transformed by `transform`, for the child
-  /// identified by `key`: how a parent runs the effects of one child in a collection.
+  /// No longer available: forward the actions of a child in a collection with
+  /// ``ArborealModel/forward(_:to:id:environment:tag:)``, or
+  /// ``ArborealModel/forward(_:to:in:environment:tag:)`` for a child in hand.
+  ///
+  /// Mapping the effects of a row's update by hand scoped them by the row's key, not by the
+  /// row: a row replaced by another with the same key shared its identifiers, a
+  /// ``SubscribingModel`` row's subscriptions never started, and a removed row's effects ran on
+  /// until the parent cancelled them. `forward` does all three right:
   ///
   /// ```swift
   /// case .row(let id, let action):
-  ///   guard let row = rows[id: id] else { return .none }
-  ///   return row.update(action: action, environment: environment)
-  ///     .tag(key: id) { .row(id: id, $0) }
+  ///   return forward(action, to: \.rows, id: id, environment: environment) { .row(id: id, $0) }
   /// ```
-  ///
-  /// The child's cancellation identifiers are scoped to this child: when each row cancels its
-  /// own `UploadID` (with ``cancel(id:)`` or `cancelInFlight`), it cancels its own upload and
-  /// never a sibling's. The parent cancels every effect of one child with
-  /// ``cancel(child:key:)``, typically when it removes the child, so that a removed row's
-  /// effects stop and deliver nothing.
   ///
   /// - Parameters:
   ///   - key: The child's identity among its siblings (its id).
-  ///   - transform: Turns a child action into a parent action; runs off the main actor, in the
-  ///     effect's task.
+  ///   - transform: Turns a child action into a parent action.
   /// - Returns: The tagged effects.
-  /// - Complexity: O(*n* × *i*) for *n* effects with *i* identifiers each.
+  @available(
+    *, unavailable,
+    message:
+      "Forward a child's actions with forward(_:to:id:environment:tag:) (or its siblings for always-held, optional, presented and stacked children): it gives the child's effects their own cancel ids, subscriptions and lifetime"
+  )
   public func tag<Parent: Sendable>(
     key: some Hashable & Sendable,
     _ transform: @escaping @Sendable (Action) -> Parent
   ) -> Fx<Parent> {
-    guard storage != nil else { return Fx<Parent>(storage: nil) }
     let scope = EffectScope(Action.self, key: key)
     return Fx<Parent>(effects: effects.map { $0.tag(transform, scope: scope) })
   }
 
-  /// An effect that cancels every running effect of the child with `key`: those the parent
-  /// tagged with ``tag(key:_:)`` for a child of type `child`, and those of the child's own
-  /// children.
+  /// An effect that cancels every running effect of the child of type `child` with `key`:
+  /// those of a child the parent forwards with ``ArborealModel/forward(_:to:id:environment:tag:)``
+  /// (or ``ArborealModel/forward(_:to:in:environment:tag:)``) for that identifier, or of the
+  /// stack screen with that ``StackElementID``, and those of the child's own children.
   ///
-  /// Return it when the child goes away, so that nothing it started keeps running or delivers
-  /// an action for a key the parent no longer has:
+  /// Return it to stop what a child is doing while it stays in the state:
   ///
   /// ```swift
-  /// case .removeRow(let id):
-  ///   rows.remove(id: id)
+  /// case .stopRow(let id):
   ///   return .cancel(child: Row.self, key: id)
   /// ```
   ///
+  /// A child that leaves the state needs none: `forward` ends its effects within the action
+  /// that removes it.
+  ///
   /// - Parameters:
   ///   - child: The child's model type.
-  ///   - key: The key the parent tagged the child's effects with.
+  ///   - key: The child's identifier among its siblings.
   /// - Returns: The cancellation, performed in order with the other effects it is merged with.
   public static func cancel<Child: ArborealModel>(
     child: Child.Type, key: some Hashable & Sendable
@@ -341,13 +328,16 @@ public struct Fx<Action: Sendable>: Sendable {
     Fx(effects: [.cancel(CancelID(member: EffectScope(Child.Action.self, key: key)))])
   }
 
-  /// An effect that cancels every running effect of a child the parent tagged with ``tag(_:)``
-  /// (without a key), and those of the child's own children.
+  /// An effect that cancels every running effect of a child of type `child` the parent
+  /// forwards without an identifier (always held, optional or presented, see
+  /// ``ArborealModel/forward(_:to:environment:tag:)``), and those of the child's own children.
   ///
   /// ```swift
-  /// case .closeEditor:
+  /// case .stopEditor:
   ///   return .cancel(child: Editor.self)
   /// ```
+  ///
+  /// A child set to nil or replaced needs none: `forward` ends its effects within that action.
   ///
   /// - Parameter child: The child's model type.
   /// - Returns: The cancellation, performed in order with the other effects it is merged with.
@@ -402,8 +392,9 @@ public struct Fx<Action: Sendable>: Sendable {
   /// ```
   ///
   /// Identifiers are compared by type and value within the model that returned the effect:
-  /// a child's identifiers, once its parent tags its effects (``tag(_:)``, ``tag(key:_:)``),
-  /// are the child's own, so sibling rows using the same identifier never cancel each other's
+  /// a child's identifiers, once its parent forwards its actions
+  /// (``ArborealModel/forward(_:to:id:environment:tag:)`` and its siblings), are the child
+  /// instance's own, so sibling rows using the same identifier never cancel each other's
   /// effects. Applying `cancellable` twice makes the effects cancellable by either identifier.
   ///
   /// - Parameters:

@@ -50,13 +50,13 @@ struct CancelID: Hashable, @unchecked Sendable {
   }
 }
 
-/// One level of effect scoping: the child a parent tagged effects for with `Fx.tag(_:)` (the
-/// child's action type), `Fx.tag(key:_:)` (the action type and the child's key), or forwarded
-/// an action to with `forward` (the child instance itself).
+/// One level of effect scoping: the child a parent forwarded an action to with `forward` (the
+/// child instance itself, and its key among its siblings), or a kind of child, for
+/// `Fx.cancel(child:)` and `Fx.cancel(child:key:)`: the child's action type, and its key.
 ///
 /// Invariant (why `@unchecked Sendable` holds): `key` is only ever made from a `Sendable`
-/// value (`Fx.tag(key:_:)`, `Fx.cancel(child:key:)` and `forward` take `some Hashable &
-/// Sendable` keys or key paths, which are immutable), and `ObjectIdentifier` is a plain value.
+/// value (`Fx.cancel(child:key:)` and `forward` take `some Hashable & Sendable` keys or key
+/// paths, which are immutable), and `ObjectIdentifier` is a plain value.
 ///
 /// An instance scope names a model by its `ObjectIdentifier`, which the runtime may reuse once
 /// the model is freed. It cannot be mistaken for a later model: the store's lifetime records
@@ -67,12 +67,13 @@ struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
   let action: ObjectIdentifier
   /// Its name, for messages; not part of the identity.
   let actionName: String
-  /// The child's key among its siblings, or nil for a child tagged without one.
+  /// The child's key among its siblings, or nil for a child held without one.
   let key: AnyHashable?
-  /// The child model itself, for a child forwarded to with `forward`; nil for a tagged one.
+  /// The child model itself, for a child forwarded to with `forward`; nil for a kind of child
+  /// (`Fx.cancel(child:)`'s membership).
   let instance: ObjectIdentifier?
 
-  /// The scope of a child tagged without a key.
+  /// The scope of the children of a type held without a key.
   init<Action>(_ action: Action.Type) {
     self.action = ObjectIdentifier(action)
     self.actionName = String(reflecting: action)

@@ -6,12 +6,12 @@ extension ArborealStore {
   /// counter.send(.increment)  // store receives .counter(.increment)
   /// ```
   ///
-  /// The parent's update handles the tagged action by delegating to the child and tagging the
-  /// child's effects back:
+  /// The parent's update handles the tagged action by forwarding it to the child, which makes
+  /// the child's effects its own:
   ///
   /// ```swift
   /// case .counter(let action):
-  ///   return counter.update(action: action, environment: environment).tag(Action.counter)
+  ///   return forward(action, to: \.counter, environment: environment, tag: Action.counter)
   /// ```
   ///
   /// - Parameters:
@@ -72,10 +72,15 @@ extension ArborealStore {
   /// If the child later disappears, the view store's ``ViewStore/isPresent`` becomes false,
   /// its `state` keeps returning the last child it saw, and its sends are dropped (and, in
   /// debug builds, reported to ``ArborealDiagnostics/droppedActionHandler``); if a child with
-  /// the key appears again, it follows that one. The parent's update should still ignore an
-  /// action for a key it no longer has (one could have been queued before the child was
-  /// removed), tag the child's effects with ``Fx/tag(key:_:)`` and cancel them with
-  /// ``Fx/cancel(child:key:)`` when it removes the child.
+  /// the key appears again, it follows that one. The parent's update forwards the action with
+  /// ``ArborealModel/forward(_:to:id:environment:tag:)``, which drops an action for a key the
+  /// parent no longer has (one could have been queued before the child was removed) and ends
+  /// a removed child's effects:
+  ///
+  /// ```swift
+  /// case .todo(let id, let action):
+  ///   return forward(action, to: \.todos, id: id, environment: ()) { .todo(id: id, action: $0) }
+  /// ```
   ///
   /// - Parameters:
   ///   - key: The child's identity.

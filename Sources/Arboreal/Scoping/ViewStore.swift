@@ -16,8 +16,9 @@
 /// The view store keeps no state of its own. ``state`` re-evaluates `get` on every access, so
 /// a child the parent replaced is seen at once, and reading it inside tracking tracks the
 /// parent's property holding the child as well as what is read on the child. ``send(_:)``
-/// forwards to the parent, so the child's update runs inside the parent's (the parent's update
-/// delegates to it and tags its ``Fx``), and everything the root store guarantees holds.
+/// sends to the parent, so the child's update runs inside the parent's (the parent's update
+/// passes the action on with ``ArborealModel/forward(_:to:environment:tag:)`` or a sibling),
+/// and everything the root store guarantees holds.
 ///
 /// ## When a keyed child disappears
 /// A view store made with ``ArborealStore/viewStore(key:get:tag:)`` may outlive its child (a

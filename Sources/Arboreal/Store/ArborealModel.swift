@@ -32,8 +32,14 @@
 /// ```
 ///
 /// Mark the tracked properties `private(set)` so that only `update` can change them. A model
-/// may hold child models in tracked properties and delegate their actions to their own
-/// `update`, tagging the child's effects with ``Fx/tag(_:)``.
+/// may hold child models in tracked properties and forward their actions to them with
+/// ``forward(_:to:environment:tag:)`` (or its siblings for optional, keyed, presented and
+/// stacked children), which makes the child's effects its own:
+///
+/// ```swift
+/// case .editor(let action):
+///   return forward(action, to: \.editor, environment: environment.editor, tag: Action.editor)
+/// ```
 ///
 /// The model's type (not its instances) must be usable from any thread (`SendableMetatype`):
 /// the store's effect tasks refer to it to deliver actions. Any class qualifies unless its
@@ -54,7 +60,7 @@ public protocol ArborealModel: Trackable, SendableMetatype {
   /// no side effect.
   ///
   /// The main actor is this method's alone: the model's other methods are nonisolated. A
-  /// helper that calls main-actor code (a child's `update`) is a function nested in `update`,
+  /// helper that calls main-actor code (`forward`) is a function nested in `update`,
   /// or a method marked `@MainActor` (see <doc:ComposingFeatures#Helpers-of-update>).
   ///
   /// - Parameters:

@@ -81,34 +81,34 @@ public struct Subscription<Action: Sendable>: Sendable {
     return Subscription(id: id, fx)
   }
 
-  /// The same subscription as a parent sees it, for a child's subscriptions: its actions
-  /// transformed by `transform`, its identity scoped to the child with `key`.
+  /// No longer available: a child's subscriptions start by themselves once its parent forwards
+  /// its actions with ``ArborealModel/forward(_:to:id:environment:tag:)`` or one of its
+  /// siblings.
   ///
-  /// ```swift
-  /// func subscriptions(environment: Environment) -> [Subscription<Action>] {
-  ///   rows.flatMap { row in
-  ///     let id = row.id
-  ///     return row.subscriptions(environment: environment).map {
-  ///       $0.tag(key: id) { Action.row(id: id, $0) }
-  ///     }
-  ///   }
-  /// }
-  /// ```
+  /// A parent that listed its children's subscriptions in its own scoped them by the child's
+  /// key, not by the child instance, and had to repeat the child's rules. Make the child a
+  /// ``SubscribingModel`` instead: every `forward` evaluates its subscriptions after each of
+  /// its actions and ends them when it leaves the state, and
+  /// ``ArborealModel/present(_:at:environment:tag:)`` and
+  /// ``ArborealModel/push(_:on:environment:tag:)`` start them as soon as it appears.
   ///
   /// - Parameters:
   ///   - key: The child's identity among its siblings.
   ///   - transform: Turns a child action into a parent action.
   /// - Returns: The parent's subscription.
+  @available(
+    *, unavailable,
+    message:
+      "Make the child a SubscribingModel and forward its actions with forward(_:to:id:environment:tag:) (or its siblings): its subscriptions then start, and end, with the child instance"
+  )
   public func tag<Parent: Sendable>(
     key: some Hashable & Sendable, _ transform: @escaping @Sendable (Action) -> Parent
   ) -> Subscription<Parent> {
-    let fx = self.fx
-    return Subscription<Parent>(
-      id: id.scoped(in: EffectScope(Action.self, key: key)),
-      fx: { fx().tag(key: key, transform) })
+    tagged(transform, scope: EffectScope(Action.self, key: key), alsoMember: nil, link: nil)
   }
 
-  /// The same subscription as the parent of the child `scope` sees it (see `FxEntry.tag`).
+  /// The same subscription as the parent of the child `scope` sees it (see `FxEntry.tag`):
+  /// how `forward` hands a subscribing child's subscriptions up.
   func tagged<Parent: Sendable>(
     _ transform: @escaping @Sendable (Action) -> Parent, scope: EffectScope,
     alsoMember: CancelID?, link: ChildLink?

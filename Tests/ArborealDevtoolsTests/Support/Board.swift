@@ -57,8 +57,9 @@ final class Board: ReplayableModel, Identifiable {
     case .remove(let id):
       cards.removeAll { $0.id == id }
     case .card(let id, let action):
-      return cards.first { $0.id == id }?.update(action: action, environment: ())
-        .tag { Action.card(id: id, $0) } ?? .none
+      // Random action sequences name missing cards too: those are ignored without a report.
+      guard let card = cards.first(where: { $0.id == id }) else { return .none }
+      return forward(action, to: card, in: \.cards, environment: ()) { .card(id: id, $0) }
     case .load(let count):
       return Fx { .loaded(count) }
     case .loaded(let count):

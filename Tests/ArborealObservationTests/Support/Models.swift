@@ -60,7 +60,7 @@ final class AppModel: ArborealModel, ObservableTrackable {
       count += 1
       return .none
     case .child(let action):
-      return child.update(action: action, environment: ()).tag(Action.child)
+      return forward(action, to: \.child, environment: (), tag: Action.child)
     }
   }
 }

@@ -87,7 +87,7 @@ final class Parent: ArborealModel {
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .child(let action):
-      return child.update(action: action, environment: LoaderEnvironment()).tag(Action.child)
+      return forward(action, to: \.child, environment: LoaderEnvironment(), tag: Action.child)
     case .rename(let title):
       self.title = title
       return .none

@@ -9,7 +9,7 @@ import Testing
 enum DocsComposing {
   // article begins: children
   /// A child feature: one to-do, with its own actions and update.
-  final class Todo: ArborealModel {
+  final class Todo: ArborealModel, Identifiable {
     enum Action: Sendable, Equatable {
       case toggle
       case rename(String)
@@ -74,17 +74,19 @@ enum DocsComposing {
     func update(action: Action, environment: Void) -> Fx<Action> {
       switch action {
       case .editor(let action):
-        // Delegate to the child, and tag its effects' actions as the parent's.
-        return editor.update(action: action, environment: ()).tag(Action.editor)
+        // Forward to the child: its effects' actions come back as the parent's.
+        return forward(action, to: \.editor, environment: (), tag: Action.editor)
       case .todo(let id, let action):
-        // The row may be gone: an action can be queued before its removal.
-        guard let todo = todo(id: id) else { return .none }
-        return todo.update(action: action, environment: ()).tag { Action.todo(id: id, action: $0) }
+        // The row may be gone (an action can be queued before its removal): then the action
+        // is dropped, and reported in debug builds.
+        return forward(action, to: \.todos, id: id, environment: ()) {
+          .todo(id: id, action: $0)
+        }
       case .addTapped:
         todos.append(Todo(id: nextID, title: editor.text))
         nextID += 1
-        // A parent may drive its child through the child's own update.
-        return editor.update(action: .setText(""), environment: ()).tag(Action.editor)
+        // A parent may drive its child with the child's own actions.
+        return forward(.setText(""), to: \.editor, environment: (), tag: Action.editor)
       case .remove(let id):
         todos.removeAll { $0.id == id }
         return .none
@@ -112,12 +114,14 @@ enum DocsComposing {
     func update(action: Action, environment: Void) -> Fx<Action> {
       // A function nested in `update` shares its isolation: nothing to write.
       func completeAll() -> Fx<Action> {
-        .merge(todos.filter { !$0.isDone }.map { forward(.toggle, to: $0.id) })
+        .merge(todos.filter { !$0.isDone }.map { toggle($0) })
       }
 
       switch action {
       case .todo(let id, let action):
-        return forward(action, to: id)
+        return forward(action, to: \.todos, id: id, environment: ()) {
+          .todo(id: id, action: $0)
+        }
       case .completeAll:
         return completeAll()
       case .clearCompleted:
@@ -126,10 +130,12 @@ enum DocsComposing {
       }
     }
 
-    /// Calls a to-do's update, which runs on the main actor: so must this helper.
-    @MainActor private func forward(_ action: Todo.Action, to id: Int) -> Fx<Action> {
-      guard let todo = todos.first(where: { $0.id == id }) else { return .none }
-      return todo.update(action: action, environment: ()).tag { Action.todo(id: id, action: $0) }
+    /// Forwards to a to-do, which runs on the main actor: so must this helper.
+    @MainActor private func toggle(_ todo: Todo) -> Fx<Action> {
+      let id = todo.id
+      return forward(.toggle, to: todo, in: \.todos, environment: ()) {
+        .todo(id: id, action: $0)
+      }
     }
 
     /// Only reads and writes the model's properties: a plain method will do.
@@ -191,7 +197,7 @@ enum DocsComposing {
       ]),
       environment: ())
     store.send(.todo(id: 2, action: .toggle))
-    store.send(.todo(id: 9, action: .toggle))  // no such to-do: ignored
+    store.send(.todo(id: 9, action: .toggle))  // no such to-do: dropped
     #expect(store.state.todos.map(\.isDone) == [false, true, false])
     store.send(.clearCompleted)
     #expect(store.state.todos.map(\.id) == [1, 3])

@@ -1,7 +1,7 @@
 import Arboreal
 
 /// A child component: a counter with a title and an effect.
-final class Child: ArborealModel {
+final class Child: ArborealModel, Identifiable {
   enum Action: Sendable, Equatable {
     case increment
     case rename(String)
@@ -57,7 +57,7 @@ final class Parent: ArborealModel {
     switch action {
     case .child(let action):
       seen.append("child \(action)")
-      return child.update(action: action, environment: ()).tag(Action.child)
+      return forward(action, to: \.child, environment: (), tag: Action.child)
     case .replaceChild(let count):
       child = Child(count: count)
       return .none
@@ -65,7 +65,7 @@ final class Parent: ArborealModel {
       // An action for a row that is gone (queued before its removal) is ignored.
       guard let row = row(id: id) else { return .none }
       seen.append("row \(id) \(action)")
-      return row.update(action: action, environment: ()).tag { Action.row(id: id, action: $0) }
+      return forward(action, to: row, in: \.rows, environment: ()) { .row(id: id, action: $0) }
     case .addRow(let id):
       rows.append(Child(id: id))
       return .none
@@ -91,7 +91,7 @@ final class Grandparent: ArborealModel {
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .parent(let action):
-      return parent.update(action: action, environment: ()).tag(Action.parent)
+      return forward(action, to: \.parent, environment: (), tag: Action.parent)
     }
   }
 }

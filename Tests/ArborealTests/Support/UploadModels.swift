@@ -15,7 +15,7 @@ struct Uploads: Sendable {
 }
 
 /// A reusable row: it uploads, and cancels its own upload by an identifier every row uses.
-final class UploadRow: ArborealModel {
+final class UploadRow: ArborealModel, Identifiable {
   enum Action: Sendable, Equatable {
     /// Starts an upload, replacing this row's upload in flight.
     case upload
@@ -54,7 +54,7 @@ final class UploadRow: ArborealModel {
   }
 }
 
-/// A list of rows tagged by key, one featured row tagged without a key, and a log of the row
+/// A list of rows forwarded to by id, one featured row always held, and a log of the row
 /// actions that reached the list.
 final class UploadList: ArborealModel {
   enum Action: Sendable, Equatable {
@@ -80,17 +80,16 @@ final class UploadList: ArborealModel {
     switch action {
     case .row(let id, let action):
       seen.append("row \(id) \(action)")
-      guard let row = row(id: id) else { return .none }
-      return row.update(action: action, environment: environment)
-        .tag(key: id) { .row(id: id, $0) }
+      return forward(action, to: \.rows, id: id, environment: environment) { .row(id: id, $0) }
     case .featured(let action):
-      return featured.update(action: action, environment: environment).tag(Action.featured)
+      return forward(action, to: \.featured, environment: environment, tag: Action.featured)
     case .add(let id):
       rows.append(UploadRow(id: id))
       return .none
     case .remove(let id):
+      // `forward` ends the removed row's effects: nothing here asks for it.
       rows.removeAll { $0.id == id }
-      return .cancel(child: UploadRow.self, key: id)
+      return .none
     case .cancelRow(let id):
       return .cancel(child: UploadRow.self, key: id)
     case .cancelFeatured:
