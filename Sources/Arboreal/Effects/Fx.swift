@@ -247,7 +247,8 @@ public struct Fx<Action: Sendable>: Sendable {
   }
 
   /// No longer available: forward a child's actions with
-  /// ``ArborealModel/forward(_:to:environment:tag:)`` or one of its siblings.
+  /// ``ArborealModel/forward(_:to:environment:tag:)-(_,KeyPath<Self,Child>,_,_)`` or one
+  /// of its siblings.
   ///
   /// Mapping the effects of a child's update by hand knew nothing of the child instance: two
   /// children of the same type shared cancellation identifiers, a ``SubscribingModel`` child's
@@ -330,7 +331,8 @@ public struct Fx<Action: Sendable>: Sendable {
 
   /// An effect that cancels every running effect of a child of type `child` the parent
   /// forwards without an identifier (always held, optional or presented, see
-  /// ``ArborealModel/forward(_:to:environment:tag:)``), and those of the child's own children.
+  /// ``ArborealModel/forward(_:to:environment:tag:)-(_,KeyPath<Self,Child>,_,_)``), and
+  /// those of the child's own children.
   ///
   /// ```swift
   /// case .stopEditor:

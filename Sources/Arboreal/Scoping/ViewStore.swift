@@ -17,8 +17,9 @@
 /// a child the parent replaced is seen at once, and reading it inside tracking tracks the
 /// parent's property holding the child as well as what is read on the child. ``send(_:)``
 /// sends to the parent, so the child's update runs inside the parent's (the parent's update
-/// passes the action on with ``ArborealModel/forward(_:to:environment:tag:)`` or a sibling),
-/// and everything the root store guarantees holds.
+/// passes the action on with
+/// ``ArborealModel/forward(_:to:environment:tag:)-(_,KeyPath<Self,Child>,_,_)`` or a
+/// sibling), and everything the root store guarantees holds.
 ///
 /// ## When a keyed child disappears
 /// A view store made with ``ArborealStore/viewStore(key:get:tag:)`` may outlive its child (a

@@ -33,8 +33,8 @@
 ///
 /// Mark the tracked properties `private(set)` so that only `update` can change them. A model
 /// may hold child models in tracked properties and forward their actions to them with
-/// ``forward(_:to:environment:tag:)`` (or its siblings for optional, keyed, presented and
-/// stacked children), which makes the child's effects its own:
+/// ``forward(_:to:environment:tag:)-(_,KeyPath<Self,Child>,_,_)`` (or its siblings for
+/// optional, keyed, presented and stacked children), which makes the child's effects its own:
 ///
 /// ```swift
 /// case .editor(let action):
