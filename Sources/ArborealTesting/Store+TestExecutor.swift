@@ -42,26 +42,37 @@ extension Store {
         at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
       return pendingEffectLines
     }
-    if await step(on: executor, until: { self.hasNoEffects }) == .busy {
+    let location = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    switch await step(on: executor, until: { self.hasNoEffects }) {
+    case .busy:
+      reportFailure(StepOutcome.busyMessage("runEffects()"), at: location)
+    case .flooded:
       reportFailure(
-        StepOutcome.busyMessage("runEffects()"),
-        at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        StepOutcome.floodMessage("runEffects()", effects: pendingEffectLines), at: location)
+    case .done, .idle:
+      break
     }
     return pendingEffectLines
   }
 
   /// Runs the jobs of `executor`, and the hops of the effects to the main actor, until `done`
-  /// holds, nothing can go on, or the effects have run ``StepOutcome/busyTurns`` turns in a
-  /// row without delivering anything (an effect that loops without waiting, which would
-  /// otherwise hang the test).
+  /// holds, nothing can go on, the effects have run ``StepOutcome/busyTurns`` turns in a row
+  /// without delivering anything (an effect that loops without waiting), or they have
+  /// delivered ``StepOutcome/floodLimit`` actions in this step (an effect that loops on a
+  /// clock that does not wait): each of which would otherwise hang the test.
   ///
   /// Both kinds of work wait on the main dispatch queue, and the caller runs on the main actor:
   /// each `Task.yield()` puts the caller behind everything queued, so when it resumes those
   /// have run. Nothing can go on when no job and no hop is counted over two turns in a row:
   /// then only something outside the executor (or the test) can make an effect go on.
   func step(on executor: TestExecutor, until done: () -> Bool) async -> StepOutcome {
+    // Jobs held back are handed on only when the step has something to wait for.
+    if done() { return .done }
+    executor.beginStepping()
+    defer { executor.endStepping() }
     var quietTurns = 0
-    var arrivals = deliveryArrivals
+    let firstArrival = deliveryArrivals
+    var arrivals = firstArrival
     // Whether the last turn ended with nothing counted. One more turn confirms it: an effect
     // may have hopped to the main actor for a reason of its own (`MainActor.run`), which no
     // count sees; that hop is queued before the turn, and its way back to the executor is a
@@ -78,6 +89,7 @@ extension Store {
       if deliveryArrivals != arrivals {
         arrivals = deliveryArrivals
         quietTurns = 0
+        if arrivals - firstArrival >= StepOutcome.floodLimit { return .flooded }
       } else {
         quietTurns += 1
         if quietTurns >= StepOutcome.busyTurns { return .busy }
@@ -89,8 +101,14 @@ extension Store {
   /// One line per running effect, oldest first, with what it waits for: a test clock's
   /// deadline when one said so, otherwise something outside the executor.
   var pendingEffectLines: [String] {
+    pendingEffectLines { _ in "" }
+  }
+
+  /// `pendingEffectLines`, each effect's description followed by what `note` adds for it
+  /// (by its number).
+  func pendingEffectLines(noting note: (UInt64) -> String) -> [String] {
     runningEffects.map { effect in
-      "\(effect.description), waiting for "
+      "\(effect.description)\(note(effect.number)), waiting for "
         + (effect.waitingFor
           ?? "a continuation or for work outside the test executor (an actor, a real clock, "
           + "I/O)")
@@ -107,15 +125,32 @@ enum StepOutcome: Equatable {
   case idle
   /// The effects ran ``busyTurns`` turns in a row without delivering an action or ending.
   case busy
+  /// The effects delivered ``floodLimit`` actions (or ends) in one step, and could go on.
+  case flooded
 
   /// How many turns in a row without a delivery make the effects busy: far more than any
   /// chain of hops a test makes between two deliveries.
   static let busyTurns = 10_000
+
+  /// How many of the effects' hops to the main actor (actions and ends) in one step make a
+  /// flood: far more than a test receives in one step, few enough that an effect looping on
+  /// a clock that does not wait fails the step in a second or two, even under a sanitizer.
+  static let floodLimit = 10_000
 
   /// The failure for `.busy`, for the call named `call`.
   static func busyMessage(_ call: String) -> String {
     "\(call): the effects ran \(busyTurns) turns on the test executor without delivering an "
       + "action or ending: an effect loops without waiting for anything (a busy loop around "
       + "`Task.yield()`?). Make it wait on a clock from the environment."
+  }
+
+  /// The failure for `.flooded`, for the call named `call`, with a line for each effect that
+  /// delivered (or for each effect still running).
+  static func floodMessage(_ call: String, effects: [String]) -> String {
+    "\(call): the effects delivered \(floodLimit) actions in one step, and go on delivering: "
+      + "an effect loops without waiting for anything the test controls (a loop on a clock "
+      + "that does not wait, such as a sleep that only yields). Give it a `TestClock` and "
+      + "advance it, or end the loop in the test.\n"
+      + effects.map { "  \($0)" }.joined(separator: "\n")
   }
 }

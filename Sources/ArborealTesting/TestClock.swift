@@ -128,45 +128,120 @@ public final class TestClock: Clock, Sendable {
   /// See "What advancing runs". Returns once every wait due by the new time has been woken and
   /// has settled.
   ///
-  /// - Parameter duration: How far to move; not negative.
+  /// Fails the test, rather than hang it, when the effects never settle: an effect that loops
+  /// without waiting on this clock.
+  ///
+  /// - Parameters:
+  ///   - duration: How far to move; not negative.
+  ///   - fileID: Where a failure is reported; the caller's by default.
+  ///   - filePath: Where a failure is reported; the caller's by default.
+  ///   - line: Where a failure is reported; the caller's by default.
+  ///   - column: Where a failure is reported; the caller's by default.
   /// - Complexity: O(*w* log *w*) per wait woken, for *w* waits booked.
-  public func advance(by duration: Duration) async {
+  public func advance(
+    by duration: Duration,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
     precondition(duration >= .zero, "TestClock.advance(by:) cannot move time backward.")
-    await advance(to: now.advanced(by: duration))
+    await advance(
+      to: now.advanced(by: duration), fileID: fileID, filePath: filePath, line: line,
+      column: column)
   }
 
   /// Moves the time forward to `deadline`, running in order everything that falls due; does
   /// nothing to the time when `deadline` is not later than ``now``.
   ///
-  /// - Parameter deadline: The new time.
+  /// Fails the test, rather than hang it, when the effects never settle: an effect that loops
+  /// without waiting on this clock.
+  ///
+  /// - Parameters:
+  ///   - deadline: The new time.
+  ///   - fileID: Where a failure is reported; the caller's by default.
+  ///   - filePath: Where a failure is reported; the caller's by default.
+  ///   - line: Where a failure is reported; the caller's by default.
+  ///   - column: Where a failure is reported; the caller's by default.
   /// - Complexity: O(*w* log *w*) per wait woken, for *w* waits booked.
-  public func advance(to deadline: Instant) async {
-    await settleEffects()
+  public func advance(
+    to deadline: Instant,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await advance(
+      to: deadline,
+      at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// `advance(to:)`, failing at `location`.
+  ///
+  /// - Returns: False when the effects never settled (the test failed).
+  @discardableResult
+  private func advance(to deadline: Instant, at location: CallerLocation) async -> Bool {
+    // A test store holds its effects' jobs between its steps; an advance is a step of the
+    // effects of every store that waits on this clock.
+    var stepping = Stepping()
+    defer { stepping.end() }
+    guard await settleEffects(stepping: &stepping, at: location) else { return false }
     while let (id, waiter) = state.withLock({ $0.fireNext(dueBy: deadline) }) {
       waiter?.resume()
       await settled(id)
-      await settleEffects()
+      guard await settleEffects(stepping: &stepping, at: location) else { return false }
     }
     state.withLock { $0.now = max($0.now, deadline) }
+    return true
+  }
+
+  /// The stores whose effects an advance steps (see `JobCountingExecutor.beginStepping()`):
+  /// each one that waits on the clock, from the first time the advance sees it.
+  private struct Stepping {
+    private var traces: [ObjectIdentifier: EffectTrace] = [:]
+
+    /// Begins a step for each of `traces` not stepped yet.
+    mutating func include(_ traces: [EffectTrace]) {
+      for trace in traces where self.traces[ObjectIdentifier(trace)] == nil {
+        self.traces[ObjectIdentifier(trace)] = trace
+        trace.beginStepping()
+      }
+    }
+
+    /// Ends every step begun.
+    func end() {
+      for trace in traces.values { trace.endStepping() }
+    }
   }
 
   /// Runs the main actor until the effects on a test executor that ever waited on this clock
   /// have gone as far as they can: no job of their executor and no hop of theirs is counted,
   /// over two turns in a row (a hop of an effect to the main actor for a reason of its own is
   /// not counted, and one more turn runs it). Gives up after `StepOutcome.busyTurns` turns
-  /// (an effect that never waits).
-  private func settleEffects() async {
+  /// (an effect that never waits), failing the test at `location`.
+  ///
+  /// - Returns: Whether the effects settled.
+  private func settleEffects(
+    stepping: inout Stepping, at location: CallerLocation
+  ) async -> Bool {
     var seemsIdle = false
     for _ in 0..<StepOutcome.busyTurns {
       let traces = state.withLock { $0.liveTraces() }
+      stepping.include(traces)
       if traces.allSatisfy(\.isQuiet) {
-        if traces.isEmpty || seemsIdle { return }
+        if traces.isEmpty || seemsIdle { return true }
         seemsIdle = true
       } else {
         seemsIdle = false
       }
       await MainActor.run {}
     }
+    reportFailure(
+      "TestClock.advance: the effects ran \(StepOutcome.busyTurns) turns on the test executor "
+        + "without settling: an effect loops without waiting on this clock (a loop on a clock "
+        + "that does not wait, or around `Task.yield()`). The clock stays at \(now.offset).",
+      at: location)
+    return false
   }
 
   /// Remembers the store of the effect that is about to wait on this clock.
@@ -176,10 +251,24 @@ public final class TestClock: Clock, Sendable {
   }
 
   /// Runs every booked wait, advancing the time to the last deadline.
-  public func run() async {
+  ///
+  /// Fails the test, rather than hang it, when the effects never settle.
+  ///
+  /// - Parameters:
+  ///   - fileID: Where a failure is reported; the caller's by default.
+  ///   - filePath: Where a failure is reported; the caller's by default.
+  ///   - line: Where a failure is reported; the caller's by default.
+  ///   - column: Where a failure is reported; the caller's by default.
+  public func run(
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let location = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     while let last = state.withLock({ $0.wakes.values.filter { !$0.isFired }.map(\.deadline).max() }
     ) {
-      await advance(to: last)
+      guard await advance(to: last, at: location) else { return }
     }
   }
 
@@ -218,6 +307,7 @@ public final class TestClock: Clock, Sendable {
 
 extension TestClock: ManualClock {
   package func book(after duration: Duration) -> any ManualWake {
+    noteWaiter()
     let id = state.withLock { $0.book(at: $0.now.advanced(by: duration), settlesWhenFired: false) }
     return TestClockWake(clock: self, id: id)
   }

@@ -83,10 +83,11 @@ public final class TestStore<Model: ArborealModel>: Sendable {
         let waiting = received
         received = []
         for item in waiting {
-          if case .waiting(let action, let ticket) = item {
-            store.handleIntercepted(action, ticket: ticket)
-          }
+          // Kept before it is handled: the actions its update sends come after it.
           received.append(.handled(item.action))
+          if case .waiting(let action, let ticket) = item {
+            handleIntercepted(action, ticket: ticket)
+          }
         }
       case .on:
         received = []
@@ -134,8 +135,13 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   // `effectDidDeliver(_:ticket:)` with a ticket that keeps the effect's group open, and whose
   // effects run on `executor`.
   private let store: Store<Model>
-  // Runs the effects' jobs one at a time, on the main thread; the test store steps them.
-  private let executor = TestExecutor()
+  // Runs the effects' jobs one at a time, on the main thread, and only while the test store
+  // (or a `TestClock` advance) steps them: between the test's steps, effects stay where they
+  // are.
+  private let executor = TestExecutor(holdingJobsBetweenSteps: true)
+  // What the test store knows of each running effect, by number: the step that started it and
+  // what it delivered; for failures that name the effect.
+  private var effectNotes: [UInt64: EffectNote] = [:]
   // The effects still running after the test's last step, each with what it waits for;
   // behind a lock so that `deinit`, which cannot reach the store's main-actor state, can
   // report them. Empty after `finish()`.
@@ -207,6 +213,8 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   }
 
   deinit {
+    // The effects the store's release cancels run to their end.
+    executor.stopHolding()
     // Nonisolated, like every deinit, but nothing else can reach the test store any more, so
     // reading `received` cannot race. The running effects live in the store's main-actor
     // table, which a deinit cannot query: each step leaves a copy in `runningAtLastStep`.
@@ -275,9 +283,14 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     let ((handle, start), changes) = withChangeRecording(keepingValues: true) {
       (store.send(action), changeRecordingStart)
     }
+    noteNewEffects(startedBy: "\(label) at \(location.fileID):\(location.line)")
     handles.append(handle)
     check(label, changes: changes, newSince: start, assert: assert, at: location)
-    await runEffects(until: { false }, timeout: nil, at: location, label: label)
+    // Exhaustively, the effects go no further than the first action they deliver: the test
+    // receives it before anything else happens, as the app would handle it first.
+    await runEffects(
+      until: { exhaustivity == .on && !received.isEmpty }, timeout: nil, at: location,
+      label: label)
     return TestSendHandle(handle: handle) { [weak self] handle in
       await self?.wait(for: handle, label: label, at: location)
     }
@@ -286,11 +299,11 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   /// Runs the effects until those of a send are done; fails when they cannot finish, listing
   /// the actions that wait to be received or the effects and what they wait for.
   private func wait(for handle: SendHandle, label: String, at location: CallerLocation) async {
-    if await runEffects(
-      until: { handle.isFinished }, timeout: timeout, at: location, label: "\(label).value")
-    {
-      return
-    }
+    // An action waiting to be received keeps the handle open: no need to go on.
+    await runEffects(
+      until: { handle.isFinished || (exhaustivity == .on && !received.isEmpty) },
+      timeout: timeout, at: location, label: "\(label).value")
+    if handle.isFinished { return }
     let waiting =
       received.isEmpty
       ? " " + pendingSummary()
@@ -589,7 +602,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     // Exhaustively, every entry waits (switching to `.on` clears the handled ones).
     guard case .waiting(let action, let ticket) = received.removeFirst() else { return }
     let (start, changes) = withChangeRecording(keepingValues: true) {
-      store.handleIntercepted(action, ticket: ticket)
+      handleIntercepted(action, ticket: ticket)
       return changeRecordingStart
     }
     guard predicate(action) else {
@@ -657,18 +670,26 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ) async {
     let location = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let timeout = timeout ?? self.timeout
-    let done = await runEffects(
-      until: { store.hasNoEffects }, timeout: timeout, at: location, label: "finish()")
+    // Exhaustively, an action waiting to be received fails the test anyway: no need to go on.
+    await runEffects(
+      until: { store.hasNoEffects || (exhaustivity == .on && !received.isEmpty) },
+      timeout: timeout, at: location, label: "finish()")
+    let done = store.hasNoEffects
     if exhaustivity == .on, !received.isEmpty {
+      // The effects stopped at the first action to receive; those still running are cancelled
+      // below, and named here.
+      let running = done ? [] : effectLines()
       reportFailure(
         "finish(): \(Self.count(received.count, "effect action")) arrived and "
           + "\(received.count == 1 ? "was" : "were") not received: "
-          + Self.list(received.map(\.action)),
+          + Self.list(received.map(\.action))
+          + (running.isEmpty
+            ? ""
+            : "\nStill running, now cancelled:\n"
+              + running.map { "  \($0)" }.joined(separator: "\n")),
         at: location)
-    }
-    received.removeAll()
-    if !done {
-      let running = store.pendingEffectLines
+    } else if !done {
+      let running = effectLines()
       reportFailure(
         "finish(): \(Self.count(running.count, "effect")) cannot finish"
           + "\(Self.within(timeout)):\n"
@@ -678,9 +699,13 @@ public final class TestStore<Model: ArborealModel>: Sendable {
           + "work outside the test.",
         at: location)
     }
+    received.removeAll()
     for handle in handles { handle.cancel() }
     handles.removeAll()
     runningAtLastStep.withLock { $0 = [] }
+    // The tasks of the effects that ended (or were just cancelled) wind down now, not at some
+    // later step: what they hold is released before the test goes on.
+    _ = await store.step(on: executor, until: { executor.pendingJobs == 0 })
   }
 
   // MARK: Helpers
@@ -755,12 +780,62 @@ public final class TestStore<Model: ArborealModel>: Sendable {
 
   /// Called by the store, on the main actor, for each action an effect delivers.
   private func effectDidDeliver(_ action: Model.Action, ticket: InterceptedActionTicket) {
+    if let effect = ticket.effect { effectNotes[effect, default: EffectNote()].delivered(action) }
     switch exhaustivity {
     case .on:
       received.append(.waiting(action, ticket))
+      // Every exhaustive step ends at an action to receive: the effects stop here.
+      executor.pauseStepping()
     case .off:
-      store.handleIntercepted(action, ticket: ticket)
+      // Kept before it is handled: the actions its update sends come after it.
       received.append(.handled(action))
+      handleIntercepted(action, ticket: ticket)
+    }
+  }
+
+  /// Handles an action an effect delivered, noting the effects its update started.
+  private func handleIntercepted(_ action: Model.Action, ticket: InterceptedActionTicket) {
+    store.handleIntercepted(action, ticket: ticket)
+    noteNewEffects(
+      startedBy: ticket.effect.map { "\(action), delivered by effect #\($0)" }
+        ?? "\(action), sent by an update")
+  }
+
+  /// Notes the step that started each running effect the test store did not know yet, and
+  /// forgets the effects that ended.
+  private func noteNewEffects(startedBy step: @autoclosure () -> String) {
+    let running = store.runningEffectNumbers
+    effectNotes = effectNotes.filter { running.contains($0.key) }
+    var cause: String?
+    for effect in running where effectNotes[effect]?.startedBy == nil {
+      cause = cause ?? step()
+      effectNotes[effect, default: EffectNote()].startedBy = cause
+    }
+  }
+
+  /// What the test store knows of a running effect.
+  private struct EffectNote {
+    /// The step that started it: `send(start) at Feature.swift:12`; nil when it started
+    /// otherwise (a subscription).
+    var startedBy: String?
+    /// How many actions it delivered.
+    var count = 0
+    /// The last few it delivered, described, oldest first.
+    var last: [String] = []
+
+    mutating func delivered(_ action: some Sendable) {
+      count += 1
+      last.append("\(action)")
+      if last.count > 3 { last.removeFirst() }
+    }
+
+    /// `, started by send(start) at Feature.swift:12, delivered 10000 actions (… tick, tick)`
+    var summary: String {
+      (startedBy.map { ", started by \($0)" } ?? "")
+        + (count == 0
+          ? ""
+          : ", delivered \(count) action\(count == 1 ? "" : "s") (the last: "
+            + last.joined(separator: ", ") + ")")
     }
   }
 
@@ -784,6 +859,10 @@ public final class TestStore<Model: ArborealModel>: Sendable {
       case .busy:
         reportFailure(StepOutcome.busyMessage(label), at: location ?? createdAt)
         return done()
+      case .flooded:
+        reportFailure(
+          StepOutcome.floodMessage(label, effects: effectLines()), at: location ?? createdAt)
+        return done()
       case .idle:
         guard let deadline, ContinuousClock.now < deadline else { return false }
         try? await Task.sleep(for: .milliseconds(1))
@@ -791,15 +870,21 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     }
   }
 
+  /// One line per running effect, oldest first: its number, its cancellation identifiers, the
+  /// step that started it, what it delivered and what it waits for.
+  private func effectLines() -> [String] {
+    store.pendingEffectLines { effectNotes[$0]?.summary ?? "" }
+  }
+
   /// Keeps the running effects where `deinit` can read them.
   private func recordRunningEffects() {
-    let running = store.hasNoEffects ? [] : store.pendingEffectLines
+    let running = store.hasNoEffects ? [] : effectLines()
     runningAtLastStep.withLock { $0 = running }
   }
 
   /// `No effect is running.`, or the effects still running with what each waits for.
   private func pendingSummary() -> String {
-    let running = store.pendingEffectLines
+    let running = effectLines()
     return running.isEmpty
       ? "No effect is running."
       : "No effect can go on:\n" + running.map { "  \($0)" }.joined(separator: "\n")

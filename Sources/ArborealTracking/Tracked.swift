@@ -12,7 +12,8 @@ import Synchronization
 ///
 /// When the value is `Equatable` (through a conformance usable from any isolation), setting it
 /// to an equal value notifies nobody, and so does a transaction that sets it and sets it back
-/// (only net changes count); other values always notify. The property's name (`count`) is
+/// (only net changes count). A reference (a child model) or an optional reference is compared
+/// by identity the same way: nil over nil is no change. Other values always notify. The property's name (`count`) is
 /// looked up by reflection the first time a change is reported (or given:
 /// `@Tracked("count") var count = 0`) and appears in ``TrackingChanges``; `$count` is the
 /// property's ``TrackingKey``. A given name is kept once for the whole program, not in each
@@ -47,7 +48,9 @@ public struct Tracked<Value> {
   /// Returns true for equal values; nil when `Value` is not `Equatable`.
   @usableFromInline let isDuplicate: (@Sendable (Value, Value) -> Bool)?
 
-  /// Creates a tracked property whose every write notifies its observers.
+  /// Creates a tracked property whose every write notifies its observers, unless the value is
+  /// a reference (a child model) or an optional reference: then writing the same instance, or
+  /// nil over nil, notifies nobody.
   ///
   /// - Parameters:
   ///   - wrappedValue: The initial value.
@@ -57,7 +60,7 @@ public struct Tracked<Value> {
   public init(wrappedValue: Value, _ name: String = "") {
     self.value = wrappedValue
     self.id = name.isEmpty ? TrackingKey.nextID() : TrackingKey.nextID(named: name)
-    self.isDuplicate = nil
+    self.isDuplicate = ReferenceIdentity.comparison(for: Value.self)
   }
 
   /// Creates a tracked property whose writes of an equal value notify nobody.

@@ -59,6 +59,18 @@ package final class EffectTrace: Sendable {
     #endif
   }
 
+  /// Lets the effects' jobs run until the matching ``endStepping()`` (see
+  /// ``JobCountingExecutor/beginStepping()``); nothing for an executor that does not count
+  /// its jobs.
+  package func beginStepping() {
+    executor?.beginStepping()
+  }
+
+  /// Ends a step begun with ``beginStepping()``.
+  package func endStepping() {
+    executor?.endStepping()
+  }
+
   /// What effect `effect` waits for, if a test clock said so.
   package func note(of effect: UInt64) -> String? {
     notes.withLock { $0[effect] }
@@ -102,4 +114,11 @@ package struct EffectWait: Sendable {
 package protocol JobCountingExecutor: TaskExecutor {
   /// How many jobs were received and have not finished running.
   var pendingJobs: Int { get }
+
+  /// Lets jobs run until the matching ``endStepping()``: an executor may hold its jobs back
+  /// between a test's steps, so that effects never get ahead of the test.
+  func beginStepping()
+
+  /// Ends a step begun with ``beginStepping()``.
+  func endStepping()
 }

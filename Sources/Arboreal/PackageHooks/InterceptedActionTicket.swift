@@ -5,4 +5,7 @@ package struct InterceptedActionTicket: Sendable {
   let group: GroupID
   /// The log number of the action that started the effect (0 if unknown).
   let origin: Int
+  /// The number of the effect that delivered the action (as in `effect #3`); nil for an
+  /// action an update returned with `Fx.send(_:)` or `Fx.dismiss`.
+  package let effect: UInt64?
 }

@@ -26,15 +26,21 @@ extension Store {
 
   /// The running effects, oldest first: each one's line (its number and its cancellation
   /// identifiers) and, with an ``effectExecutor``, what it waits for when a test clock said so.
-  package var runningEffects: [(description: String, waitingFor: String?)] {
+  package var runningEffects: [(number: UInt64, description: String, waitingFor: String?)] {
     table.effects.sorted { $0.key.rawValue < $1.key.rawValue }.map { id, running in
       let ids = running.cancelIDs.filter { !$0.isMembership }.map(\.debugDescription)
       return (
+        id.rawValue,
         "effect #\(id.rawValue)"
           + (ids.isEmpty ? "" : " (cancellable by \(ids.joined(separator: ", ")))"),
         trace?.note(of: id.rawValue)
       )
     }
+  }
+
+  /// The numbers of the running effects (as in `effect #3`).
+  package var runningEffectNumbers: Set<UInt64> {
+    Set(table.effects.keys.map(\.rawValue))
   }
 
   /// Whether no effect runs and none waits for room in its queue.

@@ -190,7 +190,8 @@ extension ArborealModel {
   ) -> Fx<Action> {
     switch action {
     case .dismiss:
-      self[keyPath: child] = nil
+      // A second dismissal writes nothing: no change, no notification.
+      if self[keyPath: child] != nil { self[keyPath: child] = nil }
       return Fx(storage: nil)
     case .presented(let action):
       guard let model = self[keyPath: child] else {
@@ -235,8 +236,11 @@ extension ArborealModel {
   ) -> Fx<Action> {
     switch action {
     case .popFrom(let id):
-      if !self[keyPath: stack].pop(from: id) {
+      // A pop of a screen that is gone writes nothing: no change, no notification.
+      if self[keyPath: stack][id: id] == nil {
         dropForwarded(action, child: Element.self, path: stack, key: id)
+      } else {
+        self[keyPath: stack].pop(from: id)
       }
       return Fx(storage: nil)
     case .element(let id, let action):

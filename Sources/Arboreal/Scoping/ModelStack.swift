@@ -153,3 +153,19 @@ public struct ModelStack<Element: ArborealModel>: RandomAccessCollection {
 
 @available(*, unavailable)
 extension ModelStack: Sendable {}
+
+extension ModelStack: Equatable {
+  /// Whether two stacks hold the same screens (the same instances) under the same identifiers,
+  /// and would number the next screen alike: a write of an equal stack, such as a pop of an
+  /// identifier that is gone, is no change.
+  ///
+  /// - Parameters:
+  ///   - lhs: A stack.
+  ///   - rhs: Another stack.
+  /// - Returns: True when they hold the same screens in the same order.
+  /// - Complexity: O(*n*) for *n* screens.
+  public static func == (lhs: ModelStack, rhs: ModelStack) -> Bool {
+    lhs.nextID == rhs.nextID && lhs.ids == rhs.ids
+      && lhs.elements.elementsEqual(rhs.elements) { $0 === $1 }
+  }
+}

@@ -415,7 +415,8 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     // the very effect that delivered it.
     table.retain(group)
     if let effectActionInterceptor {
-      effectActionInterceptor(action, InterceptedActionTicket(group: group, origin: origin))
+      effectActionInterceptor(
+        action, InterceptedActionTicket(group: group, origin: origin, effect: effect.rawValue))
       return
     }
     handle(action, heldIn: group, origin: origin)
@@ -542,7 +543,8 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   private func deliverNow(_ action: Model.Action, in group: GroupID) {
     guard table.retain(group) else { return }
     if let effectActionInterceptor {
-      effectActionInterceptor(action, InterceptedActionTicket(group: group, origin: logSequence))
+      effectActionInterceptor(
+        action, InterceptedActionTicket(group: group, origin: logSequence, effect: nil))
       return
     }
     queue.append(Queued(action: action, group: group, origin: logSequence))
@@ -653,13 +655,16 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
       send = { [weak self] action in await self?.receive(action, from: effect, origin: origin) }
       finish = { [weak self] in await self?.finish(effect) }
     }
+    // A test clock names what a traced effect waits for through the task-local `EffectWait`,
+    // and learns which store's effects it wakes (the first delay is booked here).
+    let wait = trace.map { EffectWait(trace: $0, effect: effect.rawValue) }
     var operation = work.operation
     var settle: (@Sendable () -> Void)?
     if !work.delays.isEmpty {
-      (operation, settle) = DelayStep.delaying(operation, by: work.delays)
+      (operation, settle) = EffectWait.$current.withValue(wait) {
+        DelayStep.delaying(operation, by: work.delays)
+      }
     }
-    // A test clock names what a traced effect waits for through the task-local `EffectWait`.
-    let wait = trace.map { EffectWait(trace: $0, effect: effect.rawValue) }
     // Detached: the effect runs on the `effectExecutor` if set, otherwise on the global
     // concurrent executor, never on the main actor. Its `finish` cannot run before the
     // handle is attached below: both need the main actor, which this code holds. It runs at

@@ -1,0 +1,135 @@
+import Arboreal
+import ArborealTesting
+import Testing
+
+/// TCA's counter timer as a TCA user writes it first: a loop of sleeps on a clock from the
+/// environment, which a test replaces with one that does not wait.
+final class ImmediateTimer: ArborealModel {
+  enum Action: Sendable, Equatable {
+    case toggleTimerButtonTapped
+    case timerTick
+    case waitThenSpin
+    case stopSpinning
+  }
+
+  struct Environment: Sendable {
+    var sleep: @Sendable (Duration) async throws -> Void
+  }
+
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var isTimerOn = false
+  @Tracked private(set) var count = 0
+
+  func update(action: Action, environment: Environment) -> Fx<Action> {
+    switch action {
+    case .toggleTimerButtonTapped:
+      isTimerOn.toggle()
+      guard isTimerOn else { return .cancel(id: "timer") }
+      return .run { send in
+        while !Task.isCancelled {
+          try? await environment.sleep(.seconds(1))
+          await send(.timerTick)
+        }
+      }
+      .cancellable(id: "timer")
+    case .timerTick:
+      count += 1
+      return .none
+    case .waitThenSpin:
+      // Waits once, then never waits and never delivers.
+      return .run { _ in
+        try? await environment.sleep(.seconds(1))
+        while !Task.isCancelled { await Task.yield() }
+      }
+      .cancellable(id: "spin")
+    case .stopSpinning:
+      return .cancel(id: "spin")
+    }
+  }
+}
+
+extension ImmediateTimer.Environment {
+  /// A sleep that only yields: an immediate clock.
+  static let immediate = Self(sleep: { _ in await Task.yield() })
+}
+
+/// A test never hangs: a step of the test store, or an advance of a test clock, either meets
+/// what the test asked for or fails within a bounded number of executor turns, naming the
+/// effect. Each test here used to run forever.
+@MainActor
+@Suite(.timeLimit(.minutes(5)))
+struct NothingHangsTests {
+  @Test func aTimerOnAnImmediateClockIsReceivedTickByTickAndStopped() async {
+    let store = TestStore(state: ImmediateTimer(), environment: .immediate)
+    await store.send(.toggleTimerButtonTapped) { #expect($0.isTimerOn) }
+    for tick in 1...3 {
+      await store.receive(.timerTick) { #expect($0.count == tick) }
+    }
+    await store.send(.toggleTimerButtonTapped) { #expect(!$0.isTimerOn) }
+    await store.finish()
+  }
+
+  @Test func aFloodThatNoReceiveAskedForFailsNamingTheEffect() async {
+    let store = TestStore(
+      state: ImmediateTimer(), environment: .immediate, exhaustivity: .off)
+    await withKnownIssue {
+      await store.send(.toggleTimerButtonTapped)
+    } matching: { issue in
+      issue.description.contains("delivered 10000 actions in one step")
+        && issue.description.contains("started by send(toggleTimerButtonTapped) at")
+        && issue.description.contains("NothingHangsTests.swift")
+        && issue.description.contains("(the last: timerTick, timerTick, timerTick)")
+    }
+    await store.send(.toggleTimerButtonTapped) { _ in }
+    await store.finish()
+  }
+
+  @Test func finishingWithATimerStillOnFailsAndEndsIt() async {
+    let store = TestStore(state: ImmediateTimer(), environment: .immediate)
+    await store.send(.toggleTimerButtonTapped) { #expect($0.isTimerOn) }
+    await withKnownIssue {
+      await store.finish()
+    } matching: { issue in
+      issue.description.contains("1 effect action arrived and was not received: timerTick")
+    }
+  }
+
+  @Test func awaitingAHandleOfATimerFailsAtTheFirstTick() async {
+    let store = TestStore(state: ImmediateTimer(), environment: .immediate)
+    let handle = await store.send(.toggleTimerButtonTapped) { #expect($0.isTimerOn) }
+    await withKnownIssue {
+      await handle.value
+    } matching: { issue in
+      issue.description.contains("1 action delivered by effects waits to be received")
+    }
+    await store.receive(.timerTick) { #expect($0.count == 1) }
+    await store.send(.toggleTimerButtonTapped) { #expect(!$0.isTimerOn) }
+    await store.finish()
+  }
+
+  @Test func advancingATestClockPastALoopThatNeverWaitsFails() async {
+    let clock = TestClock()
+    let store = TestStore(
+      state: ImmediateTimer(), environment: .init(sleep: { try await clock.sleep(for: $0) }))
+    await store.send(.waitThenSpin)
+    await withKnownIssue {
+      await clock.advance(by: .seconds(1))
+    } matching: { issue in
+      issue.description.contains("TestClock.advance: the effects ran 10000 turns")
+    }
+    await store.send(.stopSpinning)
+    await store.finish()
+  }
+
+  @Test func betweenStepsTheEffectsStayWhereTheyAre() async {
+    let store = TestStore(state: ImmediateTimer(), environment: .immediate)
+    await store.send(.toggleTimerButtonTapped) { #expect($0.isTimerOn) }
+    // The test waits on something else for many turns of the main actor: the timer's effect
+    // does not run meanwhile, so exactly one tick waits to be received.
+    for _ in 0..<1_000 { await Task.yield() }
+    await store.receive(.timerTick) { #expect($0.count == 1) }
+    for _ in 0..<1_000 { await Task.yield() }
+    await store.send(.toggleTimerButtonTapped) { #expect(!$0.isTimerOn) }
+    await store.finish()
+  }
+}
