@@ -43,9 +43,12 @@ import Synchronization
 /// ## Effects
 /// The effects run on the test store's own ``TestExecutor``, one job at a time, in the order
 /// the jobs arrive: the same test runs them in the same order on every run. `send` runs them
-/// until none can go on; `receive`, `finish` and ``TestSendHandle/value`` run them until what
-/// they wait for happens, and fail at once when nothing can go on first, naming what each
-/// effect waits for. Only effects that wait on work outside the executor (an actor, a real
+/// until none can go on (exhaustively, until the first action to receive arrives); `receive`,
+/// `finish` and ``TestSendHandle/value`` run them until what they wait for happens, and fail at
+/// once when nothing can go on first, naming what each effect waits for. Between the test's
+/// steps the effects stay where they are. A step never hangs: effects that deliver 10,000
+/// actions no `receive` asked for, or run 10,000 turns without delivering, fail it, naming
+/// each effect, the step that started it and what it delivered. Only effects that wait on work outside the executor (an actor, a real
 /// clock, I/O) need a wall-clock ``timeout``, which a test opts into.
 ///
 /// ## New models
