@@ -14,8 +14,9 @@ import Testing
     let store = Store(state: Board(), environment: ())
     let recorder = try StoreRecorder(store, to: nil)
     var snapshots = [store.state.snapshot]
-    // After the recorder's handler, as it was added first.
-    store.addLogHandler { _ in
+    // After the recorder's handler, as it was added first. Unowned: the store keeps its
+    // handlers, so a handler holding it would keep it forever.
+    store.addLogHandler { [unowned store] _ in
       snapshots.append(store.state.snapshot)
     }
     for index in 0..<count {

@@ -186,7 +186,8 @@ final class RecordingProbe: ArborealModel {
     let store = Store(state: Counter(), environment: ())
     var seen: [String] = []
     var added: LogHandlerToken?
-    store.addLogHandler { entry in
+    // Unowned: the store keeps its handlers, so a handler holding it would keep it forever.
+    store.addLogHandler { [unowned store] entry in
       seen.append("outer \(entry.sequence)")
       if added == nil {
         added = store.addLogHandler { seen.append("inner \($0.sequence)") }

@@ -121,6 +121,9 @@ import Testing
     }
 
     func change() { counter.count = 7 }
+
+    /// Ends the observation, whose body holds this actor.
+    func stop() { token?.cancel() }
   }
 
   @Test func setAndSetBackOnTheObserversActorQueuesNoRun() async {
@@ -138,6 +141,7 @@ import Testing
       rounds += 1
     }
     #expect(await worker.seen == ["", "count"])
+    await worker.stop()
   }
 }
 

@@ -1,0 +1,138 @@
+import Arboreal
+import Synchronization
+
+/// Counts the models alive that were made with it, from any thread (a model's `deinit` runs
+/// on whichever thread released it).
+final class Census: Sendable {
+  private let count = Atomic(0)
+
+  /// The models made with this census and not yet deinitialised.
+  var live: Int { count.load(ordering: .acquiring) }
+
+  func born() { count.add(1, ordering: .relaxed) }
+  func died() { count.subtract(1, ordering: .releasing) }
+}
+
+/// A reference that does not keep its object alive, for checking that a release freed it.
+struct Watched {
+  weak var object: AnyObject?
+  let name: String
+
+  init(_ object: AnyObject, _ name: String) {
+    self.object = object
+    self.name = name
+  }
+}
+
+/// A child whose `start` effect runs until it is cancelled.
+final class Leaf: ArborealModel, Identifiable {
+  enum Action: Sendable, Equatable {
+    case start
+    case stopped
+    case grow
+    case close
+  }
+
+  let registrar = TrackingRegistrar()
+  let id: Int
+  private let census: Census
+  @Tracked private(set) var size = 0
+
+  init(id: Int, census: Census) {
+    self.id = id
+    self.census = census
+    census.born()
+  }
+
+  deinit { census.died() }
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .start:
+      return Fx {
+        try await Task.sleep(for: .seconds(3_600))
+        return .stopped
+      } catch: { _ in
+        .stopped
+      }
+    case .stopped:
+      return .none
+    case .grow:
+      size += 1
+      return .none
+    case .close:
+      return .dismiss
+    }
+  }
+}
+
+/// A parent with a child in every kind of place: one it always holds, an optional one, a
+/// collection of identifiable ones, a presented one and a stack; and a derived value over
+/// them.
+final class Grove: ArborealModel {
+  enum Action: Sendable, Equatable {
+    case always(Leaf.Action)
+    case optional(Leaf.Action)
+    case row(id: Int, Leaf.Action)
+    case sheet(PresentationAction<Leaf.Action>)
+    case path(StackAction<Leaf.Action>)
+    /// Fills every place but the always-held one, which is filled from the start.
+    case plant
+    /// Starts the effect of every child.
+    case startAll
+  }
+
+  /// The identifiers of the rows `plant` makes.
+  static let rowIDs = [2, 3, 4]
+
+  let registrar = TrackingRegistrar()
+  private let census: Census
+  @Tracked private(set) var always: Leaf
+  @Tracked private(set) var optional: Leaf?
+  @Tracked private(set) var rows: [Leaf] = []
+  @Tracked private(set) var sheet: Leaf?
+  @Tracked private(set) var path = ModelStack<Leaf>()
+  @Derived({ (grove: Grove) -> Int in grove.rows.count + grove.path.count }) var count: Int
+
+  init(census: Census) {
+    self.census = census
+    always = Leaf(id: 0, census: census)
+    census.born()
+  }
+
+  deinit { census.died() }
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .always(let action):
+      return forward(action, to: \.always, environment: (), tag: Action.always)
+    case .optional(let action):
+      return forward(action, to: \.optional, environment: (), tag: Action.optional)
+    case .row(let id, let action):
+      return forward(action, to: \.rows, id: id, environment: ()) { .row(id: id, $0) }
+    case .sheet(let action):
+      return forward(action, to: \.sheet, environment: (), tag: Action.sheet)
+    case .path(let action):
+      return forward(action, in: \.path, environment: (), tag: Action.path)
+    case .plant:
+      optional = Leaf(id: 1, census: census)
+      rows = Self.rowIDs.map { Leaf(id: $0, census: census) }
+      path.push(Leaf(id: 6, census: census))
+      return present(Leaf(id: 5, census: census), at: \.sheet, environment: (), tag: Action.sheet)
+    case .startAll:
+      var started = [
+        forward(.start, to: \.always, environment: (), tag: Action.always),
+        forward(.start, to: \.optional, environment: (), tag: Action.optional),
+        forward(.presented(.start), to: \.sheet, environment: (), tag: Action.sheet),
+      ]
+      for id in Self.rowIDs {
+        started.append(forward(.start, to: \.rows, id: id, environment: ()) { .row(id: id, $0) })
+      }
+      if let id = path.elementIDs.first {
+        started.append(
+          forward(.element(id: id, action: .start), in: \.path, environment: (), tag: Action.path))
+      }
+      return .merge(started)
+    }
+  }
+}
