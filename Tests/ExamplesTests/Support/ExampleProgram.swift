@@ -143,10 +143,20 @@ struct RunningExample: Sendable {
   }
 
   /// Waits for the program to exit and for both pipes to end, and returns what it printed.
+  ///
+  /// A sanitizer's report on standard error fails the calling test: built with
+  /// `--sanitize=address`, a program that leaks says so there when it exits (and its status
+  /// becomes 1, which some tests expect for other reasons).
   func finish() async -> ExampleRun {
     for await _ in exit {}
     let output = await stdout.text()
     let errors = await stderr.text()
+    if let found = errors.range(of: "Sanitizer") {
+      // From the start of that line: the report, not the megabytes a fuzz test wrote before.
+      let start = errors[..<found.lowerBound].lastIndex(of: "\n") ?? errors.startIndex
+      let program = process.executableURL?.lastPathComponent ?? "the program"
+      Issue.record("\(program), on standard error:\n\(errors[start...].prefix(20_000))")
+    }
     return ExampleRun(
       stdout: output, stderr: errors, status: process.terminationStatus,
       reason: process.terminationReason)
