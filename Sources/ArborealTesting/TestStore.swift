@@ -145,6 +145,8 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   // What the test store knows of each running effect, by number: the step that started it and
   // what it delivered; for failures that name the effect.
   private var effectNotes: [UInt64: EffectNote] = [:]
+  // Whether `runEffects` is stepping the effects now (not a `TestClock` advance).
+  private var isStepping = false
   // The effects still running after the test's last step, each with what it waits for;
   // behind a lock so that `deinit`, which cannot reach the store's main-actor state, can
   // report them. Empty after `finish()`.
@@ -787,8 +789,9 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     switch exhaustivity {
     case .on:
       received.append(.waiting(action, ticket))
-      // Every exhaustive step ends at an action to receive: the effects stop here.
-      executor.pauseStepping()
+      // Every exhaustive step of the test store ends at an action to receive: the effects stop
+      // here. (A `TestClock` advance goes on: it runs everything due by its deadline.)
+      if isStepping { executor.pauseStepping() }
     case .off:
       // Kept before it is handled: the actions its update sends come after it.
       received.append(.handled(action))
@@ -853,7 +856,11 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     until done: () -> Bool, timeout: Duration?, at location: CallerLocation? = nil,
     label: String = "send"
   ) async -> Bool {
-    defer { recordRunningEffects() }
+    isStepping = true
+    defer {
+      isStepping = false
+      recordRunningEffects()
+    }
     let deadline = timeout.map { ContinuousClock.now + $0 }
     while true {
       switch await store.step(on: executor, until: done) {
