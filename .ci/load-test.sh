@@ -19,9 +19,10 @@ case "$sanitizer" in thread | address) ;; *)
 esac
 scratch=".build-load-$sanitizer"
 flags=(--sanitize="$sanitizer" --scratch-path "$scratch" -Xswiftc -DARBOREAL_INTERNAL_CHECKS)
-# Leak detection is off: the only leaks it reports are in XCTest's runner and
-# Foundation.Process (the examples' tests), not in this package.
-export ASAN_OPTIONS=detect_leaks=0
+# Under AddressSanitizer, LeakSanitizer checks the test processes and the example programs
+# they start, as in `.ci/run`; `.ci/lsan.supp` names the toolchain's leaks.
+export ASAN_OPTIONS=detect_leaks=1
+export LSAN_OPTIONS="suppressions=$PWD/.ci/lsan.supp:print_suppressions=0"
 
 swift build --build-tests "${flags[@]}" || exit 1
 
@@ -44,7 +45,7 @@ for run in $(seq 1 "$runs"); do
   else
     failed=$((failed + 1))
     result="FAILED (log: $log)"
-    grep -E "✘|error:|WARNING: ThreadSanitizer|ERROR: AddressSanitizer" "$log" | head -n 20
+    grep -E "✘|error:|WARNING: ThreadSanitizer|ERROR: (Address|Leak)Sanitizer" "$log" | head -n 20
   fi
   echo "run $run of $runs under the $sanitizer sanitizer with 2 CPU hogs: $result in $(($(date +%s) - start)) s"
 done

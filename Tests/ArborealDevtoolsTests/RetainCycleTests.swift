@@ -1,5 +1,6 @@
 import Arboreal
 import ArborealDevtools
+import ArborealTesting
 import Testing
 
 /// A recorder and a persister, made and released ten thousand times, are freed each time with
@@ -30,16 +31,18 @@ import Testing
   @Test func aPersisterFreesItselfItsStoreAndItsModelEachTime() async throws {
     let temporary = try TemporaryFile("board.json")
     let file = PersistedFile<Board>(path: temporary.path)
+    // Never advanced: a booked save waits until `finish()` cancels it.
+    let clock = TestClock()
     for round in 0..<10_000 {
       weak var weakPersister: StorePersister<Board>?
       weak var weakStore: Store<Board>?
       weak var weakModel: Board?
       do {
         let store = Store(state: Board(), environment: ())
-        let persister = try StorePersister(store, to: file, debounce: .seconds(3_600))
+        let persister = try StorePersister(store, to: file, clock: clock)
         (weakPersister, weakStore, weakModel) = (persister, store, store.state)
-        // A change books a save (a task that waits on the clock); `finish()` cancels it. One
-        // round in a hundred writes the file, the others find it up to date.
+        // A change books a save (a task that waits on the clock); `finish()` cancels it and
+        // saves. One round in a hundred writes the file, the others find it up to date.
         store.send(round % 100 == 0 ? .rename("round \(round)") : .noop)
         store.send(.rename("round \(round - round % 100)"))
         await persister.finish()

@@ -26,6 +26,10 @@ struct Watched {
 
 /// A child whose `start` effect runs until it is cancelled.
 final class Leaf: ArborealModel, Identifiable {
+  /// What the effect waits on: a gate nobody opens, so that a cancelled effect leaves nothing
+  /// behind (a long sleep would leave its timer booked).
+  private static let closed = Gate()
+
   enum Action: Sendable, Equatable {
     case start
     case stopped
@@ -50,7 +54,7 @@ final class Leaf: ArborealModel, Identifiable {
     switch action {
     case .start:
       return Fx {
-        try await Task.sleep(for: .seconds(3_600))
+        try await Leaf.closed.waitCancellably()
         return .stopped
       } catch: { _ in
         .stopped
