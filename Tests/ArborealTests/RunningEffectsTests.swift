@@ -30,12 +30,14 @@ import Testing
 
   @Test func anEffectRunsWhileTheMainActorIsBlocked() {
     // If effects needed the main actor, this effect could not run until the test returned,
-    // and the bounded wait below would fail (it never hangs).
+    // and the bounded wait below would fail (it never hangs). The bound only ends a hung run:
+    // 10 minutes, longer than the whole suite under a sanitizer with other processes on the
+    // cores, since how soon the effect gets a thread depends on the load (it was 10 seconds).
     let store = Store(state: Script(), environment: ())
     let flag = Flag()
     store.send(.run(.run { _ in flag.set() }))
     let clock = ContinuousClock()
-    let deadline = clock.now + .seconds(10)
+    let deadline = clock.now + .seconds(600)
     while !flag.isSet && clock.now < deadline {}
     #expect(flag.isSet)
   }

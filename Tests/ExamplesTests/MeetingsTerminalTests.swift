@@ -4,9 +4,13 @@ import Testing
 /// `meetings` with a terminal as standard input: prompts that say where you are, and the
 /// recording's timer, which ticks while its screen is shown and stops when `back` pops it.
 ///
-/// Each step waits for output that the previous one caused, never for a delay; the time limit
-/// only ends a hung run.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct MeetingsTerminalTests {
+/// Each step waits for output that the previous one caused, never for a delay.
+///
+/// The time limit only ends a hung run, so it is 10 minutes: longer than the whole suite under
+/// a sanitizer with other processes on the cores. A test's time includes its wait for one of
+/// the two `ProcessSlots` that every example test shares; under ThreadSanitizer and load some
+/// took 66 seconds, past the one minute they had.
+@Suite(.serialized, .timeLimit(.minutes(10))) struct MeetingsTerminalTests {
   let meetings = ExampleProgram(name: "meetings")
 
   @Test func promptsShowWhereYouAre() async throws {

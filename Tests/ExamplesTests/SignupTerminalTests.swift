@@ -11,9 +11,13 @@ import Testing
 /// echo comes back when the program exits or is interrupted.
 ///
 /// Each step waits for the prompt that follows the previous one, so the terminal's state is
-/// checked at a known point of the program, never after a delay. The time limit only ends a
-/// hung run.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct SignupTerminalTests {
+/// checked at a known point of the program, never after a delay.
+///
+/// The time limit only ends a hung run, so it is 10 minutes: longer than the whole suite under
+/// a sanitizer with other processes on the cores. A test's time includes its wait for one of
+/// the two `ProcessSlots` that every example test shares; under ThreadSanitizer and load some
+/// took 66 seconds, past the one minute they had.
+@Suite(.serialized, .timeLimit(.minutes(10))) struct SignupTerminalTests {
   let signup = ExampleProgram(name: "signup")
 
   @Test func passwordsAreNotEchoedAndEchoIsBackAtExit() async throws {

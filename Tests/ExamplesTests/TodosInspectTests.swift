@@ -3,7 +3,12 @@ import Testing
 
 /// `todos --inspect FILE --html OUT`: a recording turned into the viewer's page, run as a
 /// user would after `todos --record FILE`.
-@Suite(.timeLimit(.minutes(1))) struct TodosInspectTests {
+///
+/// The time limit only ends a hung run, so it is 10 minutes: longer than the whole suite under
+/// a sanitizer with other processes on the cores. A test's time includes its wait for one of
+/// the two `ProcessSlots` that every example test shares; under ThreadSanitizer and load some
+/// took 66 seconds, past the one minute they had.
+@Suite(.timeLimit(.minutes(10))) struct TodosInspectTests {
   let todos = ExampleProgram(name: "todos")
 
   /// Records a short session in `directory` as `session.jsonl`.

@@ -4,7 +4,12 @@ import Testing
 /// `todos --record FILE`, `todos --replay FILE`, and the `history` and `why N` commands, run
 /// as a user would: at a terminal (a pseudo-terminal as standard input), one command at a
 /// time, each typed after the output of the one before; and piped, for the bad recordings.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct TodosRecordingTests {
+///
+/// The time limit only ends a hung run, so it is 10 minutes: longer than the whole suite under
+/// a sanitizer with other processes on the cores. A test's time includes its wait for one of
+/// the two `ProcessSlots` that every example test shares; under ThreadSanitizer and load some
+/// took 66 seconds, past the one minute they had.
+@Suite(.serialized, .timeLimit(.minutes(10))) struct TodosRecordingTests {
   let todos = ExampleProgram(name: "todos")
 
   /// The session both terminal tests type, and what each command must print before the next
