@@ -38,12 +38,14 @@ final class MeetingDetail: ArborealModel {
     case .editTapped:
       editor = MeetingEditor(draft: meeting)
       return .none
-    case .editor(.presented(.delegate(.save(let draft)))):
+    case .editor(let action):
+      // Every action of the editor is forwarded, its delegate actions too (it ignores them),
+      // before this screen acts on them.
+      let fx = forward(action, to: \.editor, environment: (), tag: Action.editor)
+      guard case .presented(.delegate(.save(let draft))) = action else { return fx }
       meeting = draft
       editor = nil
-      return Fx { .delegate(.changed(draft)) }
-    case .editor(let action):
-      return forward(action, to: \.editor, environment: (), tag: Action.editor)
+      return .merge(fx, Fx { .delegate(.changed(draft)) })
     case .deleteTapped:
       alert = AlertState(
         title: "Delete “\(meeting.title)”?", message: "It cannot be undone.",

@@ -31,7 +31,13 @@ final class MeetingList: ArborealModel {
     case .record(let id):
       guard let meeting = meeting(id: id) else { break }
       path.push(MeetingScreen(record: RecordMeeting(meeting: meeting)))
-    case .path(.element(let screen, .detail(.delegate(let delegate)))):
+    case .path(let action):
+      // Every action of a screen is forwarded, its delegate actions too (the screen ignores
+      // them), before the list acts on them.
+      let fx = forward(action, in: \.path, environment: environment, tag: Action.path)
+      guard case .element(let screen, .detail(.delegate(let delegate))) = action else {
+        return fx
+      }
       switch delegate {
       case .changed(let meeting):
         guard let index = meetings.firstIndex(where: { $0.id == meeting.id }) else { break }
@@ -40,8 +46,7 @@ final class MeetingList: ArborealModel {
         meetings.removeAll { $0.id == id }
         path.pop(from: screen)
       }
-    case .path(let action):
-      return forward(action, in: \.path, environment: environment, tag: Action.path)
+      return fx
     }
     return .none
   }

@@ -66,10 +66,6 @@ extension Store {
   /// have run. Nothing can go on when no job and no hop is counted over two turns in a row:
   /// then only something outside the executor (or the test) can make an effect go on.
   func step(on executor: TestExecutor, until done: () -> Bool) async -> StepOutcome {
-    // Jobs held back are handed on only when the step has something to wait for.
-    if done() { return .done }
-    executor.beginStepping()
-    defer { executor.endStepping() }
     var quietTurns = 0
     let firstArrival = deliveryArrivals
     var arrivals = firstArrival

@@ -181,8 +181,8 @@ public final class TestClock: Clock, Sendable {
   /// - Returns: False when the effects never settled (the test failed).
   @discardableResult
   private func advance(to deadline: Instant, at location: CallerLocation) async -> Bool {
-    // A test store holds its effects' jobs between its steps; an advance is a step of the
-    // effects of every store that waits on this clock.
+    // While it advances, a test store lets the effects that wait on this clock deliver all
+    // that falls due, without holding any of them behind an action still to receive.
     var stepping = Stepping()
     defer { stepping.end() }
     guard await settleEffects(stepping: &stepping, at: location) else { return false }
@@ -195,7 +195,7 @@ public final class TestClock: Clock, Sendable {
     return true
   }
 
-  /// The stores whose effects an advance steps (see `JobCountingExecutor.beginStepping()`):
+  /// The stores whose effects an advance runs (see `JobCountingExecutor.beginStepping()`):
   /// each one that waits on the clock, from the first time the advance sees it.
   private struct Stepping {
     private var traces: [ObjectIdentifier: EffectTrace] = [:]

@@ -43,12 +43,13 @@ import Synchronization
 /// ## Effects
 /// The effects run on the test store's own ``TestExecutor``, one job at a time, in the order
 /// the jobs arrive: the same test runs them in the same order on every run. `send` runs them
-/// until none can go on (exhaustively, until the first action to receive arrives); `receive`,
-/// `finish` and ``TestSendHandle/value`` run them until what they wait for happens, and fail at
-/// once when nothing can go on first, naming what each effect waits for. Between the test's
-/// steps the effects stay where they are. A step never hangs: effects that deliver 10,000
-/// actions no `receive` asked for, or run 10,000 turns without delivering, fail it, naming
-/// each effect, the step that started it and what it delivered. Only effects that wait on work outside the executor (an actor, a real
+/// until none can go on; `receive`, `finish` and ``TestSendHandle/value`` run them until what
+/// they wait for happens, and fail at once when nothing can go on first, naming what each
+/// effect waits for. Exhaustively, during a step an effect runs at most one action ahead of the
+/// test: its next action waits until the test has received the one before (see
+/// ``mustHold(_:)``). A step never hangs: effects that deliver 10,000 actions no `receive`
+/// asked for, or run 10,000 turns without delivering, fail it, naming each effect, the step
+/// that started it and what it delivered. Only effects that wait on work outside the executor (an actor, a real
 /// clock, I/O) need a wall-clock ``timeout``, which a test opts into.
 ///
 /// ## New models
@@ -95,6 +96,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
       case .on:
         received = []
       }
+      releaseHolds()
     }
   }
 
@@ -138,15 +140,22 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   // `effectDidDeliver(_:ticket:)` with a ticket that keeps the effect's group open, and whose
   // effects run on `executor`.
   private let store: Store<Model>
-  // Runs the effects' jobs one at a time, on the main thread, and only while the test store
-  // (or a `TestClock` advance) steps them: between the test's steps, effects stay where they
-  // are.
-  private let executor = TestExecutor(holdingJobsBetweenSteps: true)
+  // Runs the effects' jobs one at a time, on the main thread; the test store steps them.
+  private let executor = TestExecutor()
+  // Counts the hops of the effects to the main actor; a delivery let go after a hold counts
+  // again (see `EffectDeliveryHold`).
+  private let trace: EffectTrace?
   // What the test store knows of each running effect, by number: the step that started it and
   // what it delivered; for failures that name the effect.
   private var effectNotes: [UInt64: EffectNote] = [:]
-  // Whether `runEffects` is stepping the effects now (not a `TestClock` advance).
+  // How many actions were ever put in `received` while exhaustive: an action's number in that
+  // order is its place; the oldest still waiting is number `appended - received.count`.
+  private var appended: UInt64 = 0
+  // Whether `runEffects` is running the effects now: only then are deliveries held.
   private var isStepping = false
+  // The deliveries held until the test receives what came before them, oldest first (see
+  // `mustHold(_:)`); all let go when the step ends.
+  private var holds: [(effect: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
   // The effects still running after the test's last step, each with what it waits for;
   // behind a lock so that `deinit`, which cannot reach the store's main-actor state, can
   // report them. Empty after `finish()`.
@@ -186,9 +195,11 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     self.store = Store(state: state, environment: environment, effectExecutor: executor)
     self.exhaustivity = exhaustivity
     self.createdAt = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    self.trace = store.effectTrace
     store.effectActionInterceptor = { [weak self] action, ticket in
       self?.effectDidDeliver(action, ticket: ticket)
     }
+    store.effectDeliveryHold = self
   }
 
   /// Creates a test store for a model whose environment is `Void`.
@@ -218,8 +229,11 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   }
 
   deinit {
-    // The effects the store's release cancels run to their end.
-    executor.stopHolding()
+    // The held deliveries go on, to find their effects cancelled by the store's release.
+    for hold in holds {
+      trace?.deliveryBegan()
+      hold.continuation.resume()
+    }
     // Nonisolated, like every deinit, but nothing else can reach the test store any more, so
     // reading `received` cannot race. The running effects live in the store's main-actor
     // table, which a deinit cannot query: each step leaves a copy in `runningAtLastStep`.
@@ -291,11 +305,9 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     noteNewEffects(startedBy: "\(label) at \(location.fileID):\(location.line)")
     handles.append(handle)
     check(label, changes: changes, newSince: start, assert: assert, at: location)
-    // Exhaustively, the effects go no further than the first action they deliver: the test
-    // receives it before anything else happens, as the app would handle it first.
-    await runEffects(
-      until: { exhaustivity == .on && !received.isEmpty }, timeout: nil, at: location,
-      label: label)
+    // Exhaustively, an effect goes no further than one action ahead of the test (see
+    // `mustHold(_:)`), so this ends even for an effect that never stops delivering.
+    await runEffects(until: { false }, timeout: nil, at: location, label: label)
     return TestSendHandle(handle: handle) { [weak self] handle in
       await self?.wait(for: handle, label: label, at: location)
     }
@@ -610,6 +622,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
       handleIntercepted(action, ticket: ticket)
       return changeRecordingStart
     }
+    releaseHolds()
     guard predicate(action) else {
       reportFailure("\(wait.label): received \(action) instead.", at: wait.location)
       return
@@ -708,6 +721,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     for handle in handles { handle.cancel() }
     handles.removeAll()
     runningAtLastStep.withLock { $0 = [] }
+    releaseHolds()
     // The tasks of the effects that ended (or were just cancelled) wind down now, not at some
     // later step: what they hold is released before the test goes on.
     _ = await store.step(on: executor, until: { executor.pendingJobs == 0 })
@@ -789,9 +803,9 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     switch exhaustivity {
     case .on:
       received.append(.waiting(action, ticket))
-      // Every exhaustive step of the test store ends at an action to receive: the effects stop
-      // here. (A `TestClock` advance goes on: it runs everything due by its deadline.)
-      if isStepping { executor.pauseStepping() }
+      appended += 1
+      // The effect's next action waits until the test has received this one.
+      if let effect = ticket.effect { effectNotes[effect, default: EffectNote()].mark = appended }
     case .off:
       // Kept before it is handled: the actions its update sends come after it.
       received.append(.handled(action))
@@ -816,7 +830,28 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     for effect in running where effectNotes[effect]?.startedBy == nil {
       cause = cause ?? step()
       effectNotes[effect, default: EffectNote()].startedBy = cause
+      // A new effect delivers nothing before the test has received what was sent before it
+      // started (an `Fx.send` or `Fx.dismiss` of the same update, as the app handles those
+      // first).
+      effectNotes[effect]?.mark = appended
     }
+  }
+
+  /// Lets go the held deliveries that may go on now, oldest first: those whose effect ended
+  /// and those no action waits before any more.
+  private func releaseHolds() {
+    guard !holds.isEmpty else { return }
+    let running = store.runningEffectNumbers
+    var kept: [(effect: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
+    for hold in holds {
+      if running.contains(hold.effect), mustHold(hold.effect) {
+        kept.append(hold)
+      } else {
+        trace?.deliveryBegan()
+        hold.continuation.resume()
+      }
+    }
+    holds = kept
   }
 
   /// What the test store knows of a running effect.
@@ -826,6 +861,9 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     var startedBy: String?
     /// How many actions it delivered.
     var count = 0
+    /// The number (see `appended`) its next action waits for: none of the actions before it
+    /// may still wait to be received. Set when it starts and at each action it delivers.
+    var mark: UInt64 = 0
     /// The last few it delivered, described, oldest first.
     var last: [String] = []
 
@@ -858,7 +896,10 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ) async -> Bool {
     isStepping = true
     defer {
+      // The held deliveries go on when the test next waits on anything: a test that waits on
+      // something the effect does after it (a signal of its own) sees it happen.
       isStepping = false
+      releaseHolds()
       recordRunningEffects()
     }
     let deadline = timeout.map { ContinuousClock.now + $0 }
@@ -883,7 +924,11 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   /// One line per running effect, oldest first: its number, its cancellation identifiers, the
   /// step that started it, what it delivered and what it waits for.
   private func effectLines() -> [String] {
-    store.pendingEffectLines { effectNotes[$0]?.summary ?? "" }
+    store.pendingEffectLines { effect in
+      (effectNotes[effect]?.summary ?? "")
+        + (holds.contains { $0.effect == effect }
+          ? ", its next action held until the test receives the one before it" : "")
+    }
   }
 
   /// Keeps the running effects where `deinit` can read them.
@@ -916,4 +961,28 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     actions.map { "\($0)" }.joined(separator: ", ")
   }
 
+}
+
+extension TestStore: EffectDeliveryHold {
+  /// Whether effect `effect` must wait before it delivers: exhaustively, while a step of the
+  /// test store runs the effects and an action that arrived before the effect's last delivery
+  /// (or before it started) still waits to be received.
+  ///
+  /// In a step, an effect thereby never runs more than one action ahead of the test, as in the
+  /// app, where each action an effect sends is handled before the effect goes on: a timer on a
+  /// clock that does not wait delivers one tick per `receive`, and the toggle that stops it
+  /// finds no tick waiting. Between steps, and while a `TestClock` advances, effects deliver
+  /// everything they can.
+  package func mustHold(_ effect: UInt64) -> Bool {
+    guard isStepping, exhaustivity == .on, !received.isEmpty, !executor.isAdvancing else {
+      return false
+    }
+    let oldestWaiting = appended - UInt64(received.count)
+    return oldestWaiting < effectNotes[effect, default: EffectNote()].mark
+  }
+
+  /// Keeps a held delivery until ``mustHold(_:)`` lets it go.
+  package func hold(_ effect: UInt64, until continuation: CheckedContinuation<Void, Never>) {
+    holds.append((effect, continuation))
+  }
 }

@@ -100,11 +100,16 @@ struct NothingHangsTests {
     await withKnownIssue {
       await handle.value
     } matching: { issue in
-      issue.description.contains("1 action delivered by effects waits to be received")
+      issue.description.contains("delivered by effects")
+        && issue.description.contains("to be received: timerTick")
     }
     await store.receive(.timerTick) { #expect($0.count == 1) }
-    await store.send(.toggleTimerButtonTapped) { #expect(!$0.isTimerOn) }
-    await store.finish()
+    await withKnownIssue {
+      await store.finish()
+    } matching: { issue in
+      issue.description.contains("arrived and")
+        && issue.description.contains("not received: timerTick")
+    }
   }
 
   @Test func advancingATestClockPastALoopThatNeverWaitsFails() async {
@@ -118,18 +123,6 @@ struct NothingHangsTests {
       issue.description.contains("TestClock.advance: the effects ran 10000 turns")
     }
     await store.send(.stopSpinning)
-    await store.finish()
-  }
-
-  @Test func betweenStepsTheEffectsStayWhereTheyAre() async {
-    let store = TestStore(state: ImmediateTimer(), environment: .immediate)
-    await store.send(.toggleTimerButtonTapped) { #expect($0.isTimerOn) }
-    // The test waits on something else for many turns of the main actor: the timer's effect
-    // does not run meanwhile, so exactly one tick waits to be received.
-    for _ in 0..<1_000 { await Task.yield() }
-    await store.receive(.timerTick) { #expect($0.count == 1) }
-    for _ in 0..<1_000 { await Task.yield() }
-    await store.send(.toggleTimerButtonTapped) { #expect(!$0.isTimerOn) }
     await store.finish()
   }
 }

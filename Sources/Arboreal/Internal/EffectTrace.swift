@@ -43,8 +43,9 @@ package final class EffectTrace: Sendable {
   /// How many hops have arrived on the main actor since the trace was made.
   package var arrivals: Int { arrived.load(ordering: .relaxed) }
 
-  /// Counts up a hop about to be enqueued on the main actor.
-  func deliveryBegan() {
+  /// Counts up a hop about to be enqueued on the main actor (package: a test store counts the
+  /// delivery it lets go on after holding it).
+  package func deliveryBegan() {
     deliveries.add(1, ordering: .releasing)
   }
 
@@ -59,9 +60,9 @@ package final class EffectTrace: Sendable {
     #endif
   }
 
-  /// Lets the effects' jobs run until the matching ``endStepping()`` (see
-  /// ``JobCountingExecutor/beginStepping()``); nothing for an executor that does not count
-  /// its jobs.
+  /// Notes that a `TestClock` advance runs the effects, until the matching ``endStepping()``
+  /// (see ``JobCountingExecutor/beginStepping()``); nothing for an executor that does not
+  /// count its jobs.
   package func beginStepping() {
     executor?.beginStepping()
   }
@@ -115,8 +116,8 @@ package protocol JobCountingExecutor: TaskExecutor {
   /// How many jobs were received and have not finished running.
   var pendingJobs: Int { get }
 
-  /// Lets jobs run until the matching ``endStepping()``: an executor may hold its jobs back
-  /// between a test's steps, so that effects never get ahead of the test.
+  /// Notes that a `TestClock` advance runs the executor's effects, until the matching
+  /// ``endStepping()``.
   func beginStepping()
 
   /// Ends a step begun with ``beginStepping()``.

@@ -8,4 +8,19 @@ package struct InterceptedActionTicket: Sendable {
   /// The number of the effect that delivered the action (as in `effect #3`); nil for an
   /// action an update returned with `Fx.send(_:)` or `Fx.dismiss`.
   package let effect: UInt64?
+  /// The child model whose effect delivered the action, in debug builds (see `ForwardProbe`).
+  let owner: ChildLink?
+}
+
+/// What ``Store/effectDeliveryHold`` is: asked, on the main actor, before an effect's action is
+/// delivered, whether the effect must wait first; the test store holds an effect that would
+/// otherwise run ahead of the test. Package hook for `ArborealTesting`; not API.
+@MainActor
+package protocol EffectDeliveryHold: AnyObject {
+  /// Whether effect number `effect` must wait before it delivers its next action.
+  func mustHold(_ effect: UInt64) -> Bool
+
+  /// Keeps `continuation`, to resume when effect `effect` may deliver. Before resuming it, the
+  /// hold counts the delivery as under way again (`EffectTrace.deliveryBegan()`).
+  func hold(_ effect: UInt64, until continuation: CheckedContinuation<Void, Never>)
 }

@@ -11,7 +11,7 @@ extension Store {
   ///   - action: The intercepted action.
   ///   - ticket: The ticket that came with it.
   package func handleIntercepted(_ action: Model.Action, ticket: InterceptedActionTicket) {
-    handle(action, heldIn: ticket.group, origin: ticket.origin)
+    handle(action, heldIn: ticket.group, origin: ticket.origin, owner: ticket.owner)
   }
 
   /// The tasks of the running effects, oldest first: awaiting them waits for those effects.
@@ -37,6 +37,9 @@ extension Store {
       )
     }
   }
+
+  /// The trace of the effects' hops (set with an ``effectExecutor``).
+  package var effectTrace: EffectTrace? { trace }
 
   /// The numbers of the running effects (as in `effect #3`).
   package var runningEffectNumbers: Set<UInt64> {

@@ -326,6 +326,9 @@ extension ArborealModel {
   func effectsToForward<Child: ArborealModel>(
     of child: Child, _ action: Child.Action, _ environment: Child.Environment
   ) -> Fx<Child.Action>? {
+    #if DEBUG
+      ForwardProbe.forwarding(to: child)
+    #endif
     let fx = child.update(action: action, environment: environment)
     if fx.storage == nil, !Child._isSubscribing { return nil }
     return fx

@@ -71,6 +71,9 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     /// nil for a sent action; for an effect's, the `logSequence` of the action that started
     /// the effect (0 if unknown).
     let origin: Int?
+    /// For an action an effect of a child model delivered, that child (debug builds: see
+    /// `ForwardProbe`).
+    var owner: ChildLink? = nil
   }
 
   typealias Table = EffectTable<Task<Void, Never>, CheckedContinuation<Void, Never>>
@@ -154,6 +157,11 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// are in `Store+Testing.swift`.
   @exclusivity(unchecked) package var effectActionInterceptor:
     ((Model.Action, InterceptedActionTicket) -> Void)?
+
+  /// Package hook for `ArborealTesting`'s `TestStore`, not API: asked before an effect whose
+  /// hops the trace counts delivers an action, whether it must wait first (see
+  /// `EffectDeliveryHold`). Held weakly: the test store owns this store.
+  @exclusivity(unchecked) package weak var effectDeliveryHold: (any EffectDeliveryHold)?
 
   /// Creates a store for a model.
   ///
@@ -310,7 +318,14 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   ///
   /// `origin` is nil for a sent action, and for an effect's action the number of the action
   /// that started the effect.
-  private func apply(_ action: Model.Action, origin: Int?) -> Fx<Model.Action> {
+  private func apply(
+    _ action: Model.Action, origin: Int?, owner: ChildLink? = nil
+  ) -> Fx<Model.Action> {
+    #if DEBUG
+      if let owner {
+        return ForwardProbe.expecting(action, from: owner) { apply(action, origin: origin) }
+      }
+    #endif
     if hasLogHandlers { return applyLogging(action, origin: origin) }
     // Opened and closed around the call rather than through `withTransaction`'s closure: a
     // closure here costs a context and a dynamic isolation check on every send.
@@ -394,21 +409,30 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   @inline(never)
   private func drainQueue() {
     while let next = queue.popFirst() {
-      let fx = apply(next.action, origin: next.origin)
+      let fx = apply(next.action, origin: next.origin, owner: next.owner)
       if !fx.isNone { run(fx, in: next.group) }
       perform(table.release(next.group))
     }
   }
 
   /// An action delivered by a running effect whose hop the trace counted.
-  private func receiveTraced(_ action: Model.Action, from effect: EffectID, origin: Int) {
+  private func receiveTraced(
+    _ action: Model.Action, from effect: EffectID, origin: Int, owner: ChildLink?
+  ) async {
+    if let hold = effectDeliveryHold, hold.mustHold(effect.rawValue) {
+      // Quiet while held: the hold counts the delivery again when it lets it go on.
+      trace?.deliveryEnded()
+      await withCheckedContinuation { hold.hold(effect.rawValue, until: $0) }
+    }
     trace?.deliveryEnded()
-    receive(action, from: effect, origin: origin)
+    receive(action, from: effect, origin: origin, owner: owner)
   }
 
   /// An action delivered by a running effect. Called on the main actor, from the effect's
   /// task.
-  private func receive(_ action: Model.Action, from effect: EffectID, origin: Int) {
+  private func receive(
+    _ action: Model.Action, from effect: EffectID, origin: Int, owner: ChildLink?
+  ) {
     // A cancelled (or finished) effect delivers nothing.
     guard let group = table.group(ofRunning: effect) else { return }
     // The hold keeps the group open while the action is handled, even if the update cancels
@@ -416,23 +440,25 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     table.retain(group)
     if let effectActionInterceptor {
       effectActionInterceptor(
-        action, InterceptedActionTicket(group: group, origin: origin, effect: effect.rawValue))
+        action,
+        InterceptedActionTicket(
+          group: group, origin: origin, effect: effect.rawValue, owner: owner))
       return
     }
-    handle(action, heldIn: group, origin: origin)
+    handle(action, heldIn: group, origin: origin, owner: owner)
   }
 
   /// Handles an action that holds `group` (an effect's action), then releases the hold.
   ///
   /// Internal rather than private for ``handleIntercepted(_:ticket:)``.
-  func handle(_ action: Model.Action, heldIn group: GroupID, origin: Int) {
+  func handle(_ action: Model.Action, heldIn group: GroupID, origin: Int, owner: ChildLink?) {
     if isHandling {
-      queue.append(Queued(action: action, group: group, origin: origin))
+      queue.append(Queued(action: action, group: group, origin: origin, owner: owner))
       return
     }
     isHandling = true
     defer { isHandling = false }
-    let fx = apply(action, origin: origin)
+    let fx = apply(action, origin: origin, owner: owner)
     if !fx.isNone { run(fx, in: group) }
     perform(table.release(group))
     if !queue.isEmpty { drainQueue() }
@@ -544,7 +570,8 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     guard table.retain(group) else { return }
     if let effectActionInterceptor {
       effectActionInterceptor(
-        action, InterceptedActionTicket(group: group, origin: logSequence, effect: nil))
+        action,
+        InterceptedActionTicket(group: group, origin: logSequence, effect: nil, owner: nil))
       return
     }
     queue.append(Queued(action: action, group: group, origin: logSequence))
@@ -638,13 +665,19 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     // then (see `EffectTrace`).
     let origin = work.origin
     let trace = self.trace
+    // The child whose update each action must reach, checked in debug builds.
+    #if DEBUG
+      let owner = work.owners.first
+    #else
+      let owner: ChildLink? = nil
+    #endif
     let send: FxEntry<Model.Action>.Send
     let finish: @Sendable () async -> Void
     if let trace {
       send = { [weak self] action in
         trace.deliveryBegan()
         guard let self else { return trace.deliveryEnded() }
-        await self.receiveTraced(action, from: effect, origin: origin)
+        await self.receiveTraced(action, from: effect, origin: origin, owner: owner)
       }
       finish = { [weak self] in
         trace.deliveryBegan()
@@ -652,7 +685,9 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
         await self.finishTraced(effect)
       }
     } else {
-      send = { [weak self] action in await self?.receive(action, from: effect, origin: origin) }
+      send = { [weak self] action in
+        await self?.receive(action, from: effect, origin: origin, owner: owner)
+      }
       finish = { [weak self] in await self?.finish(effect) }
     }
     // A test clock names what a traced effect waits for through the task-local `EffectWait`,
