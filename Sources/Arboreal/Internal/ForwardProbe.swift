@@ -16,6 +16,11 @@
 enum ForwardProbe {
   @usableFromInline static var awaited: ObjectIdentifier?
   @usableFromInline static var reached = false
+  /// The last few reports, newest last, for this package's tests (the diagnostics handler is
+  /// one global that tests running at the same time replace).
+  private(set) static var recentReports: [String] = []
+  /// How many reports were made, ever; for this package's tests.
+  private(set) static var reportCount = 0
 
   /// Notes that a `forward` is running `child`'s update.
   @inlinable
@@ -40,11 +45,15 @@ enum ForwardProbe {
     defer { (awaited, reached) = saved }
     let result = apply()
     if !reached {
-      ArborealDiagnostics.reportDroppedAction(
+      let message =
         "Arboreal: \(action) came from an effect of \(owner.name), and no update forwarded it "
-          + "to that child. Forward every action of a child with `forward(…)`, a delegate "
-          + "action too (the child's update may ignore it: `case .delegate: return .none`): "
-          + "handled without it, the child never sees it.")
+        + "to that child. Forward every action of a child with `forward(…)`, a delegate "
+        + "action too (the child's update may ignore it: `case .delegate: return .none`): "
+        + "handled without it, the child never sees it."
+      reportCount += 1
+      recentReports.append(message)
+      if recentReports.count > 16 { recentReports.removeFirst() }
+      ArborealDiagnostics.reportDroppedAction(message)
     }
     return result
   }
