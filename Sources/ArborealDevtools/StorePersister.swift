@@ -107,6 +107,9 @@ public final class StorePersister<Model: ReplayableModel>: Sendable {
   }
 
   deinit {
+    // A booked save would otherwise wait out its debounce on the clock, holding the clock and
+    // what the save captured (forever on a clock nobody advances); cancelled, it ends now.
+    scheduled?.cancel()
     #if DEBUG
       guard !finishedFlag.load(ordering: .acquiring) else { return }
       let lost =
