@@ -16,9 +16,9 @@ import ArborealTracking
 /// ```
 ///
 /// ## What advancing runs
-/// ``advance(by:)`` moves the time forward to each deadline that falls due, in order (ties in
-/// the order the waits began), wakes what waits for it, and goes on to the next deadline only
-/// once the woken work has *settled*:
+/// ``advance(by:fileID:filePath:line:column:)`` moves the time forward to each deadline that
+/// falls due, in order (ties in the order the waits began), wakes what waits for it, and goes
+/// on to the next deadline only once the woken work has *settled*:
 /// - a wait booked by `Fx`'s time operators (`delay`, `debounce`, `throttle`) settles when its
 ///   effect has delivered its first action (to a `TestStore`: the action waits to be received),
 ///   has ended, or was cancelled. Those operators book their wait when the update returns them,
@@ -87,7 +87,8 @@ public final class TestClock: Clock, Sendable {
     state = Locked.make(ClockState(now: now))
   }
 
-  /// The current time; it changes only through ``advance(by:)`` and ``advance(to:)``.
+  /// The current time; it changes only through ``advance(by:fileID:filePath:line:column:)``
+  /// and ``advance(to:fileID:filePath:line:column:)``.
   public var now: Instant { state.withLock { $0.now } }
 
   /// The smallest step the clock tells apart: any, it is exact.

@@ -46,11 +46,12 @@ import Synchronization
 /// until none can go on; `receive`, `finish` and ``TestSendHandle/value`` run them until what
 /// they wait for happens, and fail at once when nothing can go on first, naming what each
 /// effect waits for. Exhaustively, during a step an effect runs at most one action ahead of the
-/// test: its next action waits until the test has received the one before (see
-/// ``mustHold(_:)``). A step never hangs: effects that deliver 10,000 actions no `receive`
-/// asked for, or run 10,000 turns without delivering, fail it, naming each effect, the step
-/// that started it and what it delivered. Only effects that wait on work outside the executor
-/// (an actor, a real clock, I/O) need a wall-clock ``timeout``, which a test opts into.
+/// test: its next action waits until the test has received the one before, as the app handles
+/// each action before the effect goes on. A step never hangs: effects that deliver 10,000
+/// actions no `receive` asked for, or run 10,000 turns without delivering, fail it, naming
+/// each effect, the step that started it and what it delivered. Only effects that wait on work
+/// outside the executor (an actor, a real clock, I/O) need a wall-clock ``timeout``, which a
+/// test opts into.
 ///
 /// ## New models
 /// Exhaustively, a model that a step put into the state (made during the step) is checked
@@ -981,7 +982,7 @@ extension TestStore: EffectDeliveryHold {
     return oldestWaiting < effectNotes[effect, default: EffectNote()].mark
   }
 
-  /// Keeps a held delivery until ``mustHold(_:)`` lets it go.
+  /// Keeps a held delivery until `mustHold(_:)` lets it go.
   package func hold(_ effect: UInt64, until continuation: CheckedContinuation<Void, Never>) {
     holds.append((effect, continuation))
   }
