@@ -228,10 +228,8 @@ enum ComeAndGo {
       case .open:
         child = Child()
         return .none
-      case .child(.presented(.delegate(let message))):
-        log.append(message)
-        return .none
       case .child(let action):
+        if case .presented(.delegate(let message)) = action { log.append(message) }
         return forward(action, to: \.child, environment: (), tag: Action.child)
       }
     }

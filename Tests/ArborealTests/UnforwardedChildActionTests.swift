@@ -7,6 +7,7 @@ import Testing
 final class Echo: ArborealModel {
   enum Action: Sendable, Equatable {
     case ask
+    case askAtOnce
     case answered
   }
 
@@ -16,6 +17,7 @@ final class Echo: ArborealModel {
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .ask: return Fx { .answered }
+    case .askAtOnce: return .send(.answered)
     case .answered:
       answers += 1
       return .none
@@ -43,6 +45,27 @@ final class EchoHost: ArborealModel {
       return .none
     case .echo(let action):
       return forward(action, to: \.echo, environment: (), tag: Action.echo)
+    }
+  }
+}
+
+/// A grandparent that forwards everything to its `EchoHost`.
+final class EchoGrandHost: ArborealModel {
+  enum Action: Sendable, Equatable {
+    case host(EchoHost.Action)
+  }
+
+  let registrar = TrackingRegistrar()
+  let host: EchoHost
+
+  init(swallows: Bool) {
+    host = EchoHost(swallows: swallows)
+  }
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .host(let action):
+      return forward(action, to: \.host, environment: (), tag: Action.host)
     }
   }
 }
@@ -77,6 +100,60 @@ final class EchoHost: ArborealModel {
       await store.send(.echo(.ask)).value
       #expect(store.state.echo.answers == 1)
       #expect(reports(since: before).isEmpty)
+    }
+
+    @Test func aChildsActionSentWithFxSendThatNoUpdateForwardedIsReported() async {
+      let before = ForwardProbe.reportCount
+      let store = Store(state: EchoHost(swallows: true), environment: ())
+      await store.send(.echo(.askAtOnce)).value
+      #expect(store.state.echo.answers == 0)
+      #expect(reports(since: before).count == 1)
+    }
+
+    /// The reports naming the view store of an `Echo` made since the probe counted `count`.
+    private func viewStoreReports(since count: Int) -> [String] {
+      ForwardProbe.recentReports.suffix(ForwardProbe.reportCount - count)
+        .filter { $0.contains("was sent to the view store of Echo") }
+    }
+
+    @Test func anActionSentToAChildsViewStoreThatNoUpdateForwardedIsReported() {
+      let before = ForwardProbe.reportCount
+      let store = Store(state: EchoHost(swallows: true), environment: ())
+      store.viewStore(get: \.echo, tag: EchoHost.Action.echo).send(.answered)
+      #expect(store.state.echo.answers == 0)
+      let reported = viewStoreReports(since: before)
+      #expect(reported.count == 1)
+      #expect(reported.first?.contains("answered was sent to the view store of Echo") == true)
+    }
+
+    @Test func anActionSentToAChildsViewStoreAndForwardedIsNotReported() {
+      let before = ForwardProbe.reportCount
+      let store = Store(state: EchoHost(swallows: false), environment: ())
+      store.viewStore(get: \.echo, tag: EchoHost.Action.echo).send(.answered)
+      #expect(store.state.echo.answers == 1)
+      #expect(viewStoreReports(since: before).isEmpty)
+    }
+
+    @Test func aRootViewStoreIsNotAChildsAndReportsNothing() {
+      let before = ForwardProbe.reportCount
+      let store = Store(state: EchoHost(swallows: true), environment: ())
+      store.viewStore().send(.echo(.answered))
+      #expect(ForwardProbe.reportCount == before)
+    }
+
+    @Test func aGrandchildsViewStoreIsJudgedByTheGrandchild() {
+      let before = ForwardProbe.reportCount
+      let forwarding = Store(state: EchoGrandHost(swallows: false), environment: ())
+      forwarding.viewStore(get: \.host, tag: EchoGrandHost.Action.host)
+        .viewStore(get: \.echo, tag: EchoHost.Action.echo).send(.answered)
+      #expect(forwarding.state.host.echo.answers == 1)
+      #expect(ForwardProbe.reportCount == before)
+
+      let swallowing = Store(state: EchoGrandHost(swallows: true), environment: ())
+      swallowing.viewStore(get: \.host, tag: EchoGrandHost.Action.host)
+        .viewStore(get: \.echo, tag: EchoHost.Action.echo).send(.answered)
+      #expect(swallowing.state.host.echo.answers == 0)
+      #expect(viewStoreReports(since: before).count == 1)
     }
   #endif
 }

@@ -362,7 +362,7 @@ public struct Fx<Action: Sendable>: Sendable {
   ///
   /// - Parameter action: The action.
   /// - Returns: The delivery.
-  public static func send(_ action: Action) -> Fx { Fx(effects: [.send(action)]) }
+  public static func send(_ action: Action) -> Fx { Fx(effects: [.send(action, owner: nil)]) }
 
   /// Asks the parent to dismiss the model whose update returns it: a presented child (a
   /// sheet, an editor) is set to nil, a screen on a stack is popped.

@@ -1,21 +1,29 @@
-/// Whether the action a store handles, which came from an effect of a child model, reached
-/// that child's update through a `forward`: a parent that handles a child's action without
-/// forwarding it (`case .child: return .none`) is reported in debug builds, naming the child.
+/// Whether the action a store handles, which came from an effect of a child model or was sent
+/// to a child's view store, reached that child's update through a `forward`: a parent that
+/// handles a child's action without forwarding it (`case .child: return .none`) is reported in
+/// debug builds, naming the child.
 ///
 /// ## Data
 /// - `awaited`: the child whose update the action in hand must reach, while a store applies an
-///   action that one of its effects delivered; nil otherwise.
+///   action that one of its effects delivered, or while a view store's send runs; nil
+///   otherwise.
 /// - `reached`: whether a `forward` ran that child's update since it was set.
+/// - `deferred`: whether the store queued the action instead of handling it now (a view
+///   store's send while the store is busy); then nothing is judged.
 ///
 /// ## Invariants
-/// - Set and read on the main actor only, around one `update` call: a store saves the previous
-///   state before it sets its own, and puts it back after, so that an update that sends to
-///   another store synchronously leaves the outer probe as it was.
+/// - Set and read on the main actor only, around one `update` call or one view store's send:
+///   the opener saves the previous state before it sets its own, and puts it back after, so
+///   that an update that sends to another store synchronously leaves the outer probe as it
+///   was.
+/// - A view store opens a probe only when none is open: a view store's send goes through its
+///   parents' view stores, and the innermost child (the first opener) is the one to reach.
 @MainActor
 @usableFromInline
 enum ForwardProbe {
   @usableFromInline static var awaited: ObjectIdentifier?
   @usableFromInline static var reached = false
+  static var deferred = false
   /// The last few reports, newest last, for this package's tests (the diagnostics handler is
   /// one global that tests running at the same time replace).
   private(set) static var recentReports: [String] = []
@@ -39,17 +47,51 @@ enum ForwardProbe {
   static func expecting<Result>(
     _ action: some Sendable, from owner: ChildLink, _ apply: () -> Result
   ) -> Result {
-    let saved = (awaited, reached)
-    awaited = ObjectIdentifier(owner.child)
+    expecting(action, reaching: owner.child, "came from an effect of \(owner.name)", apply)
+  }
+
+  /// Runs `send` (a view store's send of `action` to its parent) and reports the action if
+  /// the store handled it now and no `forward` ran `child`'s update meanwhile. Runs `send`
+  /// alone when a probe is open already (the send of an inner view store, or an update in
+  /// progress).
+  ///
+  /// - Parameters:
+  ///   - action: The child action, for the report.
+  ///   - child: The view store's child.
+  ///   - name: The child's name in the report.
+  ///   - send: Sends the tagged action to the parent.
+  /// - Returns: What `send` returns.
+  static func expecting<Result>(
+    _ action: some Sendable, sentTo child: AnyObject, named name: String,
+    _ send: () -> Result
+  ) -> Result {
+    guard awaited == nil else { return send() }
+    return expecting(action, reaching: child, "was sent to the view store of \(name)", send)
+  }
+
+  /// Notes that the store queued the action in hand instead of handling it now.
+  static func noteQueued() {
+    if awaited != nil { deferred = true }
+  }
+
+  /// Runs `apply` and reports `action` (described by `source`) if no `forward` ran `child`'s
+  /// update meanwhile and the action was not queued.
+  private static func expecting<Result>(
+    _ action: some Sendable, reaching child: AnyObject, _ source: @autoclosure () -> String,
+    _ apply: () -> Result
+  ) -> Result {
+    let saved = (awaited, reached, deferred)
+    awaited = ObjectIdentifier(child)
     reached = false
-    defer { (awaited, reached) = saved }
+    deferred = false
+    defer { (awaited, reached, deferred) = saved }
     let result = apply()
-    if !reached {
+    if !reached, !deferred {
       let message =
-        "Arboreal: \(action) came from an effect of \(owner.name), and no update forwarded it "
-        + "to that child. Forward every action of a child with `forward(…)`, a delegate "
-        + "action too (the child's update may ignore it: `case .delegate: return .none`): "
-        + "handled without it, the child never sees it."
+        "Arboreal: \(action) \(source()), and no update forwarded it to that child. Forward "
+        + "every action of a child with `forward(…)`, a delegate action too (the child's "
+        + "update may ignore it: `case .delegate: return .none`): handled without it, the "
+        + "child never sees it."
       reportCount += 1
       recentReports.append(message)
       if recentReports.count > 16 { recentReports.removeFirst() }

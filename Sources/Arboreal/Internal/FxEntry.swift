@@ -9,7 +9,10 @@ enum FxEntry<Action: Sendable>: Sendable {
   case cancel(CancelID)
   /// Deliver an action at once (`Fx.send(_:)`): the store handles it right after the action
   /// whose update returned it, before any effect's action, in the order of the entries.
-  case send(Action)
+  /// `owner` is the child model whose update returned it (the innermost `forward`'s link),
+  /// nil for the store's own model: in debug builds the store reports the action if no
+  /// update forwards it back to that child (see `ForwardProbe`).
+  case send(Action, owner: ChildLink?)
   /// The model that returned it asks its parent to dismiss it (`Fx.dismiss`): a presentation or
   /// stack `forward` turns it into the parent's dismissing action; anywhere else the store
   /// reports it (debug builds) and ignores it.
@@ -64,8 +67,8 @@ enum FxEntry<Action: Sendable>: Sendable {
     switch self {
     case .cancel(let id):
       return .cancel(id.scoped(in: scope))
-    case .send(let action):
-      return .send(transform(action))
+    case .send(let action, let owner):
+      return .send(transform(action), owner: owner ?? link)
     case .dismiss:
       // A `forward` that can dismiss its child converts it before tagging.
       return .dismiss

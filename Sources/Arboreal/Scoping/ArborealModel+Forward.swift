@@ -454,7 +454,7 @@ extension ArborealModel {
       if case .dismiss = effect, let dismissal {
         // Delivered at once, in order with the child's other `send`s: a child that sends a
         // delegate action and then dismisses itself is heard before it goes.
-        effects.append(.send(dismissal))
+        effects.append(.send(dismissal, owner: nil))
       } else {
         effects.append(effect.tag(tag, scope: scope, alsoMember: member, link: link))
       }

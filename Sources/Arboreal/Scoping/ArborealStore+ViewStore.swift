@@ -48,9 +48,11 @@ extension ArborealStore {
     get: @escaping (Model) -> Child,
     forward: @escaping (Child.Action) -> SendHandle
   ) -> ViewStore<Child> {
-    ViewStore(
-      child: get(state), resolve: { self.presentState.map(get) },
-      isParentPresent: { self.isPresent }, keyName: nil, forward: forward)
+    let child = get(state)
+    return ViewStore(
+      child: child, resolve: { self.presentState.map(get) },
+      isParentPresent: { self.isPresent }, keyName: nil, isScoped: child !== state,
+      forward: forward)
   }
 
   /// A view store scoped to a child in a collection, identified by `key`; nil when there is

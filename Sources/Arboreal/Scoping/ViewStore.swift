@@ -52,17 +52,23 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
   private let keyName: String?
   /// Sends a child action to the parent, tagged.
   private let forward: (Child.Action) -> SendHandle
+  /// Whether the child is a model other than the parent's own, so that, in debug builds, a
+  /// send the parent's update handles without forwarding to the child is reported (see
+  /// `ForwardProbe`). False for a view store over the parent's whole model, and for one
+  /// over a model with no parent store.
+  private let isScoped: Bool
   /// The last child `resolve` returned.
   private var lastChild: Child
 
   init(
     child: Child, resolve: @escaping () -> Child?, isParentPresent: @escaping () -> Bool,
-    keyName: String?, forward: @escaping (Child.Action) -> SendHandle
+    keyName: String?, isScoped: Bool = true, forward: @escaping (Child.Action) -> SendHandle
   ) {
     self.lastChild = child
     self.resolve = resolve
     self.isParentPresent = isParentPresent
     self.keyName = keyName
+    self.isScoped = isScoped
     self.forward = forward
   }
 
@@ -85,6 +91,7 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
   public convenience init(state: Child, send: @escaping @MainActor (Child.Action) -> Void) {
     self.init(
       child: state, resolve: { state }, isParentPresent: { true }, keyName: nil,
+      isScoped: false,
       forward: { action in
         send(action)
         return SendHandle()
@@ -136,6 +143,13 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
       reportDrop(of: action, sentTo: keyName)
       return SendHandle()
     }
+    #if DEBUG
+      if isScoped, let child = resolve() {
+        return ForwardProbe.expecting(action, sentTo: child, named: keyName ?? "\(Child.self)") {
+          forward(action)
+        }
+      }
+    #endif
     return forward(action)
   }
 

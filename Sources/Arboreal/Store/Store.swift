@@ -309,6 +309,9 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// Queues an action received while busy, in a group of its own, held until it is handled.
   @inline(never)
   private func enqueue(_ action: Model.Action) -> SendHandle {
+    #if DEBUG
+      ForwardProbe.noteQueued()
+    #endif
     let group = table.openGroup()
     queue.append(Queued(action: action, group: group, origin: nil))
     return handle(for: group)
@@ -553,8 +556,8 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
         dropSuspended { $0.work.cancelIDs.contains(id) }
       case .run(let work):
         start(work, in: group)
-      case .send(let action):
-        deliverNow(action, in: group)
+      case .send(let action, let owner):
+        deliverNow(action, in: group, owner: owner)
       case .dismiss:
         reportUnhandledDismiss()
       case .subscribe(let owners, let subscriptions):
@@ -565,16 +568,17 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
 
   /// An action an update returned with `Fx.send(_:)`: queued behind the action being handled
   /// (the store is busy), in `group`, as if an effect of the group had delivered it at once;
-  /// the test store's interceptor receives it like any effect action.
-  private func deliverNow(_ action: Model.Action, in group: GroupID) {
+  /// the test store's interceptor receives it like any effect action. `owner` is the child
+  /// whose update returned it, if any.
+  private func deliverNow(_ action: Model.Action, in group: GroupID, owner: ChildLink?) {
     guard table.retain(group) else { return }
     if let effectActionInterceptor {
       effectActionInterceptor(
         action,
-        InterceptedActionTicket(group: group, origin: logSequence, effect: nil, owner: nil))
+        InterceptedActionTicket(group: group, origin: logSequence, effect: nil, owner: owner))
       return
     }
-    queue.append(Queued(action: action, group: group, origin: logSequence))
+    queue.append(Queued(action: action, group: group, origin: logSequence, owner: owner))
   }
 
   /// A `Fx.dismiss` that reached the store: no presentation or stack `forward` was between the

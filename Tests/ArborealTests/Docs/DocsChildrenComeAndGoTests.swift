@@ -129,10 +129,9 @@ enum DocsChildren {
       case .editTapped:
         editor = TitleEditor(title: title)
         return .none
-      case .editor(.presented(.delegate(.save(let title)))):
-        self.title = title
-        return .none
       case .editor(let action):
+        // The delegate action goes to the editor too: every child action is forwarded.
+        if case .presented(.delegate(.save(let title))) = action { self.title = title }
         return forward(action, to: \.editor, environment: (), tag: Action.editor)
       case .deleteTapped:
         alert = AlertState(
