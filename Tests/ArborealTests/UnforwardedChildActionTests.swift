@@ -123,7 +123,8 @@ final class EchoGrandHost: ArborealModel {
       #expect(store.state.echo.answers == 0)
       let reported = viewStoreReports(since: before)
       #expect(reported.count == 1)
-      #expect(reported.first?.contains("answered was sent to the view store of Echo") == true)
+      #expect(
+        reported.first?.contains("answered was sent to the view store of Echo in EchoHost") == true)
     }
 
     @Test func anActionSentToAChildsViewStoreAndForwardedIsNotReported() {

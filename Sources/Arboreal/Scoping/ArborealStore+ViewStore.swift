@@ -52,7 +52,7 @@ extension ArborealStore {
     return ViewStore(
       child: child, resolve: { self.presentState.map(get) },
       isParentPresent: { self.isPresent }, keyName: nil, isScoped: child !== state,
-      forward: forward)
+      parentType: Model.self, forward: forward)
   }
 
   /// A view store scoped to a child in a collection, identified by `key`; nil when there is
@@ -101,6 +101,7 @@ extension ArborealStore {
       resolve: { self.presentState.flatMap { get($0, key) } },
       isParentPresent: { self.isPresent },
       keyName: "\(Child.self)[\(String(reflecting: key))]",
+      parentType: Model.self,
       forward: { action in self.send(tag(key, action)) }
     )
   }

@@ -57,18 +57,22 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
   /// `ForwardProbe`). False for a view store over the parent's whole model, and for one
   /// over a model with no parent store.
   private let isScoped: Bool
+  /// The parent model's type, which the report of an action no update forwarded names.
+  private let parentType: Any.Type?
   /// The last child `resolve` returned.
   private var lastChild: Child
 
   init(
     child: Child, resolve: @escaping () -> Child?, isParentPresent: @escaping () -> Bool,
-    keyName: String?, isScoped: Bool = true, forward: @escaping (Child.Action) -> SendHandle
+    keyName: String?, isScoped: Bool = true, parentType: Any.Type? = nil,
+    forward: @escaping (Child.Action) -> SendHandle
   ) {
     self.lastChild = child
     self.resolve = resolve
     self.isParentPresent = isParentPresent
     self.keyName = keyName
     self.isScoped = isScoped
+    self.parentType = parentType
     self.forward = forward
   }
 
@@ -145,9 +149,8 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
     }
     #if DEBUG
       if isScoped, let child = resolve() {
-        return ForwardProbe.expecting(action, sentTo: child, named: keyName ?? "\(Child.self)") {
-          forward(action)
-        }
+        let name = (keyName ?? "\(Child.self)") + (parentType.map { " in \($0)" } ?? "")
+        return ForwardProbe.expecting(action, sentTo: child, named: name) { forward(action) }
       }
     #endif
     return forward(action)
