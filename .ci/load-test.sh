@@ -6,6 +6,9 @@
 #
 #   bash .ci/load-test.sh [RUNS] [thread|address]    # 10 runs under ThreadSanitizer by default
 #
+# HOGS=0 starts none, for a series run beside hogs started outside it (two series at once,
+# each beside the same two hogs and the other series).
+#
 # The logs of failed runs stay in .build-load-<sanitizer>/run-<n>.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,12 +29,14 @@ export LSAN_OPTIONS="suppressions=$PWD/.ci/lsan.supp:print_suppressions=0"
 
 swift build --build-tests "${flags[@]}" || exit 1
 
-# Two CPU-bound processes, one per core, for the whole series.
-yes >/dev/null &
-hog1=$!
-yes >/dev/null &
-hog2=$!
-trap 'kill "$hog1" "$hog2" 2>/dev/null' EXIT
+# CPU-bound processes, two by default (one per core), for the whole series.
+hogs=${HOGS:-2}
+pids=()
+for _ in $(seq 1 "$hogs"); do
+  yes >/dev/null &
+  pids+=($!)
+done
+trap '[ ${#pids[@]} -eq 0 ] || kill "${pids[@]}" 2>/dev/null' EXIT
 
 passed=0
 failed=0
@@ -47,7 +52,7 @@ for run in $(seq 1 "$runs"); do
     result="FAILED (log: $log)"
     grep -E "✘|error:|WARNING: ThreadSanitizer|ERROR: (Address|Leak)Sanitizer" "$log" | head -n 20
   fi
-  echo "run $run of $runs under the $sanitizer sanitizer with 2 CPU hogs: $result in $(($(date +%s) - start)) s"
+  echo "run $run of $runs under the $sanitizer sanitizer with $hogs CPU hogs: $result in $(($(date +%s) - start)) s"
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
