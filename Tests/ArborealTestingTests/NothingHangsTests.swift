@@ -52,6 +52,24 @@ final class ImmediateTimer: ArborealModel {
 extension ImmediateTimer.Environment {
   /// A sleep that only yields: an immediate clock.
   static let immediate = Self(sleep: { _ in await Task.yield() })
+
+  /// A sleep that hops to another actor and back: an immediate clock kept by an actor.
+  static let hopsToAnActor = Self(sleep: { _ in await Hopper.shared.hop() })
+
+  /// A sleep that waits for a detached task: an immediate clock whose work runs outside the
+  /// test executor.
+  static let waitsForADetachedTask = Self(sleep: { _ in await Task.detached {}.value })
+
+  /// A sleep that hops to the main actor and back.
+  static let hopsToTheMainActor = Self(sleep: { _ in await MainActor.run {} })
+}
+
+/// An actor an effect hops to on every tick.
+actor Hopper {
+  static let shared = Hopper()
+  private var hops = 0
+
+  func hop() { hops += 1 }
 }
 
 /// A test never hangs: a step of the test store, or an advance of a test clock, either meets
@@ -70,6 +88,41 @@ struct NothingHangsTests {
       await store.receive(.timerTick) { #expect($0.count == tick) }
     }
     await store.send(.toggleTimerButtonTapped) { #expect(!$0.isTimerOn) }
+    await store.finish()
+  }
+
+  /// The same test with the sleep in each isolation an effect's work can take: another
+  /// actor, a detached task, the main actor.
+  @Test(arguments: ["another actor", "a detached task", "the main actor"])
+  func aTimerThatWaitsElsewhereIsReceivedTickByTickAndStopped(_ place: String) async {
+    let environment: ImmediateTimer.Environment =
+      switch place {
+      case "another actor": .hopsToAnActor
+      case "a detached task": .waitsForADetachedTask
+      default: .hopsToTheMainActor
+      }
+    let store = TestStore(state: ImmediateTimer(), environment: environment)
+    await store.send(.toggleTimerButtonTapped) { #expect($0.isTimerOn) }
+    for tick in 1...3 {
+      await store.receive(.timerTick) { #expect($0.count == tick) }
+    }
+    await store.send(.toggleTimerButtonTapped) { #expect(!$0.isTimerOn) }
+    await store.finish()
+  }
+
+  /// A flood through another actor fails as one on the test executor does.
+  @Test func aFloodThroughAnotherActorFailsNamingTheEffect() async {
+    let store = TestStore(
+      state: ImmediateTimer(), environment: .hopsToAnActor, exhaustivity: .off)
+    await withKnownIssue {
+      await StepOutcome.$limits.withValue(.small) {
+        _ = await store.send(.toggleTimerButtonTapped)
+      }
+    } matching: { issue in
+      issue.description.contains("delivered 500 actions in one step")
+        && issue.description.contains("started by send(toggleTimerButtonTapped) at")
+    }
+    await store.send(.toggleTimerButtonTapped) { _ in }
     await store.finish()
   }
 
