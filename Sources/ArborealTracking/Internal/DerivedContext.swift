@@ -43,7 +43,15 @@ final class DerivedFrame {
   }
 
   /// Builds the record of sources from the tracked reads of `scope` and from `reads`.
-  func recordSources(of scope: AccessScope) {
+  ///
+  /// A tracked property's stamp is the epoch its read saw. A derived source's stamps are the
+  /// ones it holds now, which are those of the version read only while that is still its
+  /// version: once it has moved (recomputed from a later write), they are the later write's,
+  /// and would vouch for a result computed before it.
+  ///
+  /// - Returns: Whether every derived source still has the version the computation read;
+  ///   when not, the result must not be stored as clean.
+  func recordSources(of scope: AccessScope) -> Bool {
     for run in scope.runs {
       let start = records.count
       let read = scope.records(of: run)
@@ -51,13 +59,19 @@ final class DerivedFrame {
       runs.append(DerivedSourceRun(core: run.core, range: start..<records.count))
       for record in read { stamp(run.core, record.epoch) }
     }
+    var current = true
     for read in reads {
       sources.append(
         DerivedSourceEdge(node: read.node, serial: read.node.serial, version: read.version))
       read.node.withState { state in
+        guard state.version == read.version else {
+          current = false
+          return
+        }
         for inner in state.stamps { stamp(inner.core, inner.epoch) }
       }
     }
+    return current
   }
 
   /// Adds `dependent` to the dependents of each value in `reads` that `sources`, the record

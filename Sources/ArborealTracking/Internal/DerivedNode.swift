@@ -223,7 +223,7 @@ class DerivedNodeBase: @unchecked Sendable {
 
   /// Marks every value that depends on this one, transitively, `check`, then brings the marked
   /// values that have observers (this one included) up to date.
-  private func markDependents() {
+  fileprivate func markDependents() {
     var observed = SmallList<DerivedNodeBase>()
     // The next node to visit is kept apart from the others, so that a chain (one dependent
     // each) needs no array.
@@ -568,7 +568,10 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       return modelCompute(owner)
     }
     context.frames.removeLast()
-    frame.recordSources(of: scope)
+    // Whether every derived value read still has the version read: else the result is
+    // stored for what it is (the latest this computation could make) but marked `check`, so
+    // that no read takes it as up to date.
+    let current = frame.recordSources(of: scope)
     // Writes to these registrars now move the clock that lets cached reads skip the stamps.
     // Before the stamps are stored: no read can rely on them before the registrars count.
     for stamp in frame.stamps { stamp.core.countWritesForDerivedValues() }
@@ -585,6 +588,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       if state.status.computed(duplicate: same, versionBefore: versionBefore) {
         publishedVersion.store(state.status.version, ordering: .releasing)
       }
+      if !current { _ = state.status.sourceMayHaveChanged() }
       if hasCached {
         previous.moveInitialize(from: storage, count: 1)
         released = true
@@ -618,10 +622,14 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     // A source that changed after it was read and before its edge existed pushed nothing
     // here: catch it now. Every source, including those whose edge an earlier computation
     // adds: it may not have added it yet.
-    for read in frame.reads
-    where read.node.publishedVersion.load(ordering: .acquiring) != read.version {
-      sourcesMayHaveChanged()
-      break
+    if !current {
+      markDependents()
+    } else {
+      for read in frame.reads
+      where read.node.publishedVersion.load(ordering: .acquiring) != read.version {
+        sourcesMayHaveChanged()
+        break
+      }
     }
     context.giveBack(frame)
     if !same && !first { reportChange() }

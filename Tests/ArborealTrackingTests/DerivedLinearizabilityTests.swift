@@ -1,0 +1,148 @@
+import ArborealTracking
+import Dispatch
+import Synchronization
+import Testing
+
+/// A point where one thread pauses once, after the test arms it: what lets a test complete a
+/// write and a read in between.
+private final class Pause: Sendable {
+  private let armed: Atomic<Bool>
+  /// Signalled when a thread has paused here.
+  let reached = DispatchSemaphore(value: 0)
+  /// Signalled by the test to let the paused thread go on.
+  let resume = DispatchSemaphore(value: 0)
+
+  init(armed: Bool) {
+    self.armed = Atomic(armed)
+  }
+
+  func arm() { armed.store(true, ordering: .releasing) }
+
+  /// Pauses the first caller since the pause was armed until `resume` is signalled; returns
+  /// at once for the others.
+  func take() {
+    guard armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
+    reached.signal()
+    resume.wait()
+  }
+}
+
+/// A computed result that takes `pause` when it is released: a store that replaces it
+/// releases it after storing its own result, before it has checked that result's sources.
+private final class Result: Sendable {
+  let number: Int
+  let pause: Pause
+
+  init(_ number: Int, pause: Pause) {
+    self.number = number
+    self.pause = pause
+  }
+
+  deinit { pause.take() }
+}
+
+/// Linearizable reads: a read that begins after a write has returned sees a result computed
+/// from that write or a later one, even while a computation that read the old input is still
+/// on its way to storing its result on another thread. Nonisolated values, read from the
+/// test's thread and from a queue's.
+@Suite struct DerivedLinearizabilityTests {
+  /// The interleaving, forced: a computation on another thread reads the old input and pauses;
+  /// the test writes, and reads the value (computed here from the new input); the other
+  /// computation then stores its old result, which releases the new one, and pauses again
+  /// there, before it has looked at its sources again; the test reads the value once more.
+  /// Returns the two reads.
+  private func readsAroundAnOlderStore(
+    _ shared: SharedCounter, _ summary: Derived<Result>, afterReading: Pause,
+    whenReplaced: Pause
+  ) -> (between: Int, whileStoring: Int, after: Int) {
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      _ = summary.value
+      done.signal()
+    }
+    afterReading.reached.wait()
+    shared.value = 1
+    let between = summary.value.number
+    whenReplaced.arm()
+    afterReading.resume.signal()
+    whenReplaced.reached.wait()
+    let whileStoring = summary.value.number
+    whenReplaced.resume.signal()
+    done.wait()
+    return (between, whileStoring, summary.value.number)
+  }
+
+  @Test func aValueOfATrackedPropertyReadAfterAWriteSeesIt() {
+    let shared = SharedCounter()
+    let afterReading = Pause(armed: true)
+    let whenReplaced = Pause(armed: false)
+    let summary = Derived("summary") { () -> Result in
+      let seen = shared.value
+      afterReading.take()
+      return Result(seen, pause: whenReplaced)
+    }
+    let seen = readsAroundAnOlderStore(
+      shared, summary, afterReading: afterReading, whenReplaced: whenReplaced)
+    #expect(seen.between == 1)
+    #expect(seen.whileStoring == 1)
+    #expect(seen.after == 1)
+  }
+
+  @Test func aValueOfADerivedValueReadAfterAWriteSeesIt() {
+    let shared = SharedCounter()
+    let afterReading = Pause(armed: true)
+    let whenReplaced = Pause(armed: false)
+    let row = Derived("row") { shared.value }
+    let summary = Derived("summary") { () -> Result in
+      let seen = row.value
+      afterReading.take()
+      return Result(seen, pause: whenReplaced)
+    }
+    let seen = readsAroundAnOlderStore(
+      shared, summary, afterReading: afterReading, whenReplaced: whenReplaced)
+    #expect(seen.between == 1)
+    #expect(seen.whileStoring == 1)
+    #expect(seen.after == 1)
+  }
+
+  @Test func aValueAtTheEndOfAChainReadAfterAWriteSeesIt() {
+    let shared = SharedCounter()
+    let afterReading = Pause(armed: true)
+    let whenReplaced = Pause(armed: false)
+    let row = Derived("row") { shared.value }
+    let middle = Derived("middle") { row.value * 10 }
+    let summary = Derived("summary") { () -> Result in
+      let seen = middle.value
+      afterReading.take()
+      return Result(seen + 1, pause: whenReplaced)
+    }
+    let seen = readsAroundAnOlderStore(
+      shared, summary, afterReading: afterReading, whenReplaced: whenReplaced)
+    #expect(seen.between == 11)
+    #expect(seen.whileStoring == 11)
+    #expect(seen.after == 11)
+  }
+
+  /// Threads that each write their own model and read a total over all of them: a read after
+  /// a thread's own write sees at least that write.
+  @Test func eachThreadSeesItsOwnWriteInATotalOthersRecompute() async {
+    let models = (0..<4).map { _ in SharedCounter() }
+    let doubled = models.map { model in Derived("doubled") { model.value * 2 } }
+    let total = Derived("total") { doubled.reduce(0) { $0 + $1.value } }
+    await withTaskGroup(of: Bool.self) { group in
+      for writer in models.indices {
+        group.addTask {
+          var sawOwnWrites = true
+          for step in 1...250 {
+            models[writer].value = step
+            // Every other model's value only grows, so the total is at least this.
+            sawOwnWrites = sawOwnWrites && total.value >= step * 2
+          }
+          return sawOwnWrites
+        }
+      }
+      for await sawOwnWrites in group { #expect(sawOwnWrites) }
+    }
+    #expect(total.value == 4 * 250 * 2)
+  }
+}
