@@ -22,33 +22,102 @@ enum Delivery: Sendable {
     }
   }
 
-  /// Whether a callback may run right now, on the calling thread.
+  /// Whether a callback may run right now, on the calling thread: always for a nonisolated
+  /// observer; on the main actor for a main-actor one; for another actor's, only inside a job
+  /// of this library's running on that actor (see ``Outbox``), where the thread is known to
+  /// be in its isolation.
   var isImmediate: Bool {
     switch self {
     case .synchronous: return true
     case .mainActor: return Platform.isOnMainActor
-    case .actor: return false
+    case .actor(let actor):
+      guard let context = ThreadContext.currentIfPresent else { return false }
+      return context.runningOnActor == ObjectIdentifier(actor)
     }
   }
 
   /// Runs `work` in the delivery's isolation: at once when already there, otherwise later.
+  /// While this thread bundles deliveries (``ThreadContext/bundlingDeliveries(_:)``), the
+  /// work waits in its outbox, to run in one job per actor with the others.
   func perform(_ work: @escaping @Sendable () -> Void) {
-    switch self {
+    if isImmediate { return work() }
+    if let context = ThreadContext.currentIfPresent, context.outbox.isOpen {
+      context.outbox.add(work, for: self)
+      return
+    }
+    Delivery.start([work], on: self)
+  }
+
+  /// Starts one job that runs `works`, in order, in the delivery's isolation (not
+  /// `.synchronous`, whose work runs at once).
+  static func start(_ works: [@Sendable () -> Void], on delivery: Delivery) {
+    switch delivery {
     case .synchronous:
-      work()
+      for work in works { work() }
     case .mainActor:
-      if Platform.isOnMainActor {
-        work()
-      } else {
-        Task { @MainActor in work() }
-      }
+      Task { @MainActor in for work in works { work() } }
     case .actor(let actor):
-      Task { await Delivery.run(on: actor, work) }
+      Task { await Delivery.run(on: actor, works) }
     }
   }
 
-  private static func run(on actor: isolated any Actor, _ work: @Sendable () -> Void) {
-    work()
+  /// Runs `works` on `actor`, marking the thread as being in its isolation meanwhile, so that
+  /// deliveries to the same actor that the works cause run at once, in this job.
+  private static func run(on actor: isolated any Actor, _ works: [@Sendable () -> Void]) {
+    let context = ThreadContext.current
+    let outer = context.runningOnActor
+    context.runningOnActor = ObjectIdentifier(actor)
+    defer { context.runningOnActor = outer }
+    for work in works { work() }
+  }
+}
+
+/// The deliveries to other isolations that one write or transaction makes, held while the
+/// writing thread delivers it, then started as one job per isolation, in the order they were
+/// made: a derived value's input link before the observers that read it, so that the value
+/// is refreshed (and its change merged into theirs) before they run, as on the writing
+/// thread.
+///
+/// Invariant: used only by its thread (it is a ``ThreadContext``'s); `depth` counts the
+/// nested ``ThreadContext/bundlingDeliveries(_:)`` calls, and `works` is empty while it is 0.
+struct Outbox {
+  private(set) var depth = 0
+  private var works: [(delivery: Delivery, work: @Sendable () -> Void)] = []
+
+  var isOpen: Bool { depth > 0 }
+
+  mutating func open() { depth += 1 }
+
+  mutating func add(_ work: @escaping @Sendable () -> Void, for delivery: Delivery) {
+    works.append((delivery, work))
+  }
+
+  /// Closes one level; at the outermost, takes the works, grouped by isolation in
+  /// first-seen order.
+  mutating func close() -> [(Delivery, [@Sendable () -> Void])] {
+    depth -= 1
+    guard depth == 0, !works.isEmpty else { return [] }
+    var groups: [(Delivery, [@Sendable () -> Void])] = []
+    for (delivery, work) in works {
+      if let index = groups.firstIndex(where: { $0.0.isSameIsolation(as: delivery) }) {
+        groups[index].1.append(work)
+      } else {
+        groups.append((delivery, [work]))
+      }
+    }
+    works.removeAll()
+    return groups
+  }
+}
+
+extension Delivery {
+  /// Whether both deliveries run in the same isolation.
+  func isSameIsolation(as other: Delivery) -> Bool {
+    switch (self, other) {
+    case (.synchronous, .synchronous), (.mainActor, .mainActor): return true
+    case (.actor(let one), .actor(let two)): return one === two
+    default: return false
+    }
   }
 }
 

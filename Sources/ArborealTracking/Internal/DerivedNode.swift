@@ -244,7 +244,11 @@ class DerivedNodeBase: @unchecked Sendable {
       for node in observed { context.pendingRefreshes.append(node) }
       return
     }
-    for node in observed { node.refreshInItsIsolation() }
+    // Their changes reach each observer once (see `DerivedContext.collectingChanges`).
+    let context = DerivedContext.currentIfPresent ?? ThreadContext.current.derived
+    context.collectingChanges {
+      for node in observed { node.refreshInItsIsolation() }
+    }
   }
 
   /// Brings the value up to date in its isolation: at once when the caller is there (no

@@ -40,6 +40,20 @@ final class ThreadContext {
   @exclusivity(unchecked) var spareScopes: [AccessScope] = []
   /// The derived values being computed on this thread.
   let derived = DerivedContext()
+  /// The actor a job of this library's is running on, on this thread (see
+  /// ``Delivery/isImmediate``); nil otherwise.
+  @exclusivity(unchecked) var runningOnActor: ObjectIdentifier?
+  /// The deliveries to other isolations held while this thread delivers a write or a
+  /// transaction.
+  @exclusivity(unchecked) var outbox = Outbox()
+
+  /// Runs `body` (the delivery of a write or a transaction) holding its deliveries to other
+  /// isolations, then starts them, one job per isolation (see ``Outbox``).
+  func bundlingDeliveries(_ body: () -> Void) {
+    outbox.open()
+    body()
+    for (delivery, works) in outbox.close() { Delivery.start(works, on: delivery) }
+  }
 
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
