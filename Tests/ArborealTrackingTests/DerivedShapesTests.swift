@@ -1,0 +1,230 @@
+import ArborealTracking
+import Synchronization
+import Testing
+
+/// Four sources, written together. `@unchecked Sendable`: each test uses it on its own thread
+/// only, where the free-standing values that capture it are read.
+final class Quad: Trackable, @unchecked Sendable {
+  let registrar = TrackingRegistrar()
+  @Tracked var a = 0
+  @Tracked var b = 0
+  @Tracked var c = 0
+  @Tracked var d = 0
+}
+
+/// Many sources for `mux`. `@unchecked Sendable`: used on one thread.
+final class Cell: Trackable, @unchecked Sendable {
+  let registrar = TrackingRegistrar()
+  @Tracked var value = 0
+}
+
+/// Counts observer runs after the first one and keeps the last value each output saw.
+final class Outputs: Sendable {
+  private let state = Mutex<(runs: Int, seen: [Int: Int])>((0, [:]))
+
+  func ran(_ output: Int, saw value: Int, first: Bool) {
+    state.withLock {
+      if !first { $0.runs += 1 }
+      $0.seen[output] = value
+    }
+  }
+
+  var runs: Int { state.withLock { $0.runs } }
+  func seen(_ output: Int) -> Int? { state.withLock { $0.seen[output] } }
+}
+
+/// The shapes of the benchmarks (Benchmarks/…/DerivedShapesBenchmarks.swift), checked against
+/// a plain recomputation after every write: each observed output holds the plain result, each
+/// observer runs once per write that changes what it reads (never for one that does not), and
+/// each value is computed at most once per write.
+@Suite struct DerivedShapesTests {
+  /// Observes `outputs` (one continuous observer each); returns the tokens.
+  private func observeEach(_ outputs: [Derived<Int>], into seen: Outputs) -> [TrackingToken] {
+    outputs.enumerated().map { index, output in
+      observe { changes in seen.ran(index, saw: output.value, first: changes.isEmpty) }
+    }
+  }
+
+  /// cellx: 1,000 layers of four values, each computed from the layer above; the published
+  /// results are [-3, -6, -2, 2] for the sources 1, 2, 3, 4 and [-2, -4, 2, 3] for 4, 3, 2, 1.
+  @Test func cellxOfAThousandLayersGivesThePublishedValues() {
+    let source = Quad()
+    source.a = 1
+    source.b = 2
+    source.c = 3
+    source.d = 4
+    let computations = Tally()
+    var layer: [Derived<Int>] = [
+      Derived { source.a }, Derived { source.b }, Derived { source.c }, Derived { source.d },
+    ]
+    for _ in 0..<1_000 {
+      let above = layer
+      layer = [
+        Derived {
+          computations.add()
+          return above[1].value
+        },
+        Derived {
+          computations.add()
+          return above[0].value - above[2].value
+        },
+        Derived {
+          computations.add()
+          return above[1].value + above[3].value
+        },
+        Derived {
+          computations.add()
+          return above[2].value
+        },
+      ]
+    }
+    let seen = Outputs()
+    let tokens = observeEach(layer, into: seen)
+    #expect((0..<4).map { seen.seen($0) } == [-3, -6, -2, 2])
+    #expect(computations.value == 4_000)
+
+    withTransaction {
+      source.a = 4
+      source.b = 3
+      source.c = 2
+      source.d = 1
+    }
+    #expect((0..<4).map { seen.seen($0) } == [-2, -4, 2, 3])
+    #expect(layer.map(\.value) == [-2, -4, 2, 3])
+    // At most once each per write; the four outputs all changed, each observer ran once.
+    #expect(computations.value <= 8_000)
+    #expect(seen.runs == 4)
+    for token in tokens { token.cancel() }
+  }
+
+  @Test func aDeepChainHoldsThePlainResultAfterEveryWrite() {
+    let source = Cell()
+    let computations = Tally()
+    var chain = [Derived { source.value + 1 }]
+    for _ in 1..<1_000 {
+      let previous = chain[chain.count - 1]
+      chain.append(
+        Derived {
+          computations.add()
+          return previous.value + 1
+        })
+    }
+    let seen = Outputs()
+    let tokens = observeEach([chain[chain.count - 1]], into: seen)
+    for write in 1...10 {
+      let before = computations.value
+      source.value = write * 7
+      #expect(seen.seen(0) == write * 7 + 1_000)
+      #expect(computations.value - before == 999)
+    }
+    #expect(seen.runs == 10)
+    for token in tokens { token.cancel() }
+  }
+
+  @Test func aBroadFanHoldsThePlainResultsAndRunsEachObserverOnce() {
+    let source = Cell()
+    let values = (0..<1_000).map { offset in Derived { source.value + offset } }
+    let seen = Outputs()
+    let tokens = observeEach(values, into: seen)
+    for write in 1...5 {
+      source.value = write
+      #expect(seen.seen(0) == write && seen.seen(999) == write + 999)
+      #expect(seen.runs == write * 1_000)
+    }
+    for token in tokens { token.cancel() }
+  }
+
+  @Test func aTriangleSumsItsChainOncePerWrite() {
+    let source = Cell()
+    var chain = [Derived { source.value + 1 }]
+    for _ in 1..<10 {
+      let previous = chain[chain.count - 1]
+      chain.append(Derived { previous.value + 1 })
+    }
+    let nodes = chain
+    let sums = Tally()
+    let sum = Derived {
+      sums.add()
+      return nodes.reduce(0) { $0 + $1.value }
+    }
+    let seen = Outputs()
+    let tokens = observeEach([sum], into: seen)
+    for write in 1...10 {
+      source.value = write
+      #expect(seen.seen(0) == (1...10).reduce(0) { $0 + write + $1 })
+    }
+    #expect(sums.value == 11)
+    #expect(seen.runs == 10)
+    for token in tokens { token.cancel() }
+  }
+
+  @Test func aMuxRecomputesOnlyTheSplitThatChanged() {
+    let sources = (0..<100).map { _ in Cell() }
+    let mux = Derived { sources.map(\.value) }
+    let computations = Tally()
+    let splits = (0..<100).map { index in
+      Derived {
+        computations.add()
+        return mux.value[index]
+      }
+    }
+    let seen = Outputs()
+    let tokens = observeEach(splits, into: seen)
+    for write in 1...10 {
+      let before = computations.value
+      let index = (write * 37) % 100
+      sources[index].value = write
+      #expect(seen.seen(index) == write)
+      // Every split checks the new array; only the one whose element changed notifies.
+      #expect(computations.value - before == 100)
+      #expect(seen.runs == write)
+    }
+    for token in tokens { token.cancel() }
+  }
+
+  @Test func anUnstableValueFollowsTheBranchItReads() {
+    let source = Cell()
+    let double = Derived { source.value * 2 }
+    let inverse = Derived { -source.value }
+    let current = Derived { source.value % 2 == 0 ? double.value : inverse.value }
+    let seen = Outputs()
+    let tokens = observeEach([current], into: seen)
+    for write in 1...10 {
+      source.value = write
+      #expect(seen.seen(0) == (write % 2 == 0 ? write * 2 : -write))
+    }
+    #expect(seen.runs == 10)
+    for token in tokens { token.cancel() }
+  }
+
+  @Test func anAvoidableChainStopsWhereTheResultStaysEqual() {
+    let source = Cell()
+    let first = Derived { source.value }
+    let zero = Derived { first.value * 0 }
+    let heavies = Tally()
+    let heavy = Derived {
+      heavies.add()
+      return zero.value + 1
+    }
+    let seen = Outputs()
+    let tokens = observeEach([heavy], into: seen)
+    for write in 1...10 { source.value = write }
+    #expect(heavies.value == 1)
+    #expect(seen.runs == 0)
+    #expect(seen.seen(0) == 1)
+    for token in tokens { token.cancel() }
+  }
+
+  @Test func repeatedReadsOfOneSourceRunTheObserverOnce() {
+    let source = Cell()
+    let value = Derived { (0..<30).reduce(0) { total, _ in total + source.value } }
+    let seen = Outputs()
+    let tokens = observeEach([value], into: seen)
+    for write in 1...10 {
+      source.value = write
+      #expect(seen.seen(0) == write * 30)
+    }
+    #expect(seen.runs == 10)
+    for token in tokens { token.cancel() }
+  }
+}
