@@ -37,7 +37,7 @@ enum Delivery: Sendable {
   }
 
   /// Runs `work` in the delivery's isolation: at once when already there, otherwise later.
-  /// While this thread bundles deliveries (``ThreadContext/bundlingDeliveries(_:)``), the
+  /// While this thread delivers (``ThreadContext/delivering(_:)``), the
   /// work waits in its outbox, to run in one job per actor with the others.
   func perform(_ work: @escaping @Sendable () -> Void) {
     if isImmediate { return work() }
@@ -79,7 +79,7 @@ enum Delivery: Sendable {
 /// thread.
 ///
 /// Invariant: used only by its thread (it is a ``ThreadContext``'s); `depth` counts the
-/// nested ``ThreadContext/bundlingDeliveries(_:)`` calls, and `works` is empty while it is 0.
+/// nested ``ThreadContext/delivering(_:)`` calls, and `works` is empty while it is 0.
 struct Outbox {
   private(set) var depth = 0
   private var works: [(delivery: Delivery, work: @Sendable () -> Void)] = []

@@ -206,20 +206,7 @@ final class DerivedContext {
   /// refreshes queue.
   @inline(never)
   private func refreshPending() {
-    collectingChanges { refreshQueued() }
-  }
-
-  /// Runs `refreshes` (bringing observed derived values up to date) with the changes they
-  /// report collected in this thread's transaction, then tells each observer once, of every
-  /// value that changed: an observer of two values refreshed by one write runs once. Inside a
-  /// transaction, or the first phase of its delivery, the changes join it.
-  func collectingChanges(_ refreshes: () -> Void) {
-    let thread = ThreadContext.current
-    guard !thread.isInTransaction else { return refreshes() }
-    thread.isInTransaction = true
-    refreshes()
-    thread.isInTransaction = false
-    thread.transaction.deliver()
+    ThreadContext.current.delivering { refreshQueued() }
   }
 
   /// The loop of `refreshPending()`.

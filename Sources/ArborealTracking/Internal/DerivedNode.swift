@@ -244,9 +244,8 @@ class DerivedNodeBase: @unchecked Sendable {
       for node in observed { context.pendingRefreshes.append(node) }
       return
     }
-    // Their changes reach each observer once (see `DerivedContext.collectingChanges`).
-    let context = DerivedContext.currentIfPresent ?? ThreadContext.current.derived
-    context.collectingChanges {
+    // Their changes reach each observer once (see `ThreadContext.delivering(_:)`).
+    ThreadContext.current.delivering {
       for node in observed { node.refreshInItsIsolation() }
     }
   }

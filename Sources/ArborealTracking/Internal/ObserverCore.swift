@@ -92,12 +92,21 @@ final class ObserverCore: @unchecked Sendable {
   }
 
   private func notifyContinuous(_ changes: TrackingChanges) {
-    let immediate = delivery.isImmediate
+    var immediate = delivery.isImmediate
+    // Inside a delivery, a run that could happen now waits for its end (see
+    // `ThreadContext.delivering(_:)`), queued as a run in another isolation is.
+    var thread: ThreadContext?
+    if immediate, let context = ThreadContext.currentIfPresent, context.defersRuns {
+      thread = context
+      immediate = false
+    }
     let start = withState { state -> Bool in
       state.notified = true
       switch state.phase {
       case .idle:
         state.phase = immediate ? .running : .queued
+        // A deferred run finds its changes in the state, with those collected meanwhile.
+        if thread != nil { state.collect(changes) }
         return true
       case .running, .registering, .queued:
         state.dirty = true
@@ -108,21 +117,24 @@ final class ObserverCore: @unchecked Sendable {
       }
     }
     guard start else { return }
-    if immediate {
+    if let thread {
+      thread.deferredRuns.append(self)
+    } else if immediate {
       runContinuous(initialChanges: changes)
     } else {
       delivery.perform { self.runQueued(changes) }
     }
   }
 
-  /// Starts a run that was queued in the observer's isolation, unless the observer was
-  /// cancelled (or released) meanwhile: then the body is not called.
-  private func runQueued(_ changes: TrackingChanges) {
+  /// Starts a run that was queued in the observer's isolation with `changes` (or deferred to
+  /// the end of a delivery on its thread, its changes already collected), unless the observer
+  /// was cancelled (or released) meanwhile: then the body is not called.
+  func runQueued(_ changes: TrackingChanges? = nil) {
     let merged = withState { state -> TrackingChanges? in
       guard state.phase == .queued, !state.cancelled else { return nil }
       state.phase = .running
       state.dirty = false
-      state.collect(changes)
+      if let changes { state.collect(changes) }
       return state.takePendingChanges()
     }
     guard let merged else { return }

@@ -458,23 +458,21 @@ final class RegistrarCore: @unchecked Sendable {
       // Nothing else waits in this loop: a derived value it marks may refresh at once.
       observer.notify(TrackingChanges(key: key), firedBy: self, id: key.id)
     case .many(let list):
-      let thread = (context ?? ThreadContext.unmanagedCurrentOrNew)
-      // Derived values' input links beside other observers: delivered as a transaction of one
-      // write, so that an observer that reads a derived value of the property too hears of
-      // both at once (see `Transaction`, "Delivery in two phases").
-      if list.contains(where: { $0.kind == .input }), list.contains(where: { $0.kind != .input }) {
-        thread._withUnsafeGuaranteedRef { thread in
-          thread.isInTransaction = true
-          thread.transaction.add(observers, key: key, core: self, write: nil)
-          thread.isInTransaction = false
-          thread.transaction.deliver()
-        }
-        return
-      }
       let changes = TrackingChanges(key: key)
-      let derived = thread._withUnsafeGuaranteedRef { $0.derived }
-      derived.notifying {
-        for observer in list { observer.notify(changes, firedBy: self, id: key.id) }
+      (context ?? ThreadContext.unmanagedCurrentOrNew)._withUnsafeGuaranteedRef { thread in
+        let notifyAll = {
+          thread.derived.notifying {
+            for observer in list { observer.notify(changes, firedBy: self, id: key.id) }
+          }
+        }
+        // With derived values' input links among them, the other observers' runs wait for
+        // the refreshes, so that an observer of a derived value of the property too hears of
+        // both at once (see `ThreadContext.delivering(_:)`).
+        if list.contains(where: { $0.kind == .input }) {
+          thread.delivering(notifyAll)
+        } else {
+          notifyAll()
+        }
       }
     }
   }

@@ -43,16 +43,50 @@ final class ThreadContext {
   /// The actor a job of this library's is running on, on this thread (see
   /// ``Delivery/isImmediate``); nil otherwise.
   @exclusivity(unchecked) var runningOnActor: ObjectIdentifier?
-  /// The deliveries to other isolations held while this thread delivers a write or a
-  /// transaction.
+  /// How many ``delivering(_:)`` calls run on this thread.
+  @exclusivity(unchecked) private(set) var deliveryDepth = 0
+  /// The continuous observers whose runs wait for the end of the outermost delivery, in the
+  /// order they were queued; their changes collect in their own state.
+  @exclusivity(unchecked) var deferredRuns: [ObserverCore] = []
+  /// The storage the flush swaps with `deferredRuns`, kept so that a write allocates neither.
+  @exclusivity(unchecked) private var runningDeferred: [ObserverCore] = []
+  /// The deliveries to other isolations held while this thread delivers.
   @exclusivity(unchecked) var outbox = Outbox()
 
-  /// Runs `body` (the delivery of a write or a transaction) holding its deliveries to other
-  /// isolations, then starts them, one job per isolation (see ``Outbox``).
-  func bundlingDeliveries(_ body: () -> Void) {
+  /// Whether a continuous observer that may run now must wait for the end of the delivery.
+  var defersRuns: Bool { deliveryDepth > 0 }
+
+  /// Runs `body`, the delivery of a write, a transaction or the refreshes of derived values,
+  /// so that each observer runs once for all of it:
+  ///
+  /// - a continuous observer that would run at once on this thread is queued instead (its
+  ///   changes collect in its state) and runs when the outermost delivery ends, after every
+  ///   derived value it marked was refreshed and reported its change;
+  /// - the deliveries to other isolations wait in the ``Outbox`` and start as one job per
+  ///   isolation, in order, where deliveries to that same isolation run at once: the derived
+  ///   values' refreshes there precede the observers' runs.
+  ///
+  /// Input links (which only mark derived values) and one-shot observers still run at once.
+  func delivering(_ body: () -> Void) {
+    deliveryDepth += 1
     outbox.open()
     body()
-    for (delivery, works) in outbox.close() { Delivery.start(works, on: delivery) }
+    deliveryDepth -= 1
+    let jobs = outbox.close()
+    if deliveryDepth == 0 { runDeferred() }
+    for (delivery, works) in jobs { Delivery.start(works, on: delivery) }
+  }
+
+  /// Runs the deferred observers, first queued first, including those their runs defer.
+  private func runDeferred() {
+    while !deferredRuns.isEmpty {
+      var runs: [ObserverCore] = []
+      swap(&runs, &runningDeferred)
+      swap(&runs, &deferredRuns)
+      for observer in runs { observer.runQueued() }
+      runs.removeAll(keepingCapacity: runs.capacity <= 1_024)
+      swap(&runs, &runningDeferred)
+    }
   }
 
   private static let key: pthread_key_t = {

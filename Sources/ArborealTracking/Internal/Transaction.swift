@@ -17,13 +17,11 @@
 /// another thread cautious: it may fire for a value that came back, never miss one that did
 /// not.
 ///
-/// ## Delivery in two phases
-/// Derived values' input links are notified first, in one batch: they mark the graph, and the
-/// observed derived values are refreshed when the batch ends, while this thread collects
-/// again (`isInTransaction`), so that the changes those refreshes report land here. Then every
-/// other observer is notified once, of the properties written and the derived values that
-/// changed together: an observer that reads a property and a value derived from it runs once
-/// per transaction, never once for the property and again for the value.
+/// ## One run per observer
+/// The delivery runs as one ``ThreadContext/delivering(_:)``: derived values' input links
+/// mark the graph at once, the observed derived values are refreshed when the notification
+/// loop ends, and every other observer's run waits until then, so that it runs once, told of
+/// the properties written and of the derived values that changed together.
 ///
 /// Invariant: used only by its thread (one per thread, owned by its `ThreadContext`), which is
 /// why it needs no lock. `deliver()` empties it before notifying, so a transaction opened by
@@ -98,71 +96,17 @@ final class Transaction {
       for observer in removedOneShots[position] { observer.restore(in: cores[position], id: id) }
     }
     let context = ThreadContext.current
-    context.bundlingDeliveries {
-      deliver(observers, keys, unchanged, in: context)
-    }
-  }
-
-  /// The two phases of `deliver()`.
-  private func deliver(
-    _ observers: [ObserverCore], _ keys: [ObjectIdentifier: SmallList<TrackingKey>],
-    _ unchanged: Set<UInt64>, in context: ThreadContext
-  ) {
-    var observers = observers
-    var keys = keys
-    if observers.contains(where: { $0.kind == .input }) {
-      // Phase one: the input links, collecting the changes of the values they refresh.
-      context.isInTransaction = true
+    context.delivering {
       context.derived.notifying {
-        for observer in observers where observer.kind == .input {
-          guard let changed = netKeys(of: observer, keys, unchanged) else { continue }
+        for observer in observers {
+          var changed = keys[ObjectIdentifier(observer)] ?? SmallList()
+          if !unchanged.isEmpty {
+            changed.removeAll { unchanged.contains($0.id) }
+            if changed.isEmpty { continue }
+          }
           observer.notify(TrackingChanges(uniqueKeys: changed))
         }
       }
-      context.isInTransaction = false
-      takeCollected(into: &observers, &keys)
     }
-    // Phase two: every other observer, once.
-    context.derived.notifying {
-      for observer in observers where observer.kind != .input {
-        guard let changed = netKeys(of: observer, keys, unchanged) else { continue }
-        observer.notify(TrackingChanges(uniqueKeys: changed))
-      }
-    }
-  }
-
-  /// The keys that changed on balance for `observer`, or nil when none did.
-  private func netKeys(
-    of observer: ObserverCore, _ keys: [ObjectIdentifier: SmallList<TrackingKey>],
-    _ unchanged: Set<UInt64>
-  ) -> SmallList<TrackingKey>? {
-    var changed = keys[ObjectIdentifier(observer)] ?? SmallList()
-    if !unchanged.isEmpty { changed.removeAll { unchanged.contains($0.id) } }
-    return changed.isEmpty ? nil : changed
-  }
-
-  /// Moves what this transaction collected during a delivery's first phase (the changes of
-  /// the derived values the input links refreshed) into `observers` and `keys`, and empties
-  /// it. Those changes kept no values (a derived value's change is a change).
-  private func takeCollected(
-    into observers: inout [ObserverCore], _ keys: inout [ObjectIdentifier: SmallList<TrackingKey>]
-  ) {
-    guard !self.observers.isEmpty || !writes.isEmpty else { return }
-    for observer in self.observers {
-      let identity = ObjectIdentifier(observer)
-      let collected = self.keys[identity] ?? SmallList()
-      if var existing = keys[identity] {
-        for key in collected where !existing.contains(key) { existing.append(key) }
-        keys[identity] = existing
-      } else {
-        keys[identity] = collected
-        observers.append(observer)
-      }
-    }
-    self.observers.removeAllKeepingStorage()
-    self.keys.removeAll(keepingCapacity: true)
-    writes.removeAll()
-    cores.removeAllKeepingStorage()
-    removedOneShots.removeAllKeepingStorage()
   }
 }
