@@ -6,7 +6,9 @@
 
 /// Runs `body` on a new thread and waits for it, blocking the caller: the caller's actor (the
 /// main actor, say) stays busy meanwhile, so nothing queued on it can run.
-func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
+///
+/// - Parameter stackSize: The new thread's stack size in bytes; the system's default when nil.
+func onAnotherThread(stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
   final class Box {
     let body: @Sendable () -> Void
     init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -17,8 +19,12 @@ func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
   #else
     var thread = pthread_t()
   #endif
+  var attributes = pthread_attr_t()
+  pthread_attr_init(&attributes)
+  defer { pthread_attr_destroy(&attributes) }
+  if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
   let status = pthread_create(
-    &thread, nil,
+    &thread, &attributes,
     { context in
       #if canImport(Darwin)
         let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
