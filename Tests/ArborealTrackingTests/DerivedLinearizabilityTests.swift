@@ -46,15 +46,24 @@ private final class Result: Sendable {
 /// on its way to storing its result on another thread. Nonisolated values, read from the
 /// test's thread and from a queue's.
 @Suite struct DerivedLinearizabilityTests {
-  /// The interleaving, forced: a computation on another thread reads the old input and pauses;
-  /// the test writes, and reads the value (computed here from the new input); the other
-  /// computation then stores its old result, which releases the new one, and pauses again
-  /// there, before it has looked at its sources again; the test reads the value once more.
-  /// Returns the two reads.
+  /// The interleaving, forced: a computation on another thread reads the old input (through
+  /// `read`, which makes the graph between the source and the value) and pauses; the test
+  /// writes `shared.value = 1`, and reads the value (computed here from the new input); the
+  /// other computation then stores its old result, which releases the new one, and pauses
+  /// again there, before it has looked at its sources again; the test reads the value once
+  /// more. Returns the three reads: between, while storing, after.
   private func readsAroundAnOlderStore(
-    _ shared: SharedCounter, _ summary: Derived<Result>, afterReading: Pause,
-    whenReplaced: Pause
+    reading read: @escaping @Sendable (SharedCounter) -> @Sendable () -> Int
   ) -> (between: Int, whileStoring: Int, after: Int) {
+    let shared = SharedCounter()
+    let afterReading = Pause(armed: true)
+    let whenReplaced = Pause(armed: false)
+    let input = read(shared)
+    let summary = Derived("summary") { () -> Result in
+      let seen = input()
+      afterReading.take()
+      return Result(seen, pause: whenReplaced)
+    }
     let done = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
       _ = summary.value
@@ -73,51 +82,28 @@ private final class Result: Sendable {
   }
 
   @Test func aValueOfATrackedPropertyReadAfterAWriteSeesIt() {
-    let shared = SharedCounter()
-    let afterReading = Pause(armed: true)
-    let whenReplaced = Pause(armed: false)
-    let summary = Derived("summary") { () -> Result in
-      let seen = shared.value
-      afterReading.take()
-      return Result(seen, pause: whenReplaced)
-    }
-    let seen = readsAroundAnOlderStore(
-      shared, summary, afterReading: afterReading, whenReplaced: whenReplaced)
+    let seen = readsAroundAnOlderStore { shared in { shared.value } }
     #expect(seen.between == 1)
     #expect(seen.whileStoring == 1)
     #expect(seen.after == 1)
   }
 
   @Test func aValueOfADerivedValueReadAfterAWriteSeesIt() {
-    let shared = SharedCounter()
-    let afterReading = Pause(armed: true)
-    let whenReplaced = Pause(armed: false)
-    let row = Derived("row") { shared.value }
-    let summary = Derived("summary") { () -> Result in
-      let seen = row.value
-      afterReading.take()
-      return Result(seen, pause: whenReplaced)
+    let seen = readsAroundAnOlderStore { shared in
+      let row = Derived("row") { shared.value }
+      return { row.value }
     }
-    let seen = readsAroundAnOlderStore(
-      shared, summary, afterReading: afterReading, whenReplaced: whenReplaced)
     #expect(seen.between == 1)
     #expect(seen.whileStoring == 1)
     #expect(seen.after == 1)
   }
 
   @Test func aValueAtTheEndOfAChainReadAfterAWriteSeesIt() {
-    let shared = SharedCounter()
-    let afterReading = Pause(armed: true)
-    let whenReplaced = Pause(armed: false)
-    let row = Derived("row") { shared.value }
-    let middle = Derived("middle") { row.value * 10 }
-    let summary = Derived("summary") { () -> Result in
-      let seen = middle.value
-      afterReading.take()
-      return Result(seen + 1, pause: whenReplaced)
+    let seen = readsAroundAnOlderStore { shared in
+      let row = Derived("row") { shared.value }
+      let middle = Derived("middle") { row.value * 10 }
+      return { middle.value + 1 }
     }
-    let seen = readsAroundAnOlderStore(
-      shared, summary, afterReading: afterReading, whenReplaced: whenReplaced)
     #expect(seen.between == 11)
     #expect(seen.whileStoring == 11)
     #expect(seen.after == 11)
