@@ -208,6 +208,32 @@ final class Outputs: Sendable {
     for token in tokens { token.cancel() }
   }
 
+  /// A split reads only the mux, so it shares the mux's stamps of its 100 sources instead of
+  /// copying them; unobserved, every read after a write must find the change through them.
+  @Test func anUnobservedSplitSeesEveryWriteThroughTheStampsItShares() {
+    let sources = (0..<100).map { _ in Cell() }
+    let mux = Derived { sources.map(\.value) }
+    let computations = Tally()
+    let split = Derived {
+      computations.add()
+      return mux.value[3]
+    }
+    #expect(split.value == 0)
+    for write in 1...20 {
+      // A write of the split's element, then one of another element: the first changes it,
+      // the second only makes it check (and recompute to the same value).
+      sources[3].value = write
+      #expect(split.value == write)
+      sources[(write * 7) % 100 == 3 ? 4 : (write * 7) % 100].value = write
+      #expect(split.value == write)
+      let settled = computations.value
+      // Nothing written since: a cached read, twice.
+      #expect(split.value == write)
+      #expect(split.value == write)
+      #expect(computations.value == settled)
+    }
+  }
+
   @Test func anUnstableValueFollowsTheBranchItReads() {
     let source = Cell()
     let double = Derived { source.value * 2 }

@@ -30,6 +30,9 @@ final class DerivedFrame {
   @exclusivity(unchecked) var records: [AccessRecord] = []
   @exclusivity(unchecked) var sources: [DerivedSourceEdge] = []
   @exclusivity(unchecked) var stamps: [DerivedStamp] = []
+  /// Whether `stamps` is a derived source's own array, shared rather than merged (see
+  /// ``recordSources(of:)``): emptied in place, it would be copied first.
+  @exclusivity(unchecked) var sharesStamps = false
   /// The position in `stamps` of each registrar's stamp, by registrar, for the stamps
   /// `stampIndex.count` first (built when there are many; emptied with the frame).
   @exclusivity(unchecked) private var stampIndex: [ObjectIdentifier: Int] = [:]
@@ -68,6 +71,16 @@ final class DerivedFrame {
           current = false
           return
         }
+        // The only source of a computation that read no tracked property, with many stamps
+        // (a value that splits one gathered from many models): its array is shared, copy on
+        // write, instead of merged stamp by stamp through the index; a check that finds the
+        // source unchanged shares the source's array again (`DerivedNode.checkSources`).
+        if reads.count == 1 && stamps.isEmpty && state.stamps.count > Self.stampScanLimit {
+          stamps = state.stamps
+          sharesStamps = true
+          return
+        }
+        sharesStamps = false
         for inner in state.stamps { stamp(inner.core, inner.epoch) }
       }
     }
@@ -125,6 +138,7 @@ final class DerivedFrame {
     swap(&records, &state.records)
     swap(&sources, &state.derivedSources)
     swap(&stamps, &state.stamps)
+    swap(&sharesStamps, &state.sharesStamps)
   }
 
   /// Empties the frame for its next use, keeping its arrays' storage unless it grew large.
@@ -133,7 +147,12 @@ final class DerivedFrame {
     reads.removeAllKeepingStorage()
     runs.removeAllKeepingStorage()
     sources.removeAllKeepingStorage()
-    stamps.removeAllKeepingStorage()
+    if sharesStamps {
+      stamps = []
+      sharesStamps = false
+    } else {
+      stamps.removeAllKeepingStorage()
+    }
     if !stampIndex.isEmpty { stampIndex.removeAll(keepingCapacity: stampIndex.count <= 4_096) }
     if records.count > 4_096 { records = [] } else { records.removeAllKeepingStorage() }
     useID = derivedSerials.wrappingAdd(1, ordering: .relaxed).newValue

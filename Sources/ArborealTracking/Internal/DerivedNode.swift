@@ -71,6 +71,8 @@ class DerivedNodeBase: @unchecked Sendable {
     var records: [AccessRecord] = []
     var derivedSources: [DerivedSourceEdge] = []
     var stamps: [DerivedStamp] = []
+    /// Whether `stamps` is shared with a derived source (see ``DerivedFrame/sharesStamps``).
+    var sharesStamps = false
     /// The ``derivedInputClock`` reading before the last check that found every stamp
     /// holding; `.max` when none did since the stamps last changed. While the clock still
     /// reads this, no registrar a derived value depends on recorded a write, so the stamps
@@ -498,25 +500,38 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   private func checkSources(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) -> UInt64 {
     // A small list: most values depend on one registrar, whose epoch then needs no array.
     var epochs = SmallList<UInt64>()
-    let known = withState { state -> (marks: UInt64, sources: [DerivedSourceEdge])? in
+    let known = withState {
+      state -> (marks: UInt64, sources: [DerivedSourceEdge], sharesStamps: Bool)? in
       if self.owner == nil, let owner { self.owner = owner }
       guard let marks = state.status.checkStart else { return nil }
       // Read before the sources are checked: the stamps stored below are then no later than
-      // what the check saw.
-      for stamp in state.stamps {
-        epochs.append(stamp.core.epoch.load(ordering: .sequentiallyConsistent))
+      // what the check saw. Shared stamps are taken from the source instead (below).
+      if !state.sharesStamps {
+        for stamp in state.stamps {
+          epochs.append(stamp.core.epoch.load(ordering: .sequentiallyConsistent))
+        }
       }
       for run in state.runs where run.hasChanged(in: state.records) { return nil }
-      return (marks, state.derivedSources)
+      return (marks, state.derivedSources, state.sharesStamps)
     }
     guard let known else { return 0 }
     for source in known.sources {
       guard let node = source.node, node.refreshVersion() == source.version else { return 0 }
     }
+    // The only source's stamps, just checked, vouch for its version if it still has it.
+    var sourceStamps: [DerivedStamp]?
+    if known.sharesStamps, let source = known.sources.first {
+      sourceStamps = source.node?.withState { $0.version == source.version ? $0.stamps : nil }
+      guard sourceStamps != nil else { return 0 }
+    }
     return withState { state -> UInt64 in
       guard hasCached, state.status.checked(sinceMarks: known.marks) else { return 0 }
-      for index in state.stamps.indices where index < epochs.count {
-        state.stamps[index].epoch = epochs[index]
+      if state.sharesStamps, let sourceStamps {
+        state.stamps = sourceStamps
+      } else {
+        for index in state.stamps.indices where index < epochs.count {
+          state.stamps[index].epoch = epochs[index]
+        }
       }
       state.checkedAt = .max
       value.initialize(to: storage.pointee)
