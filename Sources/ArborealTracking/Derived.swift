@@ -51,7 +51,11 @@
 /// `Derived` is `Sendable` when its value is.
 @propertyWrapper
 public struct Derived<Value> {
-  @usableFromInline let node: DerivedNode<Value>
+  /// Shared by the copies of this value; when the last goes, the node leaves the graph.
+  @usableFromInline let handle: DerivedHandle<Value>
+
+  /// The value's node in the graph of derived values.
+  @inlinable var node: DerivedNode<Value> { handle.node }
 
   /// Creates a model's derived value, whose every new result notifies its observers.
   ///
@@ -69,7 +73,7 @@ public struct Derived<Value> {
   ///
   /// - Parameter compute: Computes the value from the model; its reads are tracked.
   public init<Model: Trackable>(_ compute: @escaping @isolated(any) @Sendable (Model) -> Value) {
-    node = Self.modelNode(compute, isDuplicate: nil)
+    handle = DerivedHandle(Self.modelNode(compute, isDuplicate: nil))
   }
 
   /// Creates a model's derived value whose observers are notified only when its result
@@ -85,7 +89,7 @@ public struct Derived<Value> {
   /// - Parameter compute: Computes the value from the model; its reads are tracked.
   public init<Model: Trackable>(_ compute: @escaping @isolated(any) @Sendable (Model) -> Value)
   where Value: Equatable {
-    node = Self.modelNode(compute, isDuplicate: { $0 == $1 })
+    handle = DerivedHandle(Self.modelNode(compute, isDuplicate: { $0 == $1 }))
   }
 
   /// The node of a model's value, computed in the closure's isolation: where the model is
@@ -112,9 +116,10 @@ public struct Derived<Value> {
     isolation: isolated (any Actor)? = #isolation,
     @_inheritActorContext _ compute: @escaping @isolated(any) @Sendable () -> Value
   ) {
-    node = DerivedNode(
-      name: name, delivery: Delivery(compute.isolation ?? isolation),
-      compute: synchronous(compute), isDuplicate: nil)
+    handle = DerivedHandle(
+      DerivedNode(
+        name: name, delivery: Delivery(compute.isolation ?? isolation),
+        compute: synchronous(compute), isDuplicate: nil))
   }
 
   /// Creates a free-standing derived value whose observers are notified only when its result
@@ -135,9 +140,10 @@ public struct Derived<Value> {
     isolation: isolated (any Actor)? = #isolation,
     @_inheritActorContext _ compute: @escaping @isolated(any) @Sendable () -> Value
   ) where Value: Equatable {
-    node = DerivedNode(
-      name: name, delivery: Delivery(compute.isolation ?? isolation),
-      compute: synchronous(compute), isDuplicate: { $0 == $1 })
+    handle = DerivedHandle(
+      DerivedNode(
+        name: name, delivery: Delivery(compute.isolation ?? isolation),
+        compute: synchronous(compute), isDuplicate: { $0 == $1 }))
   }
 
   /// The value of a free-standing derived value: the cached result, or a new one when an
@@ -148,9 +154,7 @@ public struct Derived<Value> {
   /// - Complexity: O(*m*) for the *m* models the value depends on when it is cached;
   ///   otherwise the cost of the computation.
   @inlinable public var value: Value {
-    // Borrowed, not retained: `self` holds the node for the whole read, and a derived value's
-    // node has a side table (it is referenced weakly), where every retain and release is the
-    // slow kind.
+    // Borrowed, not retained: `self` holds the node for the whole read.
     Unmanaged.passUnretained(node)._withUnsafeGuaranteedRef { $0.read(owner: nil) }
   }
 
@@ -200,6 +204,25 @@ public struct Derived<Value> {
 }
 
 extension Derived: Sendable where Value: Sendable {}
+
+/// The owner of a derived value's node on behalf of the ``Derived`` values that share it.
+///
+/// The graph holds nodes strongly (a dependent its sources, a source its dependents, a
+/// registrar the input link that marks a node): no weak reference, so no side table and no
+/// slow retain on the paths that walk it. The cycles that makes end here: when the last
+/// `Derived` of a node goes, the node is disposed (``DerivedNodeBase/dispose()``) and lets go
+/// of the graph.
+///
+/// Invariant (why `@unchecked Sendable` holds): `node` is immutable, and a node is
+/// thread-safe.
+@usableFromInline
+final class DerivedHandle<Value>: @unchecked Sendable {
+  @usableFromInline let node: DerivedNode<Value>
+
+  init(_ node: DerivedNode<Value>) { self.node = node }
+
+  deinit { node.dispose() }
+}
 
 extension Derived: TrackedStorage {
   var trackingKeyID: UInt64 { node.key.id }

@@ -9,9 +9,9 @@ import Synchronization
 /// - `runs` and `records`: the tracked properties the last computation read, by registrar;
 ///   `derivedSources`: the derived values it read, in first-read order, with the version it saw.
 /// - `stamps`: the registrar epochs of everything it depends on, transitively.
-/// - `dependents`: the derived values that read this one in some computation (weakly). An edge
+/// - `dependents`: the derived values that read this one in some computation. An edge
 ///   is added by the first computation of a dependent that reads this value after one that did
-///   not, and stays while the dependent lives, even once it no longer reads this value: a
+///   not, and stays until the dependent is disposed, even once it no longer reads this value: a
 ///   stale edge only marks its dependent `check`, which its next refresh finds unchanged.
 ///   Never removing edges is what makes them safe without ordering the dependent's
 ///   computations: each of them adds the edges its predecessor had not, then compares every
@@ -100,6 +100,8 @@ class DerivedNodeBase: @unchecked Sendable {
   /// The generation whose reads the input link is registered for. Read and written only under
   /// the link's lock, in ``ObserverCore/relink(_:isCurrent:)``.
   @exclusivity(unchecked) final var linkedGeneration: UInt64 = 0
+  /// Set once, by ``dispose()``: the node has left the graph and computes nothing again.
+  private let disposed = Atomic<Bool>(false)
   /// Names the value in its dependents' edges (see ``DerivedSourceEdge``).
   final let serial = derivedSerials.wrappingAdd(1, ordering: .relaxed).newValue
   /// The ``DerivedFrame/useID`` of the computation that read the value last: a computation
@@ -115,8 +117,34 @@ class DerivedNodeBase: @unchecked Sendable {
   }
 
   deinit {
-    // The input link refers to this node weakly; unregister it from its registrars now.
+    // Disposed first (the input link holds the node until then), unless the node never had a
+    // handle: a node made and dropped without one.
     state.inputLink?.cancel()
+  }
+
+  /// Whether ``dispose()`` ran.
+  final var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+  /// Takes the node out of the graph when the last ``Derived`` that holds it goes (see
+  /// ``DerivedHandle``): it lets go of its dependents and sources, leaves its sources'
+  /// dependents and cancels its input link. A disposed node computes nothing again: a
+  /// dependent that still has an edge to it gets no version from ``refreshVersion()``, and so
+  /// recomputes, without it. (A model's node may outlive its model there: its computation
+  /// must not run again.)
+  final func dispose() {
+    // Set before the lock is taken: a computation that stores its result after the section
+    // below sees it, and adds no input link or sources (see `recompute`).
+    disposed.store(true, ordering: .releasing)
+    let (sources, link) = withState { state -> ([DerivedSourceEdge], ObserverCore?) in
+      state.dependents.removeAll()
+      var sources: [DerivedSourceEdge] = []
+      swap(&sources, &state.derivedSources)
+      let link = state.inputLink
+      state.inputLink = nil
+      return (sources, link)
+    }
+    for source in sources { source.node.withState { $0.dependents.remove(serial: serial) } }
+    link?.cancel()
   }
 
   /// Runs `body` with exclusive access to the state. Subclasses keep their cache under the
@@ -357,7 +385,8 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   override var ownerObject: AnyObject? { withState { _ in owner } }
 
   override func refreshVersion() -> UInt64 {
-    withTemporary { value in
+    guard !isDisposed else { return 0 }
+    return withTemporary { value in
       let version = current(owner: nil, into: value)
       value.deinitialize(count: 1)
       return version
@@ -515,13 +544,13 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       return (marks, state.derivedSources, state.sharesStamps)
     }
     guard let known else { return 0 }
-    for source in known.sources {
-      guard let node = source.node, node.refreshVersion() == source.version else { return 0 }
+    for source in known.sources where source.node.refreshVersion() != source.version {
+      return 0
     }
     // The only source's stamps, just checked, vouch for its version if it still has it.
     var sourceStamps: [DerivedStamp]?
     if known.sharesStamps, let source = known.sources.first {
-      sourceStamps = source.node?.withState { $0.version == source.version ? $0.stamps : nil }
+      sourceStamps = source.node.withState { $0.version == source.version ? $0.stamps : nil }
       guard sourceStamps != nil else { return 0 }
     }
     return withState { state -> UInt64 in
@@ -613,10 +642,14 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       }
       storage.initialize(to: value)
       hasCached = true
-      // The frame takes the old record away (to empty and reuse) and leaves the new one.
-      frame.swapSources(with: &state)
+      // The frame takes the old record away (to empty and reuse) and leaves the new one;
+      // a node disposed meanwhile keeps no sources and gets no input link (see `dispose()`).
+      let isDisposed = self.isDisposed
+      if !isDisposed { frame.swapSources(with: &state) }
       state.checkedAt = .max
-      if state.inputLink == nil && readsTracked { state.inputLink = makeInputLink() }
+      if state.inputLink == nil && readsTracked && !isDisposed {
+        state.inputLink = makeInputLink()
+      }
       return (state.status.generation, state.status.version, state.inputLink)
     }
     // The old value goes outside the lock (a deinit is user code).
@@ -636,7 +669,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     }
     // Edges from the sources this computation reads and the one it replaced did not (the
     // frame now holds the replaced record; see "dependents").
-    frame.addEdges(to: self)
+    if !isDisposed { frame.addEdges(to: self) }
     // A source that changed after it was read and before its edge existed pushed nothing
     // here: catch it now. Every source, including those whose edge an earlier computation
     // adds: it may not have added it yet.
@@ -656,12 +689,13 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   }
 
   /// The input link: an observer that marks this value when a tracked property it read
-  /// changes, delivered in the value's isolation.
+  /// changes, delivered in the value's isolation. It holds the node (a weak reference would
+  /// give the node a side table, see ``DerivedHandle``) until ``dispose()`` cancels it.
   private func makeInputLink() -> ObserverCore {
     ObserverCore(
       kind: .input, delivery: delivery,
       callback: UncheckedCallback(
-        readsNames: false, unchecked: { [weak self] _ in self?.inputsMayHaveChanged() }),
+        readsNames: false, unchecked: { [self] _ in self.inputsMayHaveChanged() }),
       origin: nil)
   }
 }

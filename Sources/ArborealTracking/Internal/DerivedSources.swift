@@ -35,23 +35,23 @@ struct DerivedStamp {
   var epoch: UInt64
 }
 
-/// A derived value that depends on another, by a weak reference: a dependent never keeps its
-/// source alive (a released source simply counts as changed). `serial` names the source for
-/// comparisons without loading the weak reference (an address may be reused by a new value
-/// once the old one is released; a serial never is).
+/// A derived value that depends on another, held strongly (see ``DerivedHandle``: a disposed
+/// source reports no version, so it counts as changed). `serial` names the source for
+/// comparisons (a serial is never reused).
 struct DerivedSourceEdge {
-  weak var node: DerivedNodeBase?
+  let node: DerivedNodeBase
   let serial: UInt64
   let version: UInt64
 }
 
-/// The derived values that read a value (see `DerivedNodeBase`, "dependents"): weak edges in
-/// an array, named by serial (no weak reference is loaded to find one), with an index by
-/// serial once there are many.
+/// The derived values that read a value (see `DerivedNodeBase`, "dependents"): strong edges
+/// in an array, named by serial, with an index by serial once there are many. A disposed
+/// dependent's edge is removed when it is disposed (from the sources its last computation
+/// read) or when a walk finds it (from older ones).
 struct DerivedDependents {
   struct Edge {
     let serial: UInt64
-    weak var node: DerivedNodeBase?
+    let node: DerivedNodeBase
   }
 
   private(set) var edges: [Edge] = []
@@ -79,18 +79,33 @@ struct DerivedDependents {
     edges.append(Edge(serial: serial, node: node))
   }
 
-  /// The live dependents; removes the edges of released ones.
+  /// The live dependents; removes the edges of disposed ones.
   mutating func live() -> SmallList<DerivedNodeBase> {
     var live = SmallList<DerivedNodeBase>()
-    var released = false
+    var disposed = false
     for edge in edges {
-      if let node = edge.node { live.append(node) } else { released = true }
+      if edge.node.isDisposed { disposed = true } else { live.append(edge.node) }
     }
-    if released {
-      edges.removeAll { $0.node == nil }
+    if disposed {
+      edges.removeAll { $0.node.isDisposed }
       index.removeAll()
     }
     return live
+  }
+
+  /// Removes the edge to the value named `serial`, if there is one.
+  ///
+  /// - Complexity: O(*n*) for *n* edges.
+  mutating func remove(serial: UInt64) {
+    guard let position = edges.firstIndex(where: { $0.serial == serial }) else { return }
+    edges.remove(at: position)
+    index.removeAll()
+  }
+
+  /// Lets go of every edge.
+  mutating func removeAll() {
+    edges = []
+    index = [:]
   }
 }
 

@@ -1,0 +1,105 @@
+import Synchronization
+import Testing
+
+@testable import ArborealTracking
+
+/// The graph holds its nodes strongly (sources, dependents, input links): each test drops the
+/// values and finds every node gone, or finds a dependent still right after its source went.
+@Suite struct DerivedGraphLifetimeTests {
+  final class Source: Trackable, @unchecked Sendable {
+    let registrar = TrackingRegistrar()
+    @Tracked var count = 0
+  }
+
+  /// Counts its live instances.
+  final class Counted: Sendable {
+    static let live = Atomic<Int>(0)
+    let number: Int
+
+    init(_ number: Int) {
+      self.number = number
+      Self.live.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    deinit { Self.live.wrappingSubtract(1, ordering: .relaxed) }
+  }
+
+  /// A model whose derived value reads another of its own; the cached values are counted.
+  final class Sheet: Trackable, @unchecked Sendable {
+    let registrar = TrackingRegistrar()
+    @Tracked var count = 1
+    @Derived({ (sheet: Sheet) in Counted(sheet.count * 2) }) var double: Counted
+    @Derived({ (sheet: Sheet) in Counted(sheet.double.number + 1) }) var next: Counted
+  }
+
+  /// Weak references to nodes, kept apart from the values so that the values can go.
+  struct Nodes {
+    private var boxes: [() -> AnyObject?] = []
+
+    mutating func watch(_ node: AnyObject) {
+      weak let weak = node
+      boxes.append { weak }
+    }
+
+    var live: Int { boxes.filter { $0() != nil }.count }
+  }
+
+  @Test func aChainThatWasObservedAndWrittenGoesWithItsValues() {
+    let source = Source()
+    var nodes = Nodes()
+    do {
+      var chain = [Derived { source.count + 1 }]
+      for _ in 1..<50 {
+        let previous = chain[chain.count - 1]
+        chain.append(Derived { previous.value + 1 })
+      }
+      for value in chain { nodes.watch(value.node) }
+      let last = chain[chain.count - 1]
+      let token = observe { _ in _ = last.value }
+      for count in 1...5 { source.count = count }
+      #expect(last.value == 55)
+      token.cancel()
+    }
+    #expect(nodes.live == 0)
+  }
+
+  /// The values' nodes hold each other and the model's registrar holds their input links;
+  /// the model and both cached values still go with the model.
+  @Test func aModelsValuesThatReadEachOtherGoWithTheModel() {
+    let before = Counted.live.load(ordering: .relaxed)
+    weak var weakSheet: Sheet?
+    do {
+      let sheet = Sheet()
+      weakSheet = sheet
+      let token = observe { _ in _ = sheet.next }
+      #expect(sheet.next.number == 3)
+      sheet.count = 5
+      #expect(sheet.next.number == 11)
+      token.cancel()
+    }
+    #expect(weakSheet == nil)
+    #expect(Counted.live.load(ordering: .relaxed) == before)
+  }
+
+  /// A dependent that reads its source through a box it can empty: once the source's last
+  /// value is gone, the dependent's edge to the node finds it disposed, and the dependent
+  /// recomputes without it.
+  @Test func aDependentWhoseSourceWentRecomputesWithoutIt() {
+    final class Box: @unchecked Sendable {
+      var source: Derived<Int>?
+    }
+    let input = Source()
+    let box = Box()
+    var nodes = Nodes()
+    box.source = Derived { input.count * 10 }
+    nodes.watch(box.source!.node)
+    let reader = Derived { (box.source?.value ?? -1) + input.count }
+    #expect(reader.value == 0)
+    input.count = 1
+    #expect(reader.value == 11)
+    box.source = nil
+    input.count = 2
+    #expect(reader.value == 1)
+    #expect(nodes.live == 0)
+  }
+}
