@@ -217,11 +217,17 @@ extension Derived: Sendable where Value: Sendable {}
 /// thread-safe.
 @usableFromInline
 final class DerivedHandle<Value>: @unchecked Sendable {
-  @usableFromInline let node: DerivedNode<Value>
+  /// Held by a retain taken in `init` and handed over in `deinit`, not by the reference
+  /// itself: the node's last release then happens where ``DerivedNodeBase/disposeIteratively(_:)``
+  /// chooses, not after this handle's `deinit` (where a chain's release would nest).
+  @usableFromInline unowned(unsafe) let node: DerivedNode<Value>
 
-  init(_ node: DerivedNode<Value>) { self.node = node }
+  init(_ node: DerivedNode<Value>) {
+    self.node = node
+    _ = Unmanaged.passRetained(node)
+  }
 
-  deinit { node.dispose() }
+  deinit { DerivedNodeBase.disposeIteratively(Unmanaged.passUnretained(node)) }
 }
 
 extension Derived: TrackedStorage {

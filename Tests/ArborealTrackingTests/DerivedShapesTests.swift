@@ -280,3 +280,38 @@ final class Outputs: Sendable {
     for token in tokens { token.cancel() }
   }
 }
+
+/// Nothing about a chain's length reaches the call stack once it is computed: a write
+/// through 100,000 values, its refresh, the reads after it and the chain's release all run on
+/// a thread with a 512 KB stack (recursion of even a few frames per value would need tens of
+/// megabytes). The chain is computed level by level first: a first read computes whatever
+/// the closure reads, by calling it.
+@Suite struct DeepChainTests {
+  @Test func aChainOfAHundredThousandValuesRefreshesAndGoesWithoutRecursion() {
+    onAnotherThread(stackSize: 512 << 10) {
+      let source = Cell()
+      var chain = [Derived { source.value + 1 }]
+      chain.reserveCapacity(100_000)
+      _ = chain[0].value
+      for _ in 1..<100_000 {
+        let previous = chain[chain.count - 1]
+        let next = Derived { previous.value &+ 1 }
+        _ = next.value
+        chain.append(next)
+      }
+      let last = chain[chain.count - 1]
+      let seen = Outputs()
+      let token = observe { changes in seen.ran(0, saw: last.value, first: changes.isEmpty) }
+      #expect(seen.seen(0) == 100_000)
+      for write in 1...3 {
+        source.value = write
+        #expect(seen.seen(0) == 100_000 + write)
+        #expect(seen.runs == write)
+        // Unobserved, in the middle: a cached read, then one after a write.
+        #expect(chain[50_000].value == 50_001 + write)
+      }
+      token.cancel()
+      chain.removeAll()
+    }
+  }
+}

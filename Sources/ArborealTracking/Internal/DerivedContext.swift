@@ -204,6 +204,13 @@ final class DerivedContext {
     frame.reset()
     spareFrames.append(frame)
   }
+  /// The values being checked by ``DerivedNodeBase/refreshedVersion(of:adopt:)`` on this
+  /// thread, innermost last; each call works above the entries it found.
+  @exclusivity(unchecked) var checks: [DerivedCheckEntry] = []
+  /// The nodes whose last handle went, waiting for ``DerivedNodeBase/disposeIteratively(_:)``.
+  @exclusivity(unchecked) var disposals: [Unmanaged<DerivedNodeBase>] = []
+  /// Whether ``DerivedNodeBase/disposeIteratively(_:)`` runs on this thread.
+  @exclusivity(unchecked) var isDisposing = false
   /// How many notification loops run on this thread (see "Deferred refreshes").
   @exclusivity(unchecked) var batchDepth = 0
   /// The observed derived values to bring up to date when the outermost loop ends.

@@ -80,6 +80,8 @@ class DerivedNodeBase: @unchecked Sendable {
     /// value depends on.
     var checkedAt = UInt64.max
     var dependents = DerivedDependents()
+    /// Whether a computation's result is cached (the subclass's storage is initialised).
+    var hasValue = false
     var inputLink: ObserverCore?
     /// The key with its name and owner, once a change needed it.
     var namedKey: TrackingKey?
@@ -124,6 +126,23 @@ class DerivedNodeBase: @unchecked Sendable {
 
   /// Whether ``dispose()`` ran.
   final var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+  /// Disposes `node`, and the nodes whose last handle goes as a result, one after another:
+  /// disposing a chain's last value releases its closure, which held the previous value's
+  /// handle, whose release disposes that value, and so on. Done by nested calls, a chain of
+  /// 100,000 values would overflow the stack; here a nested call only queues its node on the
+  /// thread's context, and the outermost call disposes them in a loop.
+  ///
+  /// - Parameter node: The node, with a retain that this call releases.
+  static func disposeIteratively(_ node: Unmanaged<DerivedNodeBase>) {
+    let context = DerivedContext.current
+    context.disposals.append(node)
+    guard !context.isDisposing else { return }
+    context.isDisposing = true
+    // Each node's retain is released in its turn, which may queue more.
+    while let next = context.disposals.popLast() { next.takeRetainedValue().dispose() }
+    context.isDisposing = false
+  }
 
   /// Takes the node out of the graph when the last ``Derived`` that holds it goes (see
   /// ``DerivedHandle``): it lets go of its dependents and sources, leaves its sources'
@@ -191,15 +210,36 @@ class DerivedNodeBase: @unchecked Sendable {
     return !context.frames.isEmpty
   }
 
+  /// Brings the value up to date and returns its version; 0 for a disposed value. Checks
+  /// iteratively (``refreshedVersion(of:adopt:)``).
+  final func refreshVersion() -> UInt64 {
+    guard !isDisposed else { return 0 }
+    if let context = DerivedContext.currentIfPresent, !context.frames.isEmpty {
+      checkForCycle(context)
+    }
+    return Self.refreshedVersion(of: self)
+  }
+
+  /// Stops with a message naming the values when this one is already being computed on this
+  /// thread: it depends on itself.
+  final func checkForCycle(_ context: DerivedContext) {
+    guard let start = context.frames.firstIndex(where: { $0.node === self }) else { return }
+    let names = context.frames[start...].map(\.node.displayName) + [displayName]
+    fatalError(
+      "ArborealTracking: a derived value depends on itself: \(names.joined(separator: " → "))")
+  }
+
   // MARK: Overridden by DerivedNode
 
-  /// Brings the value up to date and returns its version.
+  /// Runs the computation, stores its result and returns its version.
   ///
   /// Abstract: Swift has none, and a class (not a protocol) is what lets an edge hold a
   /// non-generic reference and call this through the vtable; a protocol existential would
   /// double every edge and call through a witness table. Unreachable, since the base's
   /// initialiser is file-private and ``DerivedNode`` overrides this.
-  func refreshVersion() -> UInt64 { fatalError("DerivedNodeBase.refreshVersion is abstract") }
+  func recomputeVersion() -> UInt64 {
+    fatalError("DerivedNodeBase.recomputeVersion is abstract")
+  }
 
   /// The value's name, for the cycle message.
   var displayName: String { key.name }
@@ -384,10 +424,9 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
 
   override var ownerObject: AnyObject? { withState { _ in owner } }
 
-  override func refreshVersion() -> UInt64 {
-    guard !isDisposed else { return 0 }
-    return withTemporary { value in
-      let version = current(owner: nil, into: value)
+  override func recomputeVersion() -> UInt64 {
+    withTemporary { value in
+      let version = recompute(into: value)
       value.deinitialize(count: 1)
       return version
     }
@@ -509,72 +548,27 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     }
   }
 
-  /// The slow path of a read: checks the sources, then recomputes if one changed. Puts the
-  /// value in `value` and returns its version.
-  private func refresh(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) -> UInt64 {
-    let checked = checkSources(owner: owner, into: value)
-    return checked != 0 ? checked : recompute(into: value)
-  }
-
-  /// When the value is `clean` or `check` and none of its sources changed, marks it clean,
-  /// puts the cached value in `value` and returns its version; returns 0 otherwise, with
-  /// `value` left uninitialised. A function of its own: the copy of the derived sources it
-  /// checks is gone when it returns, so that the computation that may follow reuses the
-  /// record's storage instead of copying it.
+  /// The slow path of a read: checks the sources, each brought up to date iteratively, then
+  /// recomputes if one changed. Puts the value in `value` and returns its version.
   ///
   /// The tracked properties are checked under the value's lock (a registrar's lock is always
   /// the innermost one taken, so holding this one meanwhile cannot deadlock), without copying
   /// the record; the derived sources outside it, since checking one may compute it.
-  @inline(never)
-  private func checkSources(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) -> UInt64 {
-    // A small list: most values depend on one registrar, whose epoch then needs no array.
-    var epochs = SmallList<UInt64>()
-    let known = withState {
-      state -> (marks: UInt64, sources: [DerivedSourceEdge], sharesStamps: Bool)? in
-      if self.owner == nil, let owner { self.owner = owner }
-      guard let marks = state.status.checkStart else { return nil }
-      // Read before the sources are checked: the stamps stored below are then no later than
-      // what the check saw. Shared stamps are taken from the source instead (below).
-      if !state.sharesStamps {
-        for stamp in state.stamps {
-          epochs.append(stamp.core.epoch.load(ordering: .sequentiallyConsistent))
-        }
+  private func refresh(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) -> UInt64 {
+    let start = beginCheck { if self.owner == nil, let owner { self.owner = owner } }
+    switch start {
+    case .upToDate:
+      let version = cachedIfValid(into: value)
+      return version != 0 ? version : recompute(into: value)
+    case .mustRecompute:
+      return recompute(into: value)
+    case .check(let check):
+      for source in check.sources where source.node.refreshVersion() != source.version {
+        return recompute(into: value)
       }
-      for run in state.runs where run.hasChanged(in: state.records) { return nil }
-      return (marks, state.derivedSources, state.sharesStamps)
+      let version = finishCheck(check) { value.initialize(to: storage.pointee) }
+      return version != 0 ? version : recompute(into: value)
     }
-    guard let known else { return 0 }
-    for source in known.sources where source.node.refreshVersion() != source.version {
-      return 0
-    }
-    // The only source's stamps, just checked, vouch for its version if it still has it.
-    var sourceStamps: [DerivedStamp]?
-    if known.sharesStamps, let source = known.sources.first {
-      sourceStamps = source.node.withState { $0.version == source.version ? $0.stamps : nil }
-      guard sourceStamps != nil else { return 0 }
-    }
-    return withState { state -> UInt64 in
-      guard hasCached, state.status.checked(sinceMarks: known.marks) else { return 0 }
-      if state.sharesStamps, let sourceStamps {
-        state.stamps = sourceStamps
-      } else {
-        for index in state.stamps.indices where index < epochs.count {
-          state.stamps[index].epoch = epochs[index]
-        }
-      }
-      state.checkedAt = .max
-      value.initialize(to: storage.pointee)
-      return state.status.version
-    }
-  }
-
-  /// Stops with a message naming the values when this one is already being computed on this
-  /// thread: it depends on itself.
-  private func checkForCycle(_ context: DerivedContext) {
-    guard let start = context.frames.firstIndex(where: { $0.node === self }) else { return }
-    let names = context.frames[start...].map(\.node.displayName) + [displayName]
-    fatalError(
-      "ArborealTracking: a derived value depends on itself: \(names.joined(separator: " → "))")
   }
 
   // MARK: Computing
@@ -642,6 +636,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       }
       storage.initialize(to: value)
       hasCached = true
+      state.hasValue = true
       // The frame takes the old record away (to empty and reuse) and leaves the new one;
       // a node disposed meanwhile keeps no sources and gets no input link (see `dispose()`).
       let isDisposed = self.isDisposed

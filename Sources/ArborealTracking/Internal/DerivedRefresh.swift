@@ -1,0 +1,158 @@
+import Synchronization
+
+/// What a check of a derived value's sources found when it began (see
+/// ``DerivedNodeBase/beginCheck(_:)``).
+enum DerivedCheckStart {
+  /// The value is clean and nothing it depends on was written since: this is its version (0
+  /// for a disposed value, which matches no edge).
+  case upToDate(UInt64)
+  /// Only a computation will do: never computed, marked `dirty`, or a tracked property it
+  /// read changed.
+  case mustRecompute
+  /// The value may be kept if its derived sources, brought up to date in order, still have
+  /// the versions it read.
+  case check(DerivedCheck)
+}
+
+/// A check in progress: the marks it started at, the derived sources to compare, and the
+/// registrar epochs read before it began (see ``DerivedNodeBase/finishCheck(_:_:)``).
+struct DerivedCheck {
+  let marks: UInt64
+  let sources: [DerivedSourceEdge]
+  let sharesStamps: Bool
+  let epochs: SmallList<UInt64>
+}
+
+/// One value on a thread's refresh stack (``DerivedContext/checks``): the check it began, the
+/// source it has reached, and whether it waits for that source's version.
+struct DerivedCheckEntry {
+  let node: DerivedNodeBase
+  var check: DerivedCheck?
+  var next = 0
+  var awaitsSource = false
+}
+
+extension DerivedNodeBase {
+  /// Brings `root` up to date and returns its version, without recursion: a chain of any
+  /// length is checked with an explicit stack, on the calling thread's context, instead of
+  /// the call stack.
+  ///
+  /// The state machine, per value on the stack: *begin* (``beginCheck(_:)``: up to date, must
+  /// recompute, or check); *check* its derived sources in first-read order, each brought up to
+  /// date first (pushed, and compared with the version read when it pops); at the first that
+  /// moved, *recompute* (the sources it reads next are refreshed by its reads); when none
+  /// moved, *finish* (``finishCheck(_:_:)``), recomputing if a notification or another
+  /// computation intervened. A recomputation runs the value's closure, whose reads are
+  /// cached ones when the check brought its sources up to date; a read that is not (another
+  /// thread wrote meanwhile, or a dirty value's sources) refreshes through this function
+  /// again, above this call's part of the stack.
+  ///
+  /// - Parameter adopt: Runs under the root's lock when its check begins (a model's value
+  ///   learns its model there).
+  static func refreshedVersion(of root: DerivedNodeBase, adopt: () -> Void = {}) -> UInt64 {
+    let context = DerivedContext.current
+    let base = context.checks.count
+    var result: UInt64 = 0
+    switch root.beginCheck(adopt) {
+    case .upToDate(let version): return version
+    case .mustRecompute: return root.recomputeVersion()
+    case .check(let check): context.checks.append(DerivedCheckEntry(node: root, check: check))
+    }
+    while context.checks.count > base {
+      let top = context.checks.count - 1
+      if context.checks[top].check == nil {
+        let node = context.checks[top].node
+        switch node.beginCheck() {
+        case .upToDate(let version):
+          context.checks.removeLast()
+          result = version
+          continue
+        case .mustRecompute:
+          context.checks.removeLast()
+          result = node.recomputeVersion()
+          continue
+        case .check(let check):
+          context.checks[top].check = check
+        }
+      }
+      let sources = context.checks[top].check.unsafelyUnwrapped.sources
+      if context.checks[top].awaitsSource {
+        context.checks[top].awaitsSource = false
+        guard result == sources[context.checks[top].next].version else {
+          let node = context.checks.removeLast().node
+          result = node.recomputeVersion()
+          continue
+        }
+        context.checks[top].next += 1
+      }
+      let next = context.checks[top].next
+      if next < sources.count {
+        context.checks[top].awaitsSource = true
+        context.checks.append(DerivedCheckEntry(node: sources[next].node))
+        continue
+      }
+      let entry = context.checks.removeLast()
+      let version = entry.node.finishCheck(entry.check.unsafelyUnwrapped)
+      result = version != 0 ? version : entry.node.recomputeVersion()
+    }
+    return result
+  }
+
+  /// Begins a check under the lock: whether the value is up to date, must be recomputed, or
+  /// may be kept if its derived sources have not moved. Reads the registrar epochs its stamps
+  /// name before looking at its tracked sources, so that the stamps a successful check stores
+  /// are no later than what it saw.
+  ///
+  /// - Parameter adopt: Runs first, under the lock.
+  final func beginCheck(_ adopt: () -> Void = {}) -> DerivedCheckStart {
+    guard !isDisposed else { return .upToDate(0) }
+    // A small list: most values depend on one registrar, whose epoch then needs no array.
+    var epochs = SmallList<UInt64>()
+    return withState { state -> DerivedCheckStart in
+      adopt()
+      if state.status.isClean, state.hasValue, Self.stampsHold(&state) {
+        return .upToDate(state.status.version)
+      }
+      guard let marks = state.status.checkStart, state.hasValue else { return .mustRecompute }
+      // Shared stamps are taken from the source instead (see `finishCheck`).
+      if !state.sharesStamps {
+        for stamp in state.stamps {
+          epochs.append(stamp.core.epoch.load(ordering: .sequentiallyConsistent))
+        }
+      }
+      for run in state.runs where run.hasChanged(in: state.records) { return .mustRecompute }
+      return .check(
+        DerivedCheck(
+          marks: marks, sources: state.derivedSources, sharesStamps: state.sharesStamps,
+          epochs: epochs))
+    }
+  }
+
+  /// Ends a check whose derived sources all still have the versions the value read: the value
+  /// is clean again, with fresh stamps, unless a notification marked it or a computation
+  /// replaced it meanwhile. Returns its version, or 0 when it must be recomputed.
+  ///
+  /// - Parameter underLock: Runs under the lock when the check succeeds (a reader copies the
+  ///   cached value there).
+  final func finishCheck(_ check: DerivedCheck, _ underLock: () -> Void = {}) -> UInt64 {
+    // The only source's stamps, just checked, vouch for its version if it still has it.
+    var sourceStamps: [DerivedStamp]?
+    if check.sharesStamps, let source = check.sources.first {
+      sourceStamps = source.node.withState { $0.version == source.version ? $0.stamps : nil }
+      guard sourceStamps != nil else { return 0 }
+    }
+    return withState { state -> UInt64 in
+      guard state.hasValue, state.status.checked(sinceMarks: check.marks) else { return 0 }
+      if state.sharesStamps, let sourceStamps {
+        state.stamps = sourceStamps
+      } else {
+        for index in state.stamps.indices where index < check.epochs.count {
+          state.stamps[index].epoch = check.epochs[index]
+        }
+      }
+      state.checkedAt = .max
+      underLock()
+      return state.status.version
+    }
+  }
+}
