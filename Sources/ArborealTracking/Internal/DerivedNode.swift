@@ -34,8 +34,9 @@ import Synchronization
 /// A clean value whose stamps all still hold is returned from the cache: one lock and one
 /// atomic load (``derivedInputClock``) when no registrar it depends on recorded a write since
 /// its last check, else one atomic load per registrar it depends on. Otherwise the value
-/// checks its sources (tracked properties by their registrars' records, derived values
-/// recursively, which recomputes those that changed) and recomputes only if one of them
+/// checks its sources (tracked properties by their registrars' records, derived values with
+/// an explicit stack, ``refreshedVersion(of:adopt:)``, which recomputes those that changed)
+/// and recomputes only if one of them
 /// changed. The checks make reads glitch-free: a value read during a transaction, or while
 /// other observers of the same write are being notified, sees every source as it is now,
 /// never a mix.
@@ -102,6 +103,10 @@ class DerivedNodeBase: @unchecked Sendable {
   /// The generation whose reads the input link is registered for. Read and written only under
   /// the link's lock, in ``ObserverCore/relink(_:isCurrent:)``.
   @exclusivity(unchecked) final var linkedGeneration: UInt64 = 0
+  /// How many computations of the value are running, on any thread: a value whose count is
+  /// 0 is on no thread's stack of frames (see ``checkForCycle(_:)``). Relaxed: each thread
+  /// reads its own increments in order, and only its own stack matters.
+  fileprivate let computations = Atomic<Int>(0)
   /// Set once, by ``dispose()``: the node has left the graph and computes nothing again.
   private let disposed = Atomic<Bool>(false)
   /// Names the value in its dependents' edges (see ``DerivedSourceEdge``).
@@ -223,7 +228,10 @@ class DerivedNodeBase: @unchecked Sendable {
   /// Stops with a message naming the values when this one is already being computed on this
   /// thread: it depends on itself.
   final func checkForCycle(_ context: DerivedContext) {
-    guard let start = context.frames.firstIndex(where: { $0.node === self }) else { return }
+    // Not being computed anywhere: not on this thread's stack either, which is then not
+    // scanned (a read during a deep nesting of computations would cost its depth).
+    guard computations.load(ordering: .relaxed) > 0,
+      let start = context.frames.firstIndex(where: { $0.node === self }) else { return }
     let names = context.frames[start...].map(\.node.displayName) + [displayName]
     fatalError(
       "ArborealTracking: a derived value depends on itself: \(names.joined(separator: " → "))")
@@ -598,6 +606,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     let context = DerivedContext.current
     let frame = context.takeFrame(for: self)
     context.frames.append(frame)
+    computations.wrappingAdd(1, ordering: .relaxed)
     let compute = self.compute
     let modelCompute = self.modelCompute
     let (value, scope) = AccessScope.run(mergingIntoParent: false) { () -> Value in
@@ -609,6 +618,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       return modelCompute(owner)
     }
     context.frames.removeLast()
+    computations.wrappingSubtract(1, ordering: .relaxed)
     // Whether every derived value read still has the version read: else the result is
     // stored for what it is (the latest this computation could make) but marked `check`, so
     // that no read takes it as up to date.
