@@ -63,6 +63,50 @@ import Testing
     #expect(nodes.live == 0)
   }
 
+  /// A value that switched from one source to another keeps an edge from the first (edges
+  /// stay): its disposal still removes it, or the first source would hold the value, whose
+  /// closure holds the source.
+  @Test func aValueThatSwitchedSourcesGoesWithThem() {
+    let input = Source()
+    var nodes = Nodes()
+    do {
+      let even = Derived { input.count * 2 }
+      let odd = Derived { input.count * 2 + 1 }
+      let choice = Derived { input.count % 2 == 0 ? even.value : odd.value }
+      for value in [even, odd, choice] { nodes.watch(value.node) }
+      for count in 0..<6 {
+        input.count = count
+        #expect(choice.value == count * 2 + count % 2)
+      }
+      // Observed too: the writes push marks and refresh it.
+      let token = observe { _ in _ = choice.value }
+      for count in 6..<12 {
+        input.count = count
+        #expect(choice.value == count * 2 + count % 2)
+      }
+      token.cancel()
+    }
+    #expect(nodes.live == 0)
+  }
+
+  @Test func theUnstableShapeGoesWithItsValues() {
+    var nodes = Nodes()
+    for _ in 0..<50 {
+      let source = Source()
+      let double = Derived { source.count * 2 }
+      let inverse = Derived { -source.count }
+      let current = Derived { source.count % 2 == 0 ? double.value : inverse.value }
+      for value in [double, inverse, current] { nodes.watch(value.node) }
+      let token = observe { changes in _ = (current.value, changes.isEmpty) }
+      for write in 1...10 {
+        source.count = write
+        #expect(current.value == (write % 2 == 0 ? write * 2 : -write))
+      }
+      token.cancel()
+    }
+    #expect(nodes.live == 0)
+  }
+
   /// The values' nodes hold each other and the model's registrar holds their input links;
   /// the model and both cached values still go with the model.
   @Test func aModelsValuesThatReadEachOtherGoWithTheModel() {

@@ -81,6 +81,11 @@ class DerivedNodeBase: @unchecked Sendable {
     /// value depends on.
     var checkedAt = UInt64.max
     var dependents = DerivedDependents()
+    /// The values whose `dependents` hold an edge to this one: every value a computation of
+    /// it read, since edges stay (see "dependents"). Its disposal removes each edge: a stale
+    /// edge would otherwise hold it, and through its closure the source's own handle, in a
+    /// cycle.
+    var linkedSources: [DerivedNodeBase] = []
     /// Whether a computation's result is cached (the subclass's storage is initialised).
     var hasValue = false
     var inputLink: ObserverCore?
@@ -159,15 +164,22 @@ class DerivedNodeBase: @unchecked Sendable {
     // Set before the lock is taken: a computation that stores its result after the section
     // below sees it, and adds no input link or sources (see `recompute`).
     disposed.store(true, ordering: .releasing)
-    let (sources, link) = withState { state -> ([DerivedSourceEdge], ObserverCore?) in
-      state.dependents.removeAll()
-      var sources: [DerivedSourceEdge] = []
-      swap(&sources, &state.derivedSources)
+    let (linked, dependents, link) = withState {
+      state -> ([DerivedNodeBase], DerivedDependents, ObserverCore?) in
+      var dependents = DerivedDependents()
+      swap(&dependents, &state.dependents)
+      state.derivedSources = []
+      var linked: [DerivedNodeBase] = []
+      swap(&linked, &state.linkedSources)
       let link = state.inputLink
       state.inputLink = nil
-      return (sources, link)
+      return (linked, dependents, link)
     }
-    for source in sources { source.node.withState { $0.dependents.remove(serial: serial) } }
+    for source in linked { source.withState { $0.dependents.remove(serial: serial) } }
+    // Each dependent lists this value among its linked sources: it lets go of it.
+    for edge in dependents.edges {
+      edge.node.withState { $0.linkedSources.removeAll { $0 === self } }
+    }
     link?.cancel()
   }
 
@@ -257,9 +269,18 @@ class DerivedNodeBase: @unchecked Sendable {
 
   // MARK: Graph
 
-  /// Records that a computation of `dependent` read this value (see "dependents").
+  /// Records that a computation of `dependent` read this value (see "dependents"), and
+  /// lists this value among the dependent's linked sources, so that its disposal removes the
+  /// edge. A dependent disposed meanwhile (its flag is set before it takes its list) takes the
+  /// edge back here.
   final func addDependent(_ dependent: DerivedNodeBase) {
-    withState { $0.dependents.add(dependent) }
+    guard withState({ !isDisposed && $0.dependents.add(dependent) }) else { return }
+    let disposed = dependent.withState { state -> Bool in
+      guard !dependent.isDisposed else { return true }
+      state.linkedSources.append(self)
+      return false
+    }
+    if disposed { withState { $0.dependents.remove(serial: dependent.serial) } }
   }
 
   /// The live dependents; drops released ones. A small list: most values have one dependent,

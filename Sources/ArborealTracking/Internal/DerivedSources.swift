@@ -46,8 +46,8 @@ struct DerivedSourceEdge {
 
 /// The derived values that read a value (see `DerivedNodeBase`, "dependents"): strong edges
 /// in an array, named by serial, with an index by serial once there are many. A disposed
-/// dependent's edge is removed when it is disposed (from the sources its last computation
-/// read) or when a walk finds it (from older ones).
+/// dependent removes its edge from every source that has one (it lists them, see
+/// `DerivedNodeBase.State.linkedSources`); a walk also skips and drops disposed ones.
 struct DerivedDependents {
   struct Edge {
     let serial: UInt64
@@ -65,18 +65,20 @@ struct DerivedDependents {
   /// Adds an edge to `node` unless there is one.
   ///
   /// - Complexity: O(1) expected; a scan of at most `scanLimit` edges.
-  mutating func add(_ node: DerivedNodeBase) {
+  /// - Returns: Whether the edge is new.
+  mutating func add(_ node: DerivedNodeBase) -> Bool {
     let serial = node.serial
     if edges.count < Self.scanLimit {
-      if edges.contains(where: { $0.serial == serial }) { return }
+      if edges.contains(where: { $0.serial == serial }) { return false }
     } else {
       if index.count != edges.count {
         index.removeAll(keepingCapacity: true)
         for position in edges.indices { index[edges[position].serial] = position }
       }
-      guard index.updateValue(edges.count, forKey: serial) == nil else { return }
+      guard index.updateValue(edges.count, forKey: serial) == nil else { return false }
     }
     edges.append(Edge(serial: serial, node: node))
+    return true
   }
 
   /// The live dependents; removes the edges of disposed ones.
