@@ -243,7 +243,8 @@ class DerivedNodeBase: @unchecked Sendable {
     // Not being computed anywhere: not on this thread's stack either, which is then not
     // scanned (a read during a deep nesting of computations would cost its depth).
     guard computations.load(ordering: .relaxed) > 0,
-      let start = context.frames.firstIndex(where: { $0.node === self }) else { return }
+      let start = context.frames.firstIndex(where: { $0.node === self })
+    else { return }
     let names = context.frames[start...].map(\.node.displayName) + [displayName]
     fatalError(
       "ArborealTracking: a derived value depends on itself: \(names.joined(separator: " → "))")
