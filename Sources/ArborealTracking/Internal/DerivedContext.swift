@@ -74,7 +74,8 @@ final class DerivedFrame {
         // The only source of a computation that read no tracked property, with many stamps
         // (a value that splits one gathered from many models): its array is shared, copy on
         // write, instead of merged stamp by stamp through the index; a check that finds the
-        // source unchanged shares the source's array again (`DerivedNode.checkSources`).
+        // source unchanged shares the source's array again
+        // (`DerivedNodeBase.finishCheck`).
         if reads.count == 1 && stamps.isEmpty && state.stamps.count > Self.stampScanLimit {
           stamps = state.stamps
           sharesStamps = true

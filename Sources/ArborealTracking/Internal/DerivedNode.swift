@@ -584,20 +584,30 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   /// The tracked properties are checked under the value's lock (a registrar's lock is always
   /// the innermost one taken, so holding this one meanwhile cannot deadlock), without copying
   /// the record; the derived sources outside it, since checking one may compute it.
+  ///
+  /// The computation runs after the check is gone: a copy of the record's source list held
+  /// across it would make its storage shared, and emptying it for reuse would copy it.
   private func refresh(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) -> UInt64 {
-    let start = beginCheck { if self.owner == nil, let owner { self.owner = owner } }
-    switch start {
+    let version = checkedVersion(owner: owner, into: value)
+    return version != 0 ? version : recompute(into: value)
+  }
+
+  /// The check of ``refresh(owner:into:)``: puts the cached value in `value` and returns its
+  /// version when the value is up to date or its sources have not moved; returns 0 otherwise,
+  /// with `value` left uninitialised.
+  @inline(never)
+  private func checkedVersion(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) -> UInt64
+  {
+    switch beginCheck({ if self.owner == nil, let owner { self.owner = owner } }) {
     case .upToDate:
-      let version = cachedIfValid(into: value)
-      return version != 0 ? version : recompute(into: value)
+      return cachedIfValid(into: value)
     case .mustRecompute:
-      return recompute(into: value)
+      return 0
     case .check(let check):
       for source in check.sources where source.node.refreshVersion() != source.version {
-        return recompute(into: value)
+        return 0
       }
-      let version = finishCheck(check) { value.initialize(to: storage.pointee) }
-      return version != 0 ? version : recompute(into: value)
+      return finishCheck(check) { value.initialize(to: storage.pointee) }
     }
   }
 

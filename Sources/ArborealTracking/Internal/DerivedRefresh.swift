@@ -75,10 +75,12 @@ extension DerivedNodeBase {
           context.checks[top].check = check
         }
       }
-      let sources = context.checks[top].check.unsafelyUnwrapped.sources
+      // No copy of the source list outlives these lines: held across a recomputation, it
+      // would make the record's storage shared (see `DerivedNode.refresh`).
       if context.checks[top].awaitsSource {
         context.checks[top].awaitsSource = false
-        guard result == sources[context.checks[top].next].version else {
+        let next = context.checks[top].next
+        guard result == context.checks[top].check.unsafelyUnwrapped.sources[next].version else {
           let node = context.checks.removeLast().node
           result = node.recomputeVersion()
           continue
@@ -86,9 +88,9 @@ extension DerivedNodeBase {
         context.checks[top].next += 1
       }
       let next = context.checks[top].next
-      if next < sources.count {
+      if let source = context.checks[top].check.unsafelyUnwrapped.sources.dropFirst(next).first {
         context.checks[top].awaitsSource = true
-        context.checks.append(DerivedCheckEntry(node: sources[next].node))
+        context.checks.append(DerivedCheckEntry(node: source.node))
         continue
       }
       let entry = context.checks.removeLast()
