@@ -93,9 +93,9 @@ extension DerivedNodeBase {
         context.checks.append(DerivedCheckEntry(node: source.node))
         continue
       }
-      let entry = context.checks.removeLast()
-      let version = entry.node.finishCheck(entry.check.unsafelyUnwrapped)
-      result = version != 0 ? version : entry.node.recomputeVersion()
+      let node = context.checks[top].node
+      let version = node.finishCheck(context.checks.removeLast().check.unsafelyUnwrapped)
+      result = version != 0 ? version : node.recomputeVersion()
     }
     return result
   }
