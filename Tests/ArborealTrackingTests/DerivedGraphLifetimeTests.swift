@@ -146,4 +146,66 @@ import Testing
     #expect(reader.value == 1)
     #expect(nodes.live == 0)
   }
+
+  // MARK: Every isolation
+
+  /// Makes a source, a value on it and a value of that value in the caller's isolation,
+  /// observes the second, writes, and drops them all; returns how many of their nodes live.
+  static func liveAfterUse(isolation: isolated (any Actor)? = #isolation) -> Int {
+    var nodes = Nodes()
+    use(watching: &nodes)
+    return nodes.live
+  }
+
+  /// The work of ``liveAfterUse(isolation:)``, watching the nodes in `nodes`.
+  static func use(watching nodes: inout Nodes, isolation: isolated (any Actor)? = #isolation) {
+    let source = Source()
+    do {
+      let double = Derived { source.count * 2 }
+      let next = Derived { double.value + 1 }
+      nodes.watch(double.node)
+      nodes.watch(next.node)
+      let token = observe { _ in _ = next.value }
+      for count in 1...3 { source.count = count }
+      #expect(next.value == 7)
+      token.cancel()
+    }
+  }
+
+  /// An actor whose values' refreshes and observer runs are jobs queued for it, which hold
+  /// the nodes until they run.
+  actor Worker {
+    var nodes = Nodes()
+
+    func use() { DerivedGraphLifetimeTests.use(watching: &nodes) }
+
+    func live() -> Int { nodes.live }
+  }
+
+  @Test func valuesMadeNonisolatedGo() {
+    #expect(Self.liveAfterUse() == 0)
+  }
+
+  @MainActor @Test func valuesMadeOnTheMainActorGo() {
+    #expect(Self.liveAfterUse() == 0)
+  }
+
+  @Test func valuesMadeOnAnotherActorGo() async {
+    let worker = Worker()
+    await worker.use()
+    // The deliveries the writes queued for the worker hold the nodes until they run: wait
+    // for them by turns, not by time.
+    var live = await worker.live()
+    var turns = 0
+    while live > 0 && turns < 10_000 {
+      await Task.yield()
+      live = await worker.live()
+      turns += 1
+    }
+    #expect(live == 0, "\(live) nodes still held after 10,000 turns: a queued delivery never ran")
+  }
+
+  @Test func valuesMadeInADetachedTaskGo() async {
+    #expect(await Task.detached { Self.liveAfterUse() }.value == 0)
+  }
 }
