@@ -70,6 +70,19 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   /// The services the model's effects use.
   public var environment: Model.Environment { store.environment }
 
+  /// Whether the model under test dismissed itself: its update returned ``Fx/dismiss``, which
+  /// in the app its presenting parent would have acted on.
+  ///
+  /// ```swift
+  /// await store.send(.saveTapped) { model in … }
+  /// #expect(store.isDismissed)
+  /// ```
+  ///
+  /// Once it is true, a further ``send(_:assert:fileID:filePath:line:column:)`` fails the
+  /// test (a dismissed screen receives no more actions from its user); effects already
+  /// running still deliver, to be received.
+  public private(set) var isDismissed = false
+
   /// Whether unasserted changes and effect actions fail the test; `.on` by default.
   ///
   /// ```swift
@@ -201,6 +214,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
       self?.effectDidDeliver(action, ticket: ticket)
     }
     store.effectDeliveryHold = self
+    store.rootDismissHandler = { [weak self] in self?.isDismissed = true }
   }
 
   /// Creates a test store for a model whose environment is `Void`.
@@ -293,6 +307,12 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ) async -> TestSendHandle {
     let location = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let label = "send(\(action))"
+    if isDismissed {
+      reportFailure(
+        "\(label) was sent after \(Model.self) dismissed itself (`Fx.dismiss`): its user "
+          + "cannot send it anything any more.",
+        at: location)
+    }
     if exhaustivity == .on, !received.isEmpty {
       reportFailure(
         "\(label) was sent while \(Self.count(received.count, "received action")) "
@@ -790,11 +810,16 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     if unchecked.count > shown {
       models.append("  and \(Self.count(unchecked.count - shown, "more new model"))")
     }
+    var types: [String] = []
+    for model in unchecked where !types.contains(model.typeName) { types.append(model.typeName) }
+    let first = unchecked[0]
     reportFailure(
-      "\(label) put \(Self.count(unchecked.count, "new model")) into the state whose tracked "
-        + "properties the assertion did not check:\n" + models.joined(separator: "\n")
-        + "\nRead each one in the `assert` closure, compare the new model as a whole "
-        + "(`#expect(model.destination == Form(name: \"\"))`), or set `exhaustivity = .off`.",
+      "\(label) put \(Self.count(unchecked.count, "new model")) "
+        + "(\(types.joined(separator: ", "))) into the state whose tracked properties the "
+        + "assertion did not check:\n" + models.joined(separator: "\n")
+        + "\nRead each one in the `assert` closure, compare the new \(first.typeName) as a "
+        + "whole with the one you expect (`#expect(stateDifferences(model.\(first.property), "
+        + "\(first.typeName)(…)) == [])`), or set `exhaustivity = .off`.",
       at: location)
   }
 

@@ -24,8 +24,11 @@ import Testing
       }
     } matching: { issue in
       issue.description.contains(
-        "send(push(title: \"Standup\")) put 1 new model into the state whose tracked properties "
-          + "the assertion did not check:")
+        "send(push(title: \"Standup\")) put 1 new model (SyncUpDetail) into the state whose "
+          + "tracked properties the assertion did not check:")
+        && issue.description.contains(
+          "compare the new SyncUpDetail as a whole with the one you expect "
+            + "(`#expect(stateDifferences(model.detail, SyncUpDetail(…)) == [])`)")
         && issue.description.contains("new in SyncUpsList#")
         && issue.description.contains("\(owner)")
         && issue.description.contains(".title = \"Standup\"")
@@ -99,7 +102,7 @@ import Testing
         #expect(stateDifferences(model.group?.members.first, SyncUpDetail(title: "a")) == [])
       }
     } matching: { issue in
-      issue.description.contains("put 2 new models into the state")
+      issue.description.contains("put 2 new models (SyncUpDetail) into the state")
         && issue.description.contains(".title = \"b\"")
         && issue.description.contains(".title = \"c\"")
     }
@@ -181,7 +184,7 @@ import Testing
         #expect(model.rows.count == 12)
       }
     } matching: { issue in
-      issue.description.contains("put 12 new models into the state")
+      issue.description.contains("put 12 new models (SyncUpDetail) into the state")
         && issue.description.contains("and 7 more new models")
     }
     await store.finish()

@@ -3,7 +3,9 @@
 ///
 /// A stack numbers its screens 0, 1, 2… in the order they are pushed, so the same pushes give
 /// the same identifiers on every run (a test can name them).
-public struct StackElementID: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct StackElementID: Hashable, Comparable, Sendable, CustomStringConvertible,
+  ExpressibleByIntegerLiteral
+{
   /// The number: the count of screens pushed on the stack before this one.
   public let rawValue: Int
 
@@ -16,6 +18,17 @@ public struct StackElementID: Hashable, Comparable, Sendable, CustomStringConver
   /// - Parameter rawValue: The number.
   public init(rawValue: Int) {
     self.rawValue = rawValue
+  }
+
+  /// An identifier from an integer literal, to name a screen in a test as TCA's tests do.
+  ///
+  /// ```swift
+  /// await store.send(.path(.popFrom(id: 0)))
+  /// ```
+  ///
+  /// - Parameter value: The number.
+  public init(integerLiteral value: Int) {
+    self.init(rawValue: value)
   }
 
   /// Orders identifiers by number: older screens first.

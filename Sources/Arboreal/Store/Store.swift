@@ -153,10 +153,15 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// ``handleIntercepted(_:ticket:)`` (or never, and the group stays open until the store is
   /// released). Only the effect-delivery path reads it: a plain `send` never does.
   ///
-  /// The one hook declared here, as a stored property cannot live in an extension; the others
-  /// are in `Store+Testing.swift`.
+  /// The stored hooks are declared here, as a stored property cannot live in an extension;
+  /// the others are in `Store+Testing.swift`.
   @exclusivity(unchecked) package var effectActionInterceptor:
     ((Model.Action, InterceptedActionTicket) -> Void)?
+
+  /// Package hook for `ArborealTesting`'s `TestStore`, not API: when set, a `Fx.dismiss` that
+  /// reaches the store (the model under test dismissed itself) calls it instead of being
+  /// reported as unhandled.
+  @exclusivity(unchecked) package var rootDismissHandler: (@MainActor () -> Void)?
 
   /// Package hook for `ArborealTesting`'s `TestStore`, not API: asked before an effect whose
   /// hops the trace counts delivers an action, whether it must wait first (see
@@ -582,8 +587,13 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   }
 
   /// A `Fx.dismiss` that reached the store: no presentation or stack `forward` was between the
-  /// model that returned it and the store's model. Reported in debug builds, then ignored.
+  /// model that returned it and the store's model. Handed to ``rootDismissHandler`` when a test
+  /// store set one; otherwise reported in debug builds, then ignored.
   private func reportUnhandledDismiss() {
+    if let rootDismissHandler {
+      rootDismissHandler()
+      return
+    }
     #if DEBUG
       ArborealDiagnostics.reportDroppedAction(
         "Arboreal: `Fx.dismiss` reached the store of \(Model.self) and was ignored: the model "

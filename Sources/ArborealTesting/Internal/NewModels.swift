@@ -26,6 +26,16 @@ enum NewModels {
     let place: String
     /// `SyncUpDetail#3.title = "Standup"`, one per unread property.
     let properties: [String]
+
+    /// The model's type: `SyncUpDetail`.
+    var typeName: String {
+      model.firstIndex(of: "#").map { String(model[..<$0]) } ?? model
+    }
+
+    /// The changed property that holds it, without its owner: `detail`.
+    var property: String {
+      place.lastIndex(of: ".").map { String(place[place.index(after: $0)...]) } ?? place
+    }
   }
 
   /// The new models among the values of `changes` and their unread properties, one entry per
