@@ -425,7 +425,7 @@ extension ArborealModel {
   ///
   /// `route` is called only here, once the child returned effects or subscribes.
   @MainActor
-  private func wrap<Child: ArborealModel>(
+  func wrap<Child: ArborealModel>(
     _ fx: Fx<Child.Action>,
     of child: Child,
     environment: Child.Environment,

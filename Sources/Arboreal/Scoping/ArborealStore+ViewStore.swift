@@ -187,3 +187,93 @@ extension ArborealStore {
     return stack(model).elementIDs.compactMap { viewStore(stack: stack, id: $0, tag: tag) }
   }
 }
+
+extension ArborealStore {
+  /// A view store scoped to the child model of one case of an enumeration of destinations;
+  /// nil while the destination is absent or another case.
+  ///
+  /// ```swift
+  /// if let editor = store.viewStore(
+  ///   get: \.destination, case: Destination.editor, tag: Action.destination)
+  /// {
+  ///   render(editor)
+  /// }
+  /// ```
+  ///
+  /// Its sends reach this store as `tag(.presented(…))` of the case's action, as
+  /// ``ModelCases/cases`` embeds it: the route is declared once, there. When the destination
+  /// later changes or goes, the view store's ``ViewStore/isPresent`` becomes false and its
+  /// sends are dropped and, in debug builds, reported.
+  ///
+  /// - Parameters:
+  ///   - get: Reads the destination from this store's model.
+  ///   - embed: The case: `Destination.editor`.
+  ///   - tag: Makes a parent action of a presentation action.
+  /// - Returns: The view store, or nil when the destination is not that case now (also
+  ///   reported in debug builds when ``ModelCases/cases`` has no route for it).
+  public func viewStore<Cases: ModelCases, Child: ArborealModel>(
+    get: @escaping (Model) -> Cases?,
+    case embed: @escaping (Child) -> Cases,
+    tag: @escaping (PresentationAction<Cases.Action>) -> Model.Action
+  ) -> ViewStore<Child>? {
+    guard let model = presentState, let value = get(model), let child = value[case: embed],
+      let embedAction = Cases.routedEmbedding(actionsOf: Child.self, heldIn: value)
+    else { return nil }
+    return ViewStore(
+      child: child,
+      resolve: { self.presentState.flatMap(get).flatMap { $0[case: embed] } },
+      isParentPresent: { self.isPresent },
+      keyName: "\(Child.self) (presented in \(Model.self))",
+      forward: { action in self.send(tag(.presented(embedAction(action)))) }
+    )
+  }
+
+  /// A view store scoped to the screen with `id` on a stack of several kinds of screen, as
+  /// the model of its case; nil when it is not on the stack or is another kind.
+  ///
+  /// ```swift
+  /// let detail = store.viewStore(stack: \.path, id: 0, case: Path.detail, tag: Action.path)
+  /// detail?.send(.editTapped)  // store receives .path(.element(id: 0, action: .detail(…)))
+  /// ```
+  ///
+  /// Once the screen is popped, the view store's ``ViewStore/isPresent`` is false and its
+  /// sends are dropped (and reported in debug builds).
+  ///
+  /// - Parameters:
+  ///   - stack: Reads the stack from this store's model.
+  ///   - id: The screen's identifier.
+  ///   - embed: The screen's case: `Path.detail`.
+  ///   - tag: Makes a parent action of a stack action.
+  /// - Returns: The view store, or nil when no screen of that kind has the identifier now.
+  public func viewStore<Cases: ModelCases, Child: ArborealModel>(
+    stack: @escaping (Model) -> ModelStack<Cases>,
+    id: StackElementID,
+    case embed: @escaping (Child) -> Cases,
+    tag: @escaping (StackAction<Cases.Action>) -> Model.Action
+  ) -> ViewStore<Child>? {
+    guard let model = presentState, let value = stack(model)[id: id],
+      let embedAction = Cases.routedEmbedding(actionsOf: Child.self, heldIn: value)
+    else { return nil }
+    return viewStore(
+      key: id, get: { model, id in stack(model)[id: id, case: embed] },
+      tag: { id, action in tag(.element(id: id, action: embedAction(action))) })
+  }
+}
+
+extension ModelCases {
+  /// ``embedding(actionsOf:heldIn:)``, reported in debug builds when it finds no route while
+  /// `value` does hold a `Child`.
+  static func routedEmbedding<Child: ArborealModel>(
+    actionsOf child: Child.Type, heldIn value: Self
+  ) -> (@Sendable (Child.Action) -> Action)? {
+    if let embedding = embedding(actionsOf: child, heldIn: value) { return embedding }
+    #if DEBUG
+      if value.heldObject is Child {
+        ArborealDiagnostics.reportDroppedAction(
+          "Arboreal: no view store for \(Child.self) in \(Self.self): \(Self.self).cases has "
+            + "no `.model(…)` route for its case. Add one.")
+      }
+    #endif
+    return nil
+  }
+}

@@ -58,9 +58,13 @@ public struct StackElementID: Hashable, Comparable, Sendable, CustomStringConver
 /// Popping a screen (``StackAction/popFrom(id:)``, ``popLast()``, ``pop(from:)``, the screen's
 /// own ``Fx/dismiss``) ends the effects of every screen popped, within the action.
 ///
-/// A stack of several kinds of screens holds one model type whose update forwards to the
-/// screen it holds; see "Children that come and go".
-public struct ModelStack<Element: ArborealModel>: RandomAccessCollection {
+/// A stack of several kinds of screen holds an enumeration of them, a ``ModelCases`` whose
+/// cases each hold a model; its actions forward in one line the same way, and
+/// ``subscript(id:case:)`` reads a screen as its kind.
+///
+/// `Element` is an ``ArborealModel`` or a ``ModelCases`` enumeration of models: the
+/// `forward`s and view stores take one or the other.
+public struct ModelStack<Element>: RandomAccessCollection {
   private var ids: [StackElementID] = []
   private var elements: [Element] = []
   private var nextID = 0
@@ -179,6 +183,35 @@ extension ModelStack: Equatable {
   /// - Complexity: O(*n*) for *n* screens.
   public static func == (lhs: ModelStack, rhs: ModelStack) -> Bool {
     lhs.nextID == rhs.nextID && lhs.ids == rhs.ids
-      && lhs.elements.elementsEqual(rhs.elements) { $0 === $1 }
+      && lhs.elements.elementsEqual(rhs.elements, by: isSameScreen)
+  }
+
+  /// Whether two screens are the same model: the same instance, or the same case holding the
+  /// same instance. Screens that are neither (values) are never the same, so that writing
+  /// them is always a change.
+  private static func isSameScreen(_ lhs: Element, _ rhs: Element) -> Bool {
+    if Element.self is AnyObject.Type { return (lhs as AnyObject) === (rhs as AnyObject) }
+    guard let (lhsCase, lhsValue) = CasePayload.split(lhs),
+      let (rhsCase, rhsValue) = CasePayload.split(rhs), lhsCase == rhsCase,
+      type(of: lhsValue) is AnyObject.Type, type(of: rhsValue) is AnyObject.Type
+    else { return false }
+    return (lhsValue as AnyObject) === (rhsValue as AnyObject)
+  }
+}
+
+extension ModelStack where Element: ModelCases {
+  /// The screen with `id` as the model of its case, or nil when it is not on the stack or is
+  /// another kind of screen.
+  ///
+  /// ```swift
+  /// let detail = model.path[id: 0, case: Path.detail]
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - id: The screen's identifier.
+  ///   - embed: Its case: `Path.detail`.
+  /// - Complexity: O(*n*) for *n* screens, and two reflections of the screen.
+  public subscript<Child>(id id: StackElementID, case embed: (Child) -> Element) -> Child? {
+    self[id: id].flatMap { $0[case: embed] }
   }
 }

@@ -1,0 +1,231 @@
+extension ArborealModel {
+  /// Handles the actions of an enumeration of destinations (TCA's `ifLet` over a
+  /// `@Reducer enum Destination`): sends each action to the child of its case, closes an alert
+  /// when one of its buttons is chosen, and sets the destination to nil on
+  /// ``PresentationAction/dismiss``.
+  ///
+  /// ```swift
+  /// case .destination(let action):
+  ///   let fx = forward(action, to: \.destination, environment: (), tag: Action.destination)
+  ///   guard case .presented(.alert(.confirmDelete)) = action else { return fx }
+  ///   return .merge(fx, delete())
+  /// ```
+  ///
+  /// Forward every action of the destination, then act on the ones this model cares about
+  /// (an alert's button, a child's delegate action), as above: the alert closes here. A
+  /// child's effects belong to it and end within the action that sets the destination to nil
+  /// or to another case; when the child returns ``Fx/dismiss``, this model receives
+  /// `tag(.dismiss)`. An action for a case that is not the one presented is dropped, and
+  /// reported in debug builds, as is an action whose case ``ModelCases/cases`` does not route.
+  ///
+  /// - Parameters:
+  ///   - action: The presentation action.
+  ///   - destination: Where this model holds the destination; writable, to dismiss it.
+  ///   - environment: The services the cases' models use.
+  ///   - tag: Makes this model's action of a presentation action.
+  /// - Returns: The child's effects, tagged.
+  /// - Complexity: O(*c*) for *c* cases and two reflections of the action (`Mirror`), plus
+  ///   O(*e*) for *e* effects and the child's update.
+  @MainActor
+  public func forward<Cases: ModelCases>(
+    _ action: PresentationAction<Cases.Action>,
+    to destination: ReferenceWritableKeyPath<Self, Cases?>,
+    environment: Cases.Environment,
+    tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Action
+  ) -> Fx<Action> {
+    switch action {
+    case .dismiss:
+      // A second dismissal writes nothing: no change, no notification.
+      if self[keyPath: destination] != nil { self[keyPath: destination] = nil }
+      return .none
+    case .presented(let action):
+      let place = CasePlace<Self, Cases>(
+        path: destination, key: nil,
+        value: { $0[keyPath: destination] },
+        close: { if $0[keyPath: destination] != nil { $0[keyPath: destination] = nil } },
+        presence: { .of($0[keyPath: destination]?.heldObject) },
+        dismissal: tag(.dismiss), embed: { tag(.presented($0)) })
+      return forwardCase(action, at: place, environment: environment)
+    }
+  }
+
+  /// Handles the actions of a stack of several kinds of screen (TCA's `forEach` over a
+  /// `@Reducer enum Path`): sends each screen its actions, and pops on
+  /// ``StackAction/popFrom(id:)``.
+  ///
+  /// ```swift
+  /// case .path(let action):
+  ///   return forward(action, in: \.path, environment: environment, tag: Action.path)
+  /// ```
+  ///
+  /// The same as ``forward(_:in:environment:tag:)-(StackAction<Element.Action>,_,_,_)`` for a
+  /// stack of one kind of screen, each screen found through its case.
+  ///
+  /// - Parameters:
+  ///   - action: The stack action.
+  ///   - stack: Where this model holds the stack; writable, to pop.
+  ///   - environment: The services the screens' models use.
+  ///   - tag: Makes this model's action of a stack action.
+  /// - Returns: The screen's effects, tagged.
+  /// - Complexity: O(*n* + *c*) for *n* screens and *c* cases, two reflections of the action,
+  ///   plus O(*e*) for *e* effects and the screen's update.
+  @MainActor
+  public func forward<Cases: ModelCases>(
+    _ action: StackAction<Cases.Action>,
+    in stack: ReferenceWritableKeyPath<Self, ModelStack<Cases>>,
+    environment: Cases.Environment,
+    tag: @escaping @Sendable (StackAction<Cases.Action>) -> Action
+  ) -> Fx<Action> {
+    switch action {
+    case .popFrom(let id):
+      // A pop of a screen that is gone writes nothing: no change, no notification.
+      if self[keyPath: stack][id: id] == nil {
+        dropForwarded(action, child: Cases.self, path: stack, key: id)
+      } else {
+        self[keyPath: stack].pop(from: id)
+      }
+      return .none
+    case .element(let id, let action):
+      let place = CasePlace<Self, Cases>(
+        path: stack, key: id,
+        value: { $0[keyPath: stack][id: id] },
+        close: { $0[keyPath: stack].pop(from: id) },
+        presence: { .of(screens: $0[keyPath: stack]) },
+        dismissal: tag(.popFrom(id: id)), embed: { tag(.element(id: id, action: $0)) })
+      return forwardCase(action, at: place, environment: environment)
+    }
+  }
+
+  /// Sends `action` to the case of ``ModelCases/cases`` whose action it is.
+  @MainActor
+  private func forwardCase<Cases: ModelCases>(
+    _ action: Cases.Action, at place: CasePlace<Self, Cases>, environment: Cases.Environment
+  ) -> Fx<Action> {
+    if let (label, payload) = CasePayload.split(action) {
+      for route in Cases.cases {
+        if let fx = route.route.forward(
+          label: label, payload: payload, from: self, at: place, environment: environment)
+        {
+          return fx
+        }
+      }
+    }
+    #if DEBUG
+      ArborealDiagnostics.reportDroppedAction(
+        "Arboreal: dropped \(action) sent to \(Cases.self) in \(Self.self): "
+          + "\(Cases.self).cases has no route whose action it is. Add `.model(…)` or "
+          + "`.alert(…)` for its case.")
+    #endif
+    return .none
+  }
+}
+
+/// Where a parent holds a ``ModelCases`` value for one forwarded action: an optional
+/// destination, or a screen of a stack.
+struct CasePlace<Parent: ArborealModel, Cases: ModelCases> {
+  /// The parent's property, for messages and the child's lifetime.
+  let path: AnyKeyPath
+  /// The screen's identifier on a stack; nil for a destination.
+  let key: StackElementID?
+  /// The value now.
+  let value: @MainActor (Parent) -> Cases?
+  /// Sets the destination to nil, or pops the screen.
+  let close: @MainActor (Parent) -> Void
+  /// The models the place holds now.
+  let presence: @MainActor (Parent) -> ChildPresence
+  /// What the parent receives when the child dismisses itself.
+  let dismissal: Parent.Action
+  /// Makes the parent's action of an action of the cases.
+  let embed: @Sendable (Cases.Action) -> Parent.Action
+}
+
+/// What one case's route does, behind ``CaseRoute``.
+protocol CaseRouting<Cases>: Sendable {
+  associatedtype Cases: ModelCases
+
+  /// Handles an action found under the case `label` with `payload` when it is this route's;
+  /// nil when it is another's.
+  @MainActor
+  func forward<Parent: ArborealModel>(
+    label: String?, payload: Any, from parent: Parent, at place: CasePlace<Parent, Cases>,
+    environment: Cases.Environment
+  ) -> Fx<Parent.Action>?
+}
+
+/// The route of a case that holds a child model.
+struct ModelCaseRoute<Cases: ModelCases, Child: ArborealModel>: CaseRouting {
+  let embed: @Sendable (Child) -> Cases
+  let embedAction: @Sendable (Child.Action) -> Cases.Action
+  let environment: @Sendable (Cases.Environment) -> Child.Environment
+
+  /// The child `value` holds when it is this case.
+  func child(in value: Cases) -> Child? {
+    CasePayload.extract(value, embed: embed)
+  }
+
+  @MainActor
+  func forward<Parent: ArborealModel>(
+    label: String?, payload: Any, from parent: Parent, at place: CasePlace<Parent, Cases>,
+    environment: Cases.Environment
+  ) -> Fx<Parent.Action>? {
+    guard let action = CasePayload.cast(payload, label: label, embed: embedAction) else {
+      return nil
+    }
+    guard let value = place.value(parent), let child = child(in: value) else {
+      parent.dropForwarded(action, child: Child.self, path: place.path, key: place.key)
+      return Fx.none
+    }
+    let childEnvironment = self.environment(environment)
+    guard let fx = parent.effectsToForward(of: child, action, childEnvironment) else {
+      return Fx.none
+    }
+    let (embedAction, embedParent) = (self.embedAction, place.embed)
+    return parent.wrap(
+      fx, of: child, environment: childEnvironment, path: place.path,
+      key: place.key.map(AnyHashable.init)
+    ) {
+      ForwardRoute(
+        alsoMember: place.key.map { EffectScope(Child.Action.self, key: $0) }
+          ?? EffectScope(Child.Action.self),
+        dismissal: place.dismissal, read: { place.presence(parent) },
+        tag: { embedParent(embedAction($0)) })
+    }
+  }
+}
+
+/// The route of a case that holds an alert or a confirmation dialog.
+struct AlertCaseRoute<Cases: ModelCases, AlertAction: Sendable>: CaseRouting {
+  let embed: @Sendable (AlertState<AlertAction>) -> Cases
+  let embedAction: @Sendable (AlertAction) -> Cases.Action
+
+  @MainActor
+  func forward<Parent: ArborealModel>(
+    label: String?, payload: Any, from parent: Parent, at place: CasePlace<Parent, Cases>,
+    environment: Cases.Environment
+  ) -> Fx<Parent.Action>? {
+    guard let action = CasePayload.cast(payload, label: label, embed: embedAction) else {
+      return nil
+    }
+    guard let value = place.value(parent), CasePayload.extract(value, embed: embed) != nil else {
+      parent.dropForwarded(
+        action, child: AlertState<AlertAction>.self, path: place.path, key: place.key)
+      return Fx.none
+    }
+    // The button was chosen: the alert is gone, and the parent acts on its action.
+    place.close(parent)
+    return Fx.none
+  }
+}
+
+extension ChildPresence {
+  /// The models held by the screens of a stack of several kinds.
+  ///
+  /// - Complexity: O(*n*) reflections for *n* screens.
+  static func of<Cases: ModelCases>(screens: ModelStack<Cases>) -> ChildPresence {
+    var ids = Set<ObjectIdentifier>(minimumCapacity: screens.count)
+    for screen in screens {
+      if let object = screen.heldObject { ids.insert(ObjectIdentifier(object)) }
+    }
+    return .many(ids)
+  }
+}

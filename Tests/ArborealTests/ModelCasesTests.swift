@@ -1,0 +1,333 @@
+import ArborealTestSupport
+import Testing
+
+@testable import Arboreal
+
+/// An enumeration of destinations (a child, an alert, a dialog) and a stack of several kinds
+/// of screen, each forwarded in one line, with the routes declared once in `cases`: TCA's
+/// tree-based and stack-based navigation case studies' shapes.
+@MainActor @Suite struct ModelCasesTests {
+  /// A screen with a counter; its own effects wait on a gate.
+  final class Counter: ArborealModel {
+    enum Action: Sendable, Equatable {
+      case increment
+      case close
+    }
+
+    let registrar = TrackingRegistrar()
+    @Tracked private(set) var count = 0
+
+    func update(action: Action, environment: Void) -> Fx<Action> {
+      switch action {
+      case .increment:
+        count += 1
+        return .none
+      case .close:
+        return .dismiss
+      }
+    }
+  }
+
+  /// The tree-based case study's root: one optional destination of three kinds.
+  final class Root: ArborealModel {
+    enum Destination: ModelCases {
+      case job(Job)
+      case counter(Counter)
+      case alert(AlertState<AlertAction>)
+      case dialog(AlertState<AlertAction>)
+
+      enum Action: Sendable, Equatable {
+        case job(Job.Action)
+        case counter(Counter.Action)
+        case alert(AlertAction)
+        case dialog(AlertAction)
+      }
+
+      enum AlertAction: Sendable, Equatable {
+        case reset
+      }
+
+      static let cases: [CaseRoute<Destination>] = [
+        .model(Destination.job, action: Action.job, environment: { $0 }),
+        .model(Destination.counter, action: Action.counter, environment: { _ in }),
+        .alert(Destination.alert, action: Action.alert),
+        .alert(Destination.dialog, action: Action.dialog),
+      ]
+
+      typealias Environment = Jobs
+    }
+
+    enum Action: Sendable, Equatable {
+      case showJob(Int)
+      case showCounter
+      case showAlert
+      case showDialog
+      case destination(PresentationAction<Destination.Action>)
+    }
+
+    let registrar = TrackingRegistrar()
+    @Tracked var destination: Destination?
+    @Tracked private(set) var resets = 0
+
+    func update(action: Action, environment: Jobs) -> Fx<Action> {
+      switch action {
+      case .showJob(let id):
+        destination = .job(Job(id: id))
+      case .showCounter:
+        destination = .counter(Counter())
+      case .showAlert:
+        destination = .alert(
+          AlertState(
+            title: "Reset?",
+            buttons: [AlertButton("Reset", action: .reset), AlertButton("Cancel", role: .cancel)]))
+      case .showDialog:
+        destination = .dialog(
+          AlertState(
+            title: "Reset?", buttons: [AlertButton("Reset", action: .reset)],
+            style: .confirmationDialog))
+      case .destination(let action):
+        let fx = forward(
+          action, to: \.destination, environment: environment, tag: Action.destination)
+        switch action {
+        case .presented(.alert(.reset)), .presented(.dialog(.reset)):
+          resets += 1
+        default:
+          break
+        }
+        return fx
+      }
+      return .none
+    }
+  }
+
+  private func makeRoot() -> (Store<Root>, Jobs) {
+    let jobs = Jobs(ids: [1, 2])
+    return (Store(state: Root(), environment: jobs), jobs)
+  }
+
+  // MARK: Tree-based
+
+  @Test func aDestinationsChildReceivesItsActionsInOneLine() {
+    let (store, _) = makeRoot()
+    store.send(.showCounter)
+    store.send(.destination(.presented(.counter(.increment))))
+    store.send(.destination(.presented(.counter(.increment))))
+    #expect(store.state.destination?[case: Root.Destination.counter]?.count == 2)
+    #expect(store.state.destination?[case: Root.Destination.job] == nil)
+  }
+
+  @Test func aChildsEffectsEndWhenTheDestinationBecomesAnotherCase() async {
+    let (store, _) = makeRoot()
+    store.send(.showJob(1))
+    store.send(.destination(.presented(.job(.start))))
+    #expect(store.runningEffectCount == 1)
+    store.send(.showCounter)
+    #expect(store.runningEffectCount == 0)
+    // A child of the same type in a new presentation is a new child: the old one's effects
+    // ended, the new one's start.
+    store.send(.showJob(2))
+    store.send(.destination(.presented(.job(.start))))
+    #expect(store.runningEffectCount == 1)
+    store.send(.showJob(2))
+    #expect(store.runningEffectCount == 0)
+  }
+
+  @Test func aChildThatDismissesItselfClosesTheDestination() async {
+    let (store, _) = makeRoot()
+    store.send(.showCounter)
+    await store.send(.destination(.presented(.counter(.close)))).value
+    #expect(store.state.destination == nil)
+  }
+
+  @Test func anAlertsButtonClosesItAndReachesTheParent() {
+    let (store, _) = makeRoot()
+    store.send(.showAlert)
+    let alert = store.state.destination?[case: Root.Destination.alert]
+    #expect(alert?.title == "Reset?")
+    guard let alert else { return }
+    store.send(
+      .destination(alert.actions(for: alert.buttons[0]).map(Root.Destination.Action.alert)))
+    #expect(store.state.destination == nil)
+    #expect(store.state.resets == 1)
+    store.send(.showAlert)
+    // Cancel: a button without an action dismisses.
+    store.send(
+      .destination(alert.actions(for: alert.buttons[1]).map(Root.Destination.Action.alert)))
+    #expect(store.state.destination == nil)
+    #expect(store.state.resets == 1)
+  }
+
+  @Test func aDialogClosesLikeAnAlert() {
+    let (store, _) = makeRoot()
+    store.send(.showDialog)
+    #expect(store.state.destination?[case: Root.Destination.dialog]?.style == .confirmationDialog)
+    // Two cases hold the same type: each is told apart by its name.
+    #expect(store.state.destination?[case: Root.Destination.alert] == nil)
+    store.send(.destination(.presented(.dialog(.reset))))
+    #expect(store.state.destination == nil)
+    #expect(store.state.resets == 1)
+  }
+
+  @Test func aViewStoreOfACaseSendsThroughTheRouteDeclaredOnce() throws {
+    let (store, _) = makeRoot()
+    #expect(
+      store.viewStore(
+        get: \.destination, case: Root.Destination.counter, tag: Root.Action.destination)
+        == nil)
+    store.send(.showCounter)
+    let counter = try #require(
+      store.viewStore(
+        get: \.destination, case: Root.Destination.counter, tag: Root.Action.destination))
+    counter.send(.increment)
+    #expect(counter.state.count == 1)
+    #expect(
+      store.viewStore(get: \.destination, case: Root.Destination.job, tag: Root.Action.destination)
+        == nil)
+    store.send(.showJob(1))
+    #expect(!counter.isPresent)
+  }
+
+  #if DEBUG
+    @Test func anActionForACaseThatIsNotPresentedIsDroppedAndReported() {
+      let messages = Log<String>()
+      ArborealDiagnostics.droppedActionHandler = { messages.append($0) }
+      defer { ArborealDiagnostics.droppedActionHandler = nil }
+      let (store, _) = makeRoot()
+      store.send(.showCounter)
+      store.send(.destination(.presented(.job(.start))))
+      #expect(store.runningEffectCount == 0)
+      #expect(messages.all.contains { $0.contains("dropped start sent to Job") })
+      store.send(.destination(.presented(.alert(.reset))))
+      // The counter is still presented: an alert's action closes only an alert.
+      #expect(store.state.destination?[case: Root.Destination.counter] != nil)
+      #expect(messages.all.count == 2)
+    }
+
+    /// A destination whose `cases` forgets one.
+    enum Partial: ModelCases {
+      case counter(Counter)
+      case other(Counter)
+      enum Action: Sendable { case counter(Counter.Action), other(Counter.Action) }
+      static let cases: [CaseRoute<Partial>] = [.model(Partial.counter, action: Action.counter)]
+    }
+
+    final class PartialRoot: ArborealModel {
+      enum Action: Sendable { case destination(PresentationAction<Partial.Action>) }
+      let registrar = TrackingRegistrar()
+      @Tracked var destination: Partial? = .other(Counter())
+
+      func update(action: Action, environment: Void) -> Fx<Action> {
+        switch action {
+        case .destination(let action):
+          forward(action, to: \.destination, environment: (), tag: Action.destination)
+        }
+      }
+    }
+
+    @Test func aCaseWithoutARouteIsReportedByItsForwardAndItsViewStore() {
+      let messages = Log<String>()
+      ArborealDiagnostics.droppedActionHandler = { messages.append($0) }
+      defer { ArborealDiagnostics.droppedActionHandler = nil }
+      let store = Store(state: PartialRoot(), environment: ())
+      store.send(.destination(.presented(.other(.increment))))
+      #expect(
+        messages.all.contains { $0.contains("Partial.cases has no route whose action it is") })
+      #expect(
+        store.viewStore(
+          get: \.destination, case: Partial.other, tag: PartialRoot.Action.destination)
+          == nil)
+      #expect(messages.all.contains { $0.contains("no `.model(…)` route for its case") })
+    }
+  #endif
+
+  // MARK: Stack-based
+
+  /// The stack-based case study's root: a stack of two kinds of screen, no wrapper model.
+  final class Navigator: ArborealModel {
+    enum Path: ModelCases {
+      case job(Job)
+      case counter(Counter)
+
+      enum Action: Sendable, Equatable {
+        case job(Job.Action)
+        case counter(Counter.Action)
+      }
+
+      typealias Environment = Jobs
+
+      static let cases: [CaseRoute<Path>] = [
+        .model(Path.job, action: Action.job, environment: { $0 }),
+        .model(Path.counter, action: Action.counter, environment: { _ in }),
+      ]
+    }
+
+    enum Action: Sendable, Equatable {
+      case pushJob(Int)
+      case pushCounter
+      case path(StackAction<Path.Action>)
+    }
+
+    let registrar = TrackingRegistrar()
+    @Tracked private(set) var path = ModelStack<Path>()
+
+    func update(action: Action, environment: Jobs) -> Fx<Action> {
+      switch action {
+      case .pushJob(let id):
+        path.push(.job(Job(id: id)))
+        return .none
+      case .pushCounter:
+        path.push(.counter(Counter()))
+        return .none
+      case .path(let action):
+        return forward(action, in: \.path, environment: environment, tag: Action.path)
+      }
+    }
+  }
+
+  @Test func aStackOfSeveralKindsForwardsEachScreenItsActions() throws {
+    let store = Store(state: Navigator(), environment: Jobs(ids: [1]))
+    store.send(.pushCounter)
+    store.send(.pushJob(1))
+    store.send(.path(.element(id: 0, action: .counter(.increment))))
+    #expect(store.state.path[id: 0, case: Navigator.Path.counter]?.count == 1)
+    #expect(store.state.path[id: 0, case: Navigator.Path.job] == nil)
+    #expect(store.state.path[id: 1, case: Navigator.Path.job]?.id == 1)
+    let counter = try #require(
+      store.viewStore(
+        stack: \.path, id: 0, case: Navigator.Path.counter, tag: Navigator.Action.path))
+    counter.send(.increment)
+    #expect(counter.state.count == 2)
+    #expect(
+      store.viewStore(stack: \.path, id: 0, case: Navigator.Path.job, tag: Navigator.Action.path)
+        == nil)
+  }
+
+  @Test func poppingAScreenOfAnyKindEndsItsEffects() async {
+    let store = Store(state: Navigator(), environment: Jobs(ids: [1, 2]))
+    store.send(.pushJob(1))
+    store.send(.pushCounter)
+    store.send(.pushJob(2))
+    store.send(.path(.element(id: 0, action: .job(.start))))
+    store.send(.path(.element(id: 2, action: .job(.start))))
+    #expect(store.runningEffectCount == 2)
+    store.send(.path(.popFrom(id: 1)))
+    #expect(store.state.path.count == 1)
+    #expect(store.runningEffectCount == 1)
+    // A screen that dismisses itself is popped.
+    store.send(.pushCounter)
+    await store.send(.path(.element(id: 3, action: .counter(.close)))).value
+    #expect(store.state.path.elementIDs == [0])
+  }
+
+  @Test func aStackOfCasesComparesScreensByTheirModel() {
+    let job = Job(id: 1)
+    var a = ModelStack<Navigator.Path>()
+    a.push(.job(job))
+    var b = ModelStack<Navigator.Path>()
+    b.push(.job(job))
+    #expect(a == b)
+    var c = ModelStack<Navigator.Path>()
+    c.push(.job(Job(id: 1)))
+    #expect(a != c)
+  }
+}
