@@ -6,17 +6,32 @@ import Arboreal
 /// The meeting is a copy; the list learns of a saved edit or a confirmed deletion through
 /// delegate actions.
 final class MeetingDetail: ArborealModel {
-  enum Action: Sendable, Equatable {
-    case editTapped
-    case editor(PresentationAction<MeetingEditor.Action>)
-    case deleteTapped
-    case alert(PresentationAction<Alert>)
-    /// What the screen tells the list.
-    case delegate(Delegate)
+  /// What the screen presents, one at a time, each routed once.
+  enum Destination: ModelCases {
+    case editor(MeetingEditor)
+    case alert(AlertState<Alert>)
+
+    enum Action: Sendable, Equatable {
+      case editor(MeetingEditor.Action)
+      case alert(Alert)
+    }
 
     enum Alert: Sendable, Equatable {
       case confirmDelete
     }
+
+    static let cases: [CaseRoute<Destination>] = [
+      .model(Destination.editor, action: Action.editor),
+      .alert(Destination.alert, action: Action.alert),
+    ]
+  }
+
+  enum Action: Sendable, Equatable {
+    case editTapped
+    case deleteTapped
+    case destination(PresentationAction<Destination.Action>)
+    /// What the screen tells the list.
+    case delegate(Delegate)
 
     enum Delegate: Sendable, Equatable {
       case changed(Meeting)
@@ -26,8 +41,7 @@ final class MeetingDetail: ArborealModel {
 
   let registrar = TrackingRegistrar()
   @Tracked private(set) var meeting: Meeting
-  @Tracked private(set) var editor: MeetingEditor?
-  @Tracked private(set) var alert: AlertState<Action.Alert>?
+  @Tracked private(set) var destination: Destination?
 
   init(meeting: Meeting) {
     self.meeting = meeting
@@ -36,31 +50,32 @@ final class MeetingDetail: ArborealModel {
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .editTapped:
-      editor = MeetingEditor(draft: meeting)
+      destination = .editor(MeetingEditor(draft: meeting))
       return .none
-    case .editor(let action):
-      // Every action of the editor is forwarded, its delegate actions too (it ignores them),
-      // before this screen acts on them.
-      let fx = forward(action, to: \.editor, environment: (), tag: Action.editor)
-      guard case .presented(.delegate(.save(let draft))) = action else { return fx }
-      meeting = draft
-      editor = nil
-      return .merge(fx, Fx { .delegate(.changed(draft)) })
     case .deleteTapped:
-      alert = AlertState(
-        title: "Delete “\(meeting.title)”?", message: "It cannot be undone.",
-        buttons: [
-          AlertButton("Delete", role: .destructive, action: .confirmDelete),
-          AlertButton("Cancel", role: .cancel),
-        ])
+      destination = .alert(
+        AlertState(
+          title: "Delete “\(meeting.title)”?", message: "It cannot be undone.",
+          buttons: [
+            AlertButton("Delete", role: .destructive, action: .confirmDelete),
+            AlertButton("Cancel", role: .cancel),
+          ]))
       return .none
-    case .alert(.presented(.confirmDelete)):
-      alert = nil
-      let id = meeting.id
-      return Fx { .delegate(.delete(id)) }
-    case .alert(.dismiss):
-      alert = nil
-      return .none
+    case .destination(let action):
+      // Every action of the destination is forwarded (the alert closes there), the editor's
+      // delegate actions too, before this screen acts on them.
+      let fx = forward(action, to: \.destination, environment: (), tag: Action.destination)
+      switch action {
+      case .presented(.editor(.delegate(.save(let draft)))):
+        meeting = draft
+        destination = nil
+        return .merge(fx, Fx { .delegate(.changed(draft)) })
+      case .presented(.alert(.confirmDelete)):
+        let id = meeting.id
+        return .merge(fx, Fx { .delegate(.delete(id)) })
+      default:
+        return fx
+      }
     case .delegate:
       return .none
     }

@@ -2,18 +2,36 @@ import Arboreal
 
 /// The app's root: the list of meetings, and the navigation stack of screens over it.
 final class MeetingList: ArborealModel {
+  /// The kinds of screen on the stack, each routed once.
+  enum Path: ModelCases {
+    case detail(MeetingDetail)
+    case record(RecordMeeting)
+
+    enum Action: Sendable, Equatable {
+      case detail(MeetingDetail.Action)
+      case record(RecordMeeting.Action)
+    }
+
+    typealias Environment = MeetingsEnvironment
+
+    static let cases: [CaseRoute<Path>] = [
+      .model(Path.detail, action: Action.detail, environment: { _ in }),
+      .model(Path.record, action: Action.record),
+    ]
+  }
+
   enum Action: Sendable, Equatable {
     case add(title: String)
     /// Pushes the detail screen of a meeting.
     case open(Meeting.ID)
     /// Pushes the recording screen of a meeting.
     case record(Meeting.ID)
-    case path(StackAction<MeetingScreen.Action>)
+    case path(StackAction<Path.Action>)
   }
 
   let registrar = TrackingRegistrar()
   @Tracked private(set) var meetings: [Meeting] = []
-  @Tracked private(set) var path = ModelStack<MeetingScreen>()
+  @Tracked private(set) var path = ModelStack<Path>()
   private var nextID = 1
 
   func meeting(id: Meeting.ID) -> Meeting? {
@@ -27,10 +45,10 @@ final class MeetingList: ArborealModel {
       nextID += 1
     case .open(let id):
       guard let meeting = meeting(id: id) else { break }
-      path.push(MeetingScreen(detail: MeetingDetail(meeting: meeting)))
+      path.push(.detail(MeetingDetail(meeting: meeting)))
     case .record(let id):
       guard let meeting = meeting(id: id) else { break }
-      path.push(MeetingScreen(record: RecordMeeting(meeting: meeting)))
+      path.push(.record(RecordMeeting(meeting: meeting)))
     case .path(let action):
       // Every action of a screen is forwarded, its delegate actions too (the screen ignores
       // them), before the list acts on them.

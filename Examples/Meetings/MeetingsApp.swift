@@ -5,9 +5,10 @@ import ExampleSupport
 /// (the list, or the screen on top of the stack), then prints that place from the store's
 /// state.
 ///
-/// A screen is reached through `viewStore(stack:id:tag:)`, its detail and edit sheet through
-/// the optional `viewStore(get:tag:)`. The recording screen's ticks are printed by an observer
-/// of its `secondsElapsed`, as they arrive.
+/// Each screen is reached by its case, through the routes its parent declared once:
+/// `viewStore(stack:id:case:tag:)` for the screens of the stack, `viewStore(get:case:tag:)` for
+/// the detail's edit sheet. The recording screen's ticks are printed by an observer of its
+/// `secondsElapsed`, as they arrive.
 @MainActor
 final class MeetingsApp {
   let store: Store<MeetingList>
@@ -23,33 +24,49 @@ final class MeetingsApp {
 
   private var model: MeetingList { store.state }
 
-  /// The screen on top of the stack; nil on the list.
-  private var top: ViewStore<MeetingScreen>? {
-    model.path.elementIDs.last.flatMap {
-      store.viewStore(stack: \.path, id: $0, tag: MeetingList.Action.path)
+  /// The identifier of the screen on top of the stack; nil on the list.
+  private var topID: StackElementID? { model.path.elementIDs.last }
+
+  private var detail: ViewStore<MeetingDetail>? {
+    topID.flatMap {
+      store.viewStore(
+        stack: \.path, id: $0, case: MeetingList.Path.detail, tag: MeetingList.Action.path)
     }
   }
 
-  private var detail: ViewStore<MeetingDetail>? {
-    top?.viewStore(get: \.detail, tag: MeetingScreen.Action.detail)
+  private var record: ViewStore<RecordMeeting>? {
+    topID.flatMap {
+      store.viewStore(
+        stack: \.path, id: $0, case: MeetingList.Path.record, tag: MeetingList.Action.path)
+    }
   }
 
   private var editor: ViewStore<MeetingEditor>? {
-    detail?.viewStore(get: \.editor, tag: { .editor(.presented($0)) })
+    detail?.viewStore(
+      get: \.destination, case: MeetingDetail.Destination.editor,
+      tag: MeetingDetail.Action.destination)
+  }
+
+  /// The alert the detail screen shows, if any.
+  private var alert: AlertState<MeetingDetail.Destination.Alert>? {
+    detail?.state.destination?[case: MeetingDetail.Destination.alert]
   }
 
   private var place: MeetingsPlace {
-    guard let screen = model.path.last else { return .list }
-    if screen.record != nil { return .record }
-    if screen.detail?.editor != nil { return .editor }
-    return screen.detail?.alert != nil ? .alert : .detail
+    switch model.path.last {
+    case nil: .list
+    case .record: .record
+    case .detail:
+      if editor != nil { .editor } else if alert != nil { .alert } else { .detail }
+    }
   }
 
   /// Starts printing ticks, shows the list and the first prompt.
   func start() {
     let model = model
     observers.append(
-      observe({ model.path.last?.record?.secondsElapsed }) { [weak self] _, seconds in
+      observe({ model.path.last?[case: MeetingList.Path.record]?.secondsElapsed }) {
+        [weak self] _, seconds in
         guard let seconds, seconds > 0 else { return }
         self?.showTick(seconds)
       })
@@ -112,19 +129,20 @@ final class MeetingsApp {
     case .delete:
       detail?.send(.deleteTapped)
     case .yes, .no:
-      guard let detail, let alert = detail.state.alert else { return }
+      guard let detail, let alert else { return }
       let title = detail.state.meeting.title
       let button = alert.buttons.first { ($0.role == .cancel) == (command == .no) }
-      await detail.send(.alert(button.map(alert.actions(for:)) ?? .dismiss)).value
+      let choice = button.map(alert.actions(for:)) ?? .dismiss
+      await detail.send(.destination(choice.map(MeetingDetail.Destination.Action.alert))).value
       console.say(command == .yes ? "Deleted \(title)." : "Kept \(title).")
     case .record:
       guard let meeting = detail?.state.meeting else { return }
       store.send(.record(meeting.id))
       // Like a view's `.task`: the screen starts its timer once it is shown.
-      top?.send(.record(.task))
+      record?.send(.task)
     case .back:
       guard let id = model.path.elementIDs.last else { return }
-      let seconds = model.path.last?.record?.secondsElapsed
+      let seconds = record?.state.secondsElapsed
       store.send(.path(.popFrom(id: id)))
       if let seconds { console.say("Left the recording after \(seconds)s.") }
     case .quit:
@@ -163,12 +181,12 @@ final class MeetingsApp {
       guard let draft = editor?.state.draft else { return }
       console.say("Editing: \(draft.summary)")
     case .alert:
-      guard let alert = detail?.state.alert else { return }
+      guard let alert else { return }
       console.say(alert.title + (alert.message.map { " " + $0 } ?? ""))
       let choices = alert.buttons.map { "\($0.role == .cancel ? "no" : "yes"): \($0.title)" }
       console.say("  " + choices.joined(separator: " · "))
     case .record:
-      guard let meeting = model.path.last?.record?.meeting else { return }
+      guard let meeting = record?.state.meeting else { return }
       console.say("Recording \(meeting.title) (\(meeting.minutes) min). Type 'back' to stop.")
     }
   }
@@ -183,8 +201,10 @@ final class MeetingsApp {
   private var prompt: String {
     var parts = ["meetings"]
     for screen in model.path {
-      if let detail = screen.detail { parts.append(detail.meeting.title) }
-      if screen.record != nil { parts.append("record") }
+      switch screen {
+      case .detail(let detail): parts.append(detail.meeting.title)
+      case .record: parts.append("record")
+      }
     }
     if place == .editor { parts.append("edit") }
     if place == .alert { parts.append("delete") }

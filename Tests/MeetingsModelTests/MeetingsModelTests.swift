@@ -9,8 +9,8 @@ import Testing
 /// stops when its screen is popped with nothing in the list asking for it.
 @MainActor @Suite struct MeetingsModelTests {
   let clock = TestClock()
-  let detailID = StackElementID(rawValue: 0)
-  let recordID = StackElementID(rawValue: 1)
+  let detailID: StackElementID = 0
+  let recordID: StackElementID = 1
   let standup = Meeting(id: 1, title: "Standup")
 
   private func makeStore() -> TestStore<MeetingList> {
@@ -24,10 +24,23 @@ import Testing
     await store.send(.open(1)) {
       #expect($0.path.count == 1)
       // The pushed screen, checked whole.
-      let expected = MeetingScreen(detail: MeetingDetail(meeting: self.standup))
-      #expect(stateDifferences($0.path[id: self.detailID], expected) == [])
+      let expected = MeetingDetail(meeting: self.standup)
+      #expect(stateDifferences($0.path[id: self.detailID, case: Path.detail], expected) == [])
     }
     return store
+  }
+
+  typealias Path = MeetingList.Path
+  typealias Destination = MeetingDetail.Destination
+
+  /// The edit sheet of the detail screen, if it shows.
+  private func editor(_ list: MeetingList) -> MeetingEditor? {
+    list.path[id: detailID, case: Path.detail]?.destination?[case: Destination.editor]
+  }
+
+  /// The alert of the detail screen, if it shows.
+  private func alert(_ list: MeetingList) -> AlertState<Destination.Alert>? {
+    list.path[id: detailID, case: Path.detail]?.destination?[case: Destination.alert]
   }
 
   private func detail(_ action: MeetingDetail.Action) -> MeetingList.Action {
@@ -35,23 +48,23 @@ import Testing
   }
 
   private func editor(_ action: MeetingEditor.Action) -> MeetingList.Action {
-    detail(.editor(.presented(action)))
+    detail(.destination(.presented(.editor(action))))
   }
 
   @Test func savingTheEditSheetUpdatesTheScreenAndTheList() async {
     let store = await makeStoreOnTheDetail()
     await store.send(detail(.editTapped)) {
-      #expect($0.path[id: self.detailID]?.detail?.editor?.draft == self.standup)
+      #expect(editor($0)?.draft == self.standup)
     }
     await store.send(editor(.setTitle("Daily"))) {
-      #expect($0.path[id: self.detailID]?.detail?.editor?.draft.title == "Daily")
+      #expect(editor($0)?.draft.title == "Daily")
     }
     var daily = standup
     daily.title = "Daily"
     await store.send(editor(.save))
     await store.receive(editor(.delegate(.save(daily)))) {
-      #expect($0.path[id: self.detailID]?.detail?.editor == nil)
-      #expect($0.path[id: self.detailID]?.detail?.meeting == daily)
+      #expect(editor($0) == nil)
+      #expect($0.path[id: self.detailID, case: Path.detail]?.meeting == daily)
     }
     await store.receive(detail(.delegate(.changed(daily)))) { #expect($0.meetings == [daily]) }
     await store.finish()
@@ -60,14 +73,14 @@ import Testing
   @Test func cancellingTheEditSheetDismissesIt() async {
     let store = await makeStoreOnTheDetail()
     await store.send(detail(.editTapped)) {
-      #expect($0.path[id: self.detailID]?.detail?.editor?.draft == self.standup)
+      #expect(editor($0)?.draft == self.standup)
     }
     await store.send(editor(.setMinutes(30))) {
-      #expect($0.path[id: self.detailID]?.detail?.editor?.draft.minutes == 30)
+      #expect(editor($0)?.draft.minutes == 30)
     }
     await store.send(editor(.cancel))
-    await store.receive(detail(.editor(.dismiss))) {
-      #expect($0.path[id: self.detailID]?.detail?.editor == nil)
+    await store.receive(detail(.destination(.dismiss))) {
+      #expect(editor($0) == nil)
     }
     await store.finish()
   }
@@ -75,16 +88,16 @@ import Testing
   @Test func deletingAsksFirstThenRemovesTheMeetingAndPopsItsScreen() async {
     let store = await makeStoreOnTheDetail()
     await store.send(detail(.deleteTapped)) {
-      #expect($0.path[id: self.detailID]?.detail?.alert?.title == "Delete “Standup”?")
+      #expect(alert($0)?.title == "Delete “Standup”?")
     }
-    await store.send(detail(.alert(.dismiss))) {
-      #expect($0.path[id: self.detailID]?.detail?.alert == nil)
+    await store.send(detail(.destination(.dismiss))) {
+      #expect($0.path[id: self.detailID, case: Path.detail]?.destination == nil)
     }
     await store.send(detail(.deleteTapped)) {
-      #expect($0.path[id: self.detailID]?.detail?.alert != nil)
+      #expect(alert($0) != nil)
     }
-    await store.send(detail(.alert(.presented(.confirmDelete)))) {
-      #expect($0.path[id: self.detailID]?.detail?.alert == nil)
+    await store.send(detail(.destination(.presented(.alert(.confirmDelete))))) {
+      #expect($0.path[id: self.detailID, case: Path.detail]?.destination == nil)
     }
     await store.receive(detail(.delegate(.delete(1)))) {
       #expect($0.meetings.isEmpty)
@@ -97,21 +110,21 @@ import Testing
     let store = await makeStoreOnTheDetail()
     await store.send(.record(1)) {
       #expect($0.path.count == 2)
-      let expected = MeetingScreen(record: RecordMeeting(meeting: self.standup))
-      #expect(stateDifferences($0.path[id: self.recordID], expected) == [])
+      let expected = RecordMeeting(meeting: self.standup)
+      #expect(stateDifferences($0.path[id: self.recordID, case: Path.record], expected) == [])
     }
     let record = { (action: RecordMeeting.Action) in
       MeetingList.Action.path(.element(id: self.recordID, action: .record(action)))
     }
     await store.send(record(.task)) {
-      #expect($0.path[id: self.recordID]?.record?.isRunning == true)
+      #expect($0.path[id: self.recordID, case: Path.record]?.isRunning == true)
     }
     await clock.advance(by: .seconds(2))
     await store.receive(record(.tick)) {
-      #expect($0.path[id: self.recordID]?.record?.secondsElapsed == 1)
+      #expect($0.path[id: self.recordID, case: Path.record]?.secondsElapsed == 1)
     }
     await store.receive(record(.tick)) {
-      #expect($0.path[id: self.recordID]?.record?.secondsElapsed == 2)
+      #expect($0.path[id: self.recordID, case: Path.record]?.secondsElapsed == 2)
     }
     await store.send(.path(.popFrom(id: recordID))) { #expect($0.path.count == 1) }
     // Popped: its timer was cancelled within the action. Five more seconds deliver nothing,
