@@ -48,7 +48,10 @@ final class MeetingList: ArborealModel {
       path.push(.detail(MeetingDetail(meeting: meeting)))
     case .record(let id):
       guard let meeting = meeting(id: id) else { break }
-      path.push(.record(RecordMeeting(meeting: meeting)))
+      // Its timer starts with the push, and ends when it is popped.
+      return push(
+        .record(RecordMeeting(meeting: meeting)), on: \.path, environment: environment,
+        tag: Action.path)
     case .path(let action):
       // Every action of a screen is forwarded, its delegate actions too (the screen ignores
       // them), before the list acts on them.

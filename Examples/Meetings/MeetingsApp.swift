@@ -138,8 +138,6 @@ final class MeetingsApp {
     case .record:
       guard let meeting = detail?.state.meeting else { return }
       store.send(.record(meeting.id))
-      // Like a view's `.task`: the screen starts its timer once it is shown.
-      record?.send(.task)
     case .back:
       guard let id = model.path.elementIDs.last else { return }
       let seconds = record?.state.secondsElapsed

@@ -116,9 +116,6 @@ import Testing
     let record = { (action: RecordMeeting.Action) in
       MeetingList.Action.path(.element(id: self.recordID, action: .record(action)))
     }
-    await store.send(record(.task)) {
-      #expect($0.path[id: self.recordID, case: Path.record]?.isRunning == true)
-    }
     await clock.advance(by: .seconds(2))
     await store.receive(record(.tick)) {
       #expect($0.path[id: self.recordID, case: Path.record]?.secondsElapsed == 1)
@@ -132,6 +129,29 @@ import Testing
     // clock's `pendingCount` is not checked here: the timer books its next wait before it
     // sends a tick, and a cancelled task drops that booking only when it next runs.)
     await clock.advance(by: .seconds(5))
+    await store.finish()
+  }
+
+  @Test func eachAppearanceOfTheRecordingStartsItsOwnTimerOnce() async {
+    let store = await makeStoreOnTheDetail()
+    let record = { (id: StackElementID, action: RecordMeeting.Action) in
+      MeetingList.Action.path(.element(id: id, action: .record(action)))
+    }
+    for (appearance, id) in [recordID, 2].enumerated() {
+      await store.send(.record(1)) {
+        #expect($0.path.elementIDs == [self.detailID, id])
+        let expected = RecordMeeting(meeting: self.standup)
+        #expect(stateDifferences($0.path[id: id, case: Path.record], expected) == [])
+      }
+      // One timer: one tick a second (a second timer would deliver a second tick, which the
+      // exhaustive store would fail on).
+      await clock.advance(by: .seconds(1))
+      await store.receive(record(id, .tick)) {
+        #expect($0.path[id: id, case: Path.record]?.secondsElapsed == 1, "appearance \(appearance)")
+      }
+      await store.send(.path(.popFrom(id: id))) { #expect($0.path.count == 1) }
+      await clock.advance(by: .seconds(3))
+    }
     await store.finish()
   }
 }

@@ -39,13 +39,8 @@ extension ArborealModel {
       if self[keyPath: destination] != nil { self[keyPath: destination] = nil }
       return .none
     case .presented(let action):
-      let place = CasePlace<Self, Cases>(
-        path: destination, key: nil,
-        value: { $0[keyPath: destination] },
-        close: { if $0[keyPath: destination] != nil { $0[keyPath: destination] = nil } },
-        presence: { .of($0[keyPath: destination]?.heldObject) },
-        dismissal: tag(.dismiss), embed: { tag(.presented($0)) })
-      return forwardCase(action, at: place, environment: environment)
+      return forwardCase(
+        action, at: .destination(destination, tag: tag), environment: environment)
     }
   }
 
@@ -86,14 +81,79 @@ extension ArborealModel {
       }
       return .none
     case .element(let id, let action):
-      let place = CasePlace<Self, Cases>(
-        path: stack, key: id,
-        value: { $0[keyPath: stack][id: id] },
-        close: { $0[keyPath: stack].pop(from: id) },
-        presence: { .of(screens: $0[keyPath: stack]) },
-        dismissal: tag(.popFrom(id: id)), embed: { tag(.element(id: id, action: $0)) })
-      return forwardCase(action, at: place, environment: environment)
+      return forwardCase(action, at: .screen(id, of: stack, tag: tag), environment: environment)
     }
+  }
+
+  /// Pushes a screen of one of several kinds and starts its subscriptions at once, when its
+  /// model is a ``SubscribingModel``: a recording screen's timer runs from the push, with no
+  /// action sent to it, and ends when it is popped.
+  ///
+  /// ```swift
+  /// case .recordTapped:
+  ///   return push(.record(Recorder()), on: \.path, environment: environment, tag: Action.path)
+  /// ```
+  ///
+  /// The same as `path.push(screen)` for a screen whose model does not subscribe. One pushed
+  /// with ``ModelStack/push(_:)`` has its subscriptions evaluated only after the first action
+  /// forwarded to it.
+  ///
+  /// - Parameters:
+  ///   - screen: The screen.
+  ///   - stack: Where this model holds the stack.
+  ///   - environment: The services the screens' models use.
+  ///   - tag: Makes this model's action of a stack action.
+  /// - Returns: The screen's subscriptions, tagged; ``Fx/none`` for a screen without any.
+  @MainActor
+  public func push<Cases: ModelCases>(
+    _ screen: Cases,
+    on stack: ReferenceWritableKeyPath<Self, ModelStack<Cases>>,
+    environment: Cases.Environment,
+    tag: @escaping @Sendable (StackAction<Cases.Action>) -> Action
+  ) -> Fx<Action> {
+    let id = self[keyPath: stack].push(screen)
+    return startCase(screen, at: .screen(id, of: stack, tag: tag), environment: environment)
+  }
+
+  /// Presents one case of an enumeration of destinations and starts its model's
+  /// subscriptions at once, when it is a ``SubscribingModel``.
+  ///
+  /// ```swift
+  /// case .recordTapped:
+  ///   return present(.record(Recorder()), at: \.destination, environment: environment,
+  ///     tag: Action.destination)
+  /// ```
+  ///
+  /// The same as assigning the destination when its model does not subscribe.
+  ///
+  /// - Parameters:
+  ///   - destination: The destination.
+  ///   - path: Where this model holds the destination.
+  ///   - environment: The services the cases' models use.
+  ///   - tag: Makes this model's action of a presentation action.
+  /// - Returns: The model's subscriptions, tagged; ``Fx/none`` for a model without any.
+  @MainActor
+  public func present<Cases: ModelCases>(
+    _ destination: Cases,
+    at path: ReferenceWritableKeyPath<Self, Cases?>,
+    environment: Cases.Environment,
+    tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Action
+  ) -> Fx<Action> {
+    self[keyPath: path] = destination
+    return startCase(destination, at: .destination(path, tag: tag), environment: environment)
+  }
+
+  /// Starts the subscriptions of the model `value` holds, through its case's route.
+  @MainActor
+  private func startCase<Cases: ModelCases>(
+    _ value: Cases, at place: CasePlace<Self, Cases>, environment: Cases.Environment
+  ) -> Fx<Action> {
+    for route in Cases.cases {
+      if let fx = route.route.start(value, from: self, at: place, environment: environment) {
+        return fx
+      }
+    }
+    return .none
   }
 
   /// Sends `action` to the case of ``ModelCases/cases`` whose action it is.
@@ -137,6 +197,34 @@ struct CasePlace<Parent: ArborealModel, Cases: ModelCases> {
   let dismissal: Parent.Action
   /// Makes the parent's action of an action of the cases.
   let embed: @Sendable (Cases.Action) -> Parent.Action
+
+  /// An optional destination.
+  @MainActor
+  static func destination(
+    _ path: ReferenceWritableKeyPath<Parent, Cases?>,
+    tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
+  ) -> CasePlace {
+    CasePlace(
+      path: path, key: nil,
+      value: { $0[keyPath: path] },
+      close: { if $0[keyPath: path] != nil { $0[keyPath: path] = nil } },
+      presence: { .of($0[keyPath: path]?.heldObject) },
+      dismissal: tag(.dismiss), embed: { tag(.presented($0)) })
+  }
+
+  /// The screen `id` of a stack.
+  @MainActor
+  static func screen(
+    _ id: StackElementID, of stack: ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
+    tag: @escaping @Sendable (StackAction<Cases.Action>) -> Parent.Action
+  ) -> CasePlace {
+    CasePlace(
+      path: stack, key: id,
+      value: { $0[keyPath: stack][id: id] },
+      close: { $0[keyPath: stack].pop(from: id) },
+      presence: { .of(screens: $0[keyPath: stack]) },
+      dismissal: tag(.popFrom(id: id)), embed: { tag(.element(id: id, action: $0)) })
+  }
 }
 
 /// What one case's route does, behind ``CaseRoute``.
@@ -148,6 +236,14 @@ protocol CaseRouting<Cases>: Sendable {
   @MainActor
   func forward<Parent: ArborealModel>(
     label: String?, payload: Any, from parent: Parent, at place: CasePlace<Parent, Cases>,
+    environment: Cases.Environment
+  ) -> Fx<Parent.Action>?
+
+  /// Starts the subscriptions of the model `value` holds when it is this route's case; nil
+  /// when it is another's.
+  @MainActor
+  func start<Parent: ArborealModel>(
+    _ value: Cases, from parent: Parent, at place: CasePlace<Parent, Cases>,
     environment: Cases.Environment
   ) -> Fx<Parent.Action>?
 }
@@ -179,6 +275,26 @@ struct ModelCaseRoute<Cases: ModelCases, Child: ArborealModel>: CaseRouting {
     guard let fx = parent.effectsToForward(of: child, action, childEnvironment) else {
       return Fx.none
     }
+    return wrap(fx, of: child, from: parent, at: place, environment: childEnvironment)
+  }
+
+  @MainActor
+  func start<Parent: ArborealModel>(
+    _ value: Cases, from parent: Parent, at place: CasePlace<Parent, Cases>,
+    environment: Cases.Environment
+  ) -> Fx<Parent.Action>? {
+    guard let child = child(in: value) else { return nil }
+    guard Child._isSubscribing else { return Fx.none }
+    return wrap(
+      .none, of: child, from: parent, at: place, environment: self.environment(environment))
+  }
+
+  /// The child's effects (and subscriptions), made the parent's.
+  @MainActor
+  private func wrap<Parent: ArborealModel>(
+    _ fx: Fx<Child.Action>, of child: Child, from parent: Parent,
+    at place: CasePlace<Parent, Cases>, environment childEnvironment: Child.Environment
+  ) -> Fx<Parent.Action> {
     let (embedAction, embedParent) = (self.embedAction, place.embed)
     return parent.wrap(
       fx, of: child, environment: childEnvironment, path: place.path,
@@ -214,6 +330,14 @@ struct AlertCaseRoute<Cases: ModelCases, AlertAction: Sendable>: CaseRouting {
     // The button was chosen: the alert is gone, and the parent acts on its action.
     place.close(parent)
     return Fx.none
+  }
+
+  @MainActor
+  func start<Parent: ArborealModel>(
+    _ value: Cases, from parent: Parent, at place: CasePlace<Parent, Cases>,
+    environment: Cases.Environment
+  ) -> Fx<Parent.Action>? {
+    CasePayload.extract(value, embed: embed).map { _ in Fx.none }
   }
 }
 

@@ -138,6 +138,31 @@ extension ArborealStore {
     )
   }
 
+  /// A view store scoped to a presented child, named as its parent's `forward` names it: the
+  /// same key path and the same `tag`, so that the route is spelled once for both.
+  ///
+  /// ```swift
+  /// // In the parent's update:
+  /// case .editor(let action):
+  ///   return forward(action, to: \.editor, environment: (), tag: Action.editor)
+  /// // Where it is shown:
+  /// let editor = store.viewStore(get: \.editor, tag: Action.editor)
+  /// ```
+  ///
+  /// The same as ``viewStore(get:tag:)->ViewStore<Child>?`` with `tag` given `.presented(…)`
+  /// of each action.
+  ///
+  /// - Parameters:
+  ///   - get: Reads the optional child from this store's model; re-evaluated on every access.
+  ///   - tag: Makes a parent action of a presentation action.
+  /// - Returns: The view store, or nil when the child is absent now.
+  public func viewStore<Child: ArborealModel>(
+    get: @escaping (Model) -> Child?,
+    tag: @escaping (PresentationAction<Child.Action>) -> Model.Action
+  ) -> ViewStore<Child>? {
+    viewStore(get: get, tag: { (action: Child.Action) in tag(.presented(action)) })
+  }
+
   /// A view store scoped to the screen with `id` on a ``ModelStack``; nil when it is not on
   /// the stack.
   ///

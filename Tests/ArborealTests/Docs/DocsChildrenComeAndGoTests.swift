@@ -152,12 +152,108 @@ enum DocsChildren {
     }
   }
   // article ends: presentation
+
+  // article begins: destinations
+  /// A contact: it presents an editor or a question, one at a time.
+  final class Contact: ArborealModel {
+    enum Destination: ModelCases {
+      case editor(TitleEditor)
+      case alert(AlertState<AlertAction>)
+
+      enum Action: Sendable, Equatable {
+        case editor(TitleEditor.Action)
+        case alert(AlertAction)
+      }
+
+      enum AlertAction: Sendable, Equatable { case confirmDelete }
+
+      static let cases: [CaseRoute<Destination>] = [
+        .model(Destination.editor, action: Action.editor),
+        .alert(Destination.alert, action: Action.alert),
+      ]
+    }
+
+    enum Action: Sendable, Equatable {
+      case editTapped
+      case deleteTapped
+      case destination(PresentationAction<Destination.Action>)
+    }
+
+    let registrar = TrackingRegistrar()
+    @Tracked private(set) var name = "Blob"
+    @Tracked private(set) var isDeleted = false
+    @Tracked private(set) var destination: Destination?
+
+    func update(action: Action, environment: Void) -> Fx<Action> {
+      switch action {
+      case .editTapped:
+        destination = .editor(TitleEditor(title: name))
+      case .deleteTapped:
+        destination = .alert(
+          AlertState(
+            title: "Delete \(name)?",
+            buttons: [
+              AlertButton("Delete", role: .destructive, action: .confirmDelete),
+              AlertButton("Cancel", role: .cancel),
+            ]))
+      case .destination(let action):
+        // One line for every case; the alert closes here, whichever button was chosen.
+        let fx = forward(action, to: \.destination, environment: (), tag: Action.destination)
+        switch action {
+        case .presented(.editor(.delegate(.save(let name)))): self.name = name
+        case .presented(.alert(.confirmDelete)): isDeleted = true
+        default: break
+        }
+        return fx
+      }
+      return .none
+    }
+  }
+
+  /// A stack of two kinds of screen, with no model wrapping them.
+  final class Contacts: ArborealModel {
+    enum Path: ModelCases {
+      case contact(Contact)
+      case editor(TitleEditor)
+
+      enum Action: Sendable, Equatable {
+        case contact(Contact.Action)
+        case editor(TitleEditor.Action)
+      }
+
+      static let cases: [CaseRoute<Path>] = [
+        .model(Path.contact, action: Action.contact),
+        .model(Path.editor, action: Action.editor),
+      ]
+    }
+
+    enum Action: Sendable, Equatable {
+      case open
+      case path(StackAction<Path.Action>)
+    }
+
+    let registrar = TrackingRegistrar()
+    @Tracked private(set) var path = ModelStack<Path>()
+
+    func update(action: Action, environment: Void) -> Fx<Action> {
+      switch action {
+      case .open:
+        path.push(.contact(Contact()))
+        return .none
+      case .path(let action):
+        return forward(action, in: \.path, environment: (), tag: Action.path)
+      }
+    }
+  }
+  // article ends: destinations
 }
 
 @MainActor
 @Suite struct DocsChildrenComeAndGoTests {
   typealias Album = DocsChildren.Album
   typealias Meeting = DocsChildren.Meeting
+  typealias Contact = DocsChildren.Contact
+  typealias Contacts = DocsChildren.Contacts
 
   // article begins: usage
   @Test func eachPhotoCancelsOnlyItsOwnUpload() async {
@@ -182,7 +278,7 @@ enum DocsChildren {
   @Test func savingTheEditorUpdatesTheTitleAndDismissesIt() {
     let store = Store(state: Meeting(), environment: ())
     store.send(.editTapped)
-    let editor = store.viewStore(get: \.editor, tag: { .editor(.presented($0)) })
+    let editor = store.viewStore(get: \.editor, tag: Meeting.Action.editor)
     editor?.send(.setTitle("Retro"))
     editor?.send(.saveTapped)  // the save, then the dismissal, before `send` returns
     #expect(store.state.title == "Retro")
@@ -201,4 +297,32 @@ enum DocsChildren {
     #expect(store.state.isDeleted)
   }
   // article ends: presentation-usage
+
+  // article begins: destinations-usage
+  @Test func theAlertClosesWhicheverButtonIsChosen() {
+    let store = Store(state: Contact(), environment: ())
+    store.send(.deleteTapped)
+    let alert = store.state.destination?[case: Contact.Destination.alert]
+    let cancel = alert!.actions(for: alert!.buttons[1])
+    store.send(.destination(cancel.map(Contact.Destination.Action.alert)))
+    #expect(store.state.destination == nil && !store.state.isDeleted)
+    store.send(.deleteTapped)
+    store.send(.destination(.presented(.alert(.confirmDelete))))
+    #expect(store.state.destination == nil && store.state.isDeleted)
+  }
+
+  @Test func aScreenOnTheStackIsReachedByItsKind() {
+    let store = Store(state: Contacts(), environment: ())
+    store.send(.open)
+    let contact = store.viewStore(
+      stack: \.path, id: 0, case: Contacts.Path.contact, tag: Contacts.Action.path)
+    contact?.send(.editTapped)
+    let editor = contact?.viewStore(
+      get: \.destination, case: Contact.Destination.editor, tag: Contact.Action.destination)
+    editor?.send(.setTitle("Blobby"))
+    editor?.send(.saveTapped)
+    #expect(store.state.path[id: 0, case: Contacts.Path.contact]?.name == "Blobby")
+    #expect(editor?.isPresent == false)
+  }
+  // article ends: destinations-usage
 }
