@@ -70,7 +70,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   /// The services the model's effects use.
   public var environment: Model.Environment { store.environment }
 
-  /// Whether the model under test dismissed itself: its update returned ``Fx/dismiss``, which
+  /// Whether the model under test dismissed itself: its update returned `Fx.dismiss`, which
   /// in the app its presenting parent would have acted on.
   ///
   /// ```swift

@@ -330,4 +330,93 @@ import Testing
     c.push(.job(Job(id: 1)))
     #expect(a != c)
   }
+
+  // MARK: Subscriptions from the start
+
+  /// A screen that listens while it is shown: its subscription waits on its job's gate.
+  final class Listener: SubscribingModel {
+    enum Action: Sendable, Equatable { case heard }
+    let registrar = TrackingRegistrar()
+    let id: Int
+    @Tracked private(set) var heard = 0
+
+    init(id: Int) {
+      self.id = id
+    }
+
+    func update(action: Action, environment: Jobs) -> Fx<Action> {
+      heard += 1
+      return .none
+    }
+
+    func subscriptions(environment: Jobs) -> [Subscription<Action>] {
+      let id = self.id
+      return [
+        Subscription(
+          id: "listen",
+          Fx {
+            try await environment.run(id)
+            return .heard
+          } catch: { _ in
+            .heard
+          })
+      ]
+    }
+  }
+
+  /// Presents a listener as a destination, or pushes one, with the subscriptions started.
+  final class Host: ArborealModel {
+    enum Screen: ModelCases {
+      case listener(Listener)
+      enum Action: Sendable, Equatable { case listener(Listener.Action) }
+      typealias Environment = Jobs
+      static let cases: [CaseRoute<Screen>] = [.model(Screen.listener, action: Action.listener)]
+    }
+
+    enum Action: Sendable, Equatable {
+      case present(Int)
+      case push(Int)
+      case destination(PresentationAction<Screen.Action>)
+      case path(StackAction<Screen.Action>)
+    }
+
+    let registrar = TrackingRegistrar()
+    @Tracked private(set) var destination: Screen?
+    @Tracked private(set) var path = ModelStack<Screen>()
+
+    func update(action: Action, environment: Jobs) -> Fx<Action> {
+      switch action {
+      case .present(let id):
+        return present(
+          .listener(Listener(id: id)), at: \.destination, environment: environment,
+          tag: Action.destination)
+      case .push(let id):
+        return push(
+          .listener(Listener(id: id)), on: \.path, environment: environment, tag: Action.path)
+      case .destination(let action):
+        return forward(action, to: \.destination, environment: environment, tag: Action.destination)
+      case .path(let action):
+        return forward(action, in: \.path, environment: environment, tag: Action.path)
+      }
+    }
+  }
+
+  @Test func aPresentedCaseSubscribesAtOnceAndStopsWhenDismissed() {
+    let store = Store(state: Host(), environment: Jobs(ids: [1, 2]))
+    store.send(.present(1))
+    #expect(store.runningEffectCount == 1)
+    store.send(.destination(.dismiss))
+    #expect(store.runningEffectCount == 0)
+  }
+
+  @Test func aPushedCaseSubscribesAtOnceAndStopsWhenPopped() {
+    let store = Store(state: Host(), environment: Jobs(ids: [1, 2]))
+    store.send(.push(1))
+    store.send(.push(2))
+    #expect(store.runningEffectCount == 2)
+    store.send(.path(.popFrom(id: 1)))
+    #expect(store.runningEffectCount == 1)
+    store.send(.path(.popFrom(id: 0)))
+    #expect(store.runningEffectCount == 0)
+  }
 }

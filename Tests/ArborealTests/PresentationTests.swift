@@ -17,7 +17,7 @@ import Testing
     store.send(.present(id: 1))
     let sheet = try #require(store.viewStore(get: \.sheet, tag: { .sheet(.presented($0)) }))
     // The same view store, named as the parent's `forward` names the route.
-    #expect(store.viewStore(get: \.sheet, tag: Board.Action.sheet)?.state === sheet.state)
+    #expect(store.viewStore(presented: \.sheet, tag: Board.Action.sheet)?.state === sheet.state)
     #expect(sheet.isPresent)
     #expect(sheet.state.id == 1)
     sheet.send(.start)

@@ -146,7 +146,7 @@ extension ArborealStore {
   /// case .editor(let action):
   ///   return forward(action, to: \.editor, environment: (), tag: Action.editor)
   /// // Where it is shown:
-  /// let editor = store.viewStore(get: \.editor, tag: Action.editor)
+  /// let editor = store.viewStore(presented: \.editor, tag: Action.editor)
   /// ```
   ///
   /// The same as ``viewStore(get:tag:)->ViewStore<Child>?`` with `tag` given `.presented(…)`
@@ -157,7 +157,7 @@ extension ArborealStore {
   ///   - tag: Makes a parent action of a presentation action.
   /// - Returns: The view store, or nil when the child is absent now.
   public func viewStore<Child: ArborealModel>(
-    get: @escaping (Model) -> Child?,
+    presented get: @escaping (Model) -> Child?,
     tag: @escaping (PresentationAction<Child.Action>) -> Model.Action
   ) -> ViewStore<Child>? {
     viewStore(get: get, tag: { (action: Child.Action) in tag(.presented(action)) })

@@ -278,7 +278,7 @@ enum DocsChildren {
   @Test func savingTheEditorUpdatesTheTitleAndDismissesIt() {
     let store = Store(state: Meeting(), environment: ())
     store.send(.editTapped)
-    let editor = store.viewStore(get: \.editor, tag: Meeting.Action.editor)
+    let editor = store.viewStore(presented: \.editor, tag: Meeting.Action.editor)
     editor?.send(.setTitle("Retro"))
     editor?.send(.saveTapped)  // the save, then the dismissal, before `send` returns
     #expect(store.state.title == "Retro")
