@@ -33,6 +33,9 @@ final class DerivedFrame {
   /// Whether `stamps` is a derived source's own array, shared rather than merged (see
   /// ``recordSources(of:)``): emptied in place, it would be copied first.
   @exclusivity(unchecked) var sharesStamps = false
+  /// The frame's own storage for stamps, kept aside while `stamps` shares a source's array,
+  /// so that the frame does not come back from a sharing computation without storage.
+  @exclusivity(unchecked) private var ownStamps: [DerivedStamp] = []
   /// The position in `stamps` of each registrar's stamp, by registrar, for the stamps
   /// `stampIndex.count` first (built when there are many; emptied with the frame).
   @exclusivity(unchecked) private var stampIndex: [ObjectIdentifier: Int] = [:]
@@ -77,6 +80,7 @@ final class DerivedFrame {
         // source unchanged shares the source's array again
         // (`DerivedNodeBase.finishCheck`).
         if reads.count == 1 && stamps.isEmpty && state.stamps.count > Self.stampScanLimit {
+          if !sharesStamps { swap(&stamps, &ownStamps) }
           stamps = state.stamps
           sharesStamps = true
           return
@@ -134,12 +138,22 @@ final class DerivedFrame {
 
   /// Gives the node the record built here and takes its old one. Called under the node's
   /// lock.
+  ///
+  /// Lists that are empty on both sides stay where they are: swapped, the frame's storage
+  /// would move into a node that never fills it (a value that reads no tracked property) and
+  /// the frame would come back without, to allocate again at the next value that does.
   func swapSources(with state: inout DerivedNodeBase.State) {
-    swap(&runs, &state.runs)
-    swap(&records, &state.records)
-    swap(&sources, &state.derivedSources)
-    swap(&stamps, &state.stamps)
-    swap(&sharesStamps, &state.sharesStamps)
+    if !(runs.isEmpty && state.runs.isEmpty) {
+      swap(&runs, &state.runs)
+      swap(&records, &state.records)
+    }
+    if !(sources.isEmpty && state.derivedSources.isEmpty) {
+      swap(&sources, &state.derivedSources)
+    }
+    if !(stamps.isEmpty && state.stamps.isEmpty) {
+      swap(&stamps, &state.stamps)
+      swap(&sharesStamps, &state.sharesStamps)
+    }
   }
 
   /// Empties the frame for its next use, keeping its arrays' storage unless it grew large.
@@ -149,7 +163,10 @@ final class DerivedFrame {
     runs.removeAllKeepingStorage()
     sources.removeAllKeepingStorage()
     if sharesStamps {
+      // A shared array, not the frame's: drop it and take the frame's own storage back.
       stamps = []
+      swap(&stamps, &ownStamps)
+      stamps.removeAllKeepingStorage()
       sharesStamps = false
     } else {
       stamps.removeAllKeepingStorage()
@@ -219,6 +236,12 @@ final class DerivedContext {
   /// The storage `refreshPending()` swaps with `pendingRefreshes`, kept empty between uses so
   /// that a write through a graph allocates neither.
   @exclusivity(unchecked) private var refreshing: [DerivedNodeBase] = []
+  /// Storage for ``DerivedNodeBase/markDependents()``'s list of values to visit and of
+  /// observed values marked, kept empty between uses; a nested marking (from a refresh the
+  /// marking runs) finds them taken and uses its own.
+  @exclusivity(unchecked) var spareVisitList: [DerivedNodeBase] = []
+  /// See `spareVisitList`.
+  @exclusivity(unchecked) var spareObservedList: [DerivedNodeBase] = []
 
   /// Runs a notification loop, then brings up to date the observed derived values it marked.
   @inline(__always)

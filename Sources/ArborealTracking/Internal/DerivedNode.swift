@@ -284,12 +284,6 @@ class DerivedNodeBase: @unchecked Sendable {
     if disposed { withState { $0.dependents.remove(serial: dependent.serial) } }
   }
 
-  /// The live dependents; drops released ones. A small list: most values have one dependent,
-  /// which then needs no allocation.
-  private func liveDependents() -> SmallList<DerivedNodeBase> {
-    withState { $0.dependents.live() }
-  }
-
   /// Whether an observer (not another derived value) depends on this value.
   final var isObserved: Bool {
     let core = registrar.core
@@ -324,29 +318,75 @@ class DerivedNodeBase: @unchecked Sendable {
   /// Marks every value that depends on this one, transitively, `check`, then brings the marked
   /// values that have observers (this one included) up to date.
   fileprivate func markDependents() {
-    var observed = SmallList<DerivedNodeBase>()
-    // The next node to visit is kept apart from the others, so that a chain (one dependent
-    // each) needs no array.
+    let context = DerivedContext.current
+    // The lists are taken out of the context while in use (a refresh below may mark again)
+    // and given back emptied, with their storage, so that a warm graph allocates nothing.
+    var visit: [DerivedNodeBase] = []
+    var observed: [DerivedNodeBase] = []
+    swap(&visit, &context.spareVisitList)
+    swap(&observed, &context.spareObservedList)
+    // The next value to visit is kept apart from the list, so that a chain (one dependent
+    // each) moves nothing through it.
     var next: DerivedNodeBase? = self
-    var pending: [DerivedNodeBase] = []
-    while let node = next ?? pending.popLast() {
+    while let node = next ?? visit.popLast() {
       next = nil
       if node.isObserved { observed.append(node) }
-      for dependent in node.liveDependents()
-      where dependent.withState({ $0.status.sourceMayHaveChanged() }) {
-        if next == nil { next = dependent } else { pending.append(dependent) }
+      // The dependents are listed under the node's lock and marked each under its own, one
+      // lock at a time; those already marked are dropped from the list.
+      let start = visit.count
+      // One live dependent (a chain, the usual case) goes straight to `next`.
+      let single = node.withState { state -> DerivedNodeBase? in
+        if let single = state.dependents.single { return single }
+        state.dependents.appendLive(to: &visit)
+        return nil
+      }
+      if let single {
+        if single.withState({ $0.status.sourceMayHaveChanged() }) { next = single }
+        continue
+      }
+      var kept = start
+      var index = start
+      while index < visit.count {
+        if visit[index].withState({ $0.status.sourceMayHaveChanged() }) {
+          if kept != index { visit.swapAt(kept, index) }
+          kept &+= 1
+        }
+        index &+= 1
+      }
+      while visit.count > kept { visit.removeLast() }
+      // The first dependent is visited next, the others last first: the order of the
+      // observed values (and so of their refreshes) stays the graph's depth-first one.
+      if kept > start {
+        let count = kept &- start
+        if count > 1 {
+          // Rotates the first to the end, moving the others down: no reference counting.
+          visit.withUnsafeMutableBufferPointer { buffer in
+            let first = buffer.baseAddress.unsafelyUnwrapped + start
+            let moved = first.move()
+            first.moveInitialize(from: first + 1, count: count &- 1)
+            (first + (count &- 1)).initialize(to: moved)
+          }
+        }
+        next = visit.removeLast()
       }
     }
-    guard !observed.isEmpty else { return }
-    // Inside a notification loop, the refreshes wait until it has marked the whole graph (see
-    // `DerivedContext`, "Deferred refreshes").
-    if let context = DerivedContext.currentIfPresent, context.batchDepth > 0 {
-      for node in observed { context.pendingRefreshes.append(node) }
-      return
+    if !observed.isEmpty {
+      // Inside a notification loop, the refreshes wait until it has marked the whole graph
+      // (see `DerivedContext`, "Deferred refreshes").
+      if context.batchDepth > 0 {
+        for node in observed { context.pendingRefreshes.append(node) }
+      } else {
+        // Their changes reach each observer once (see `ThreadContext.delivering(_:)`).
+        ThreadContext.current.delivering {
+          for node in observed { node.refreshInItsIsolation() }
+        }
+      }
     }
-    // Their changes reach each observer once (see `ThreadContext.delivering(_:)`).
-    ThreadContext.current.delivering {
-      for node in observed { node.refreshInItsIsolation() }
+    observed.removeAll(keepingCapacity: observed.capacity <= 4_096)
+    if visit.capacity > 4_096 { visit = [] }
+    if context.spareVisitList.capacity <= visit.capacity { swap(&visit, &context.spareVisitList) }
+    if context.spareObservedList.capacity <= observed.capacity {
+      swap(&observed, &context.spareObservedList)
     }
   }
 

@@ -118,6 +118,7 @@ extension DerivedNodeBase {
       guard let marks = state.status.checkStart, state.hasValue else { return .mustRecompute }
       // Shared stamps are taken from the source instead (see `finishCheck`).
       if !state.sharesStamps {
+        epochs.reserveCapacity(state.stamps.count)
         for stamp in state.stamps {
           epochs.append(stamp.core.epoch.load(ordering: .sequentiallyConsistent))
         }

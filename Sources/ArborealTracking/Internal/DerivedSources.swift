@@ -81,18 +81,22 @@ struct DerivedDependents {
     return true
   }
 
-  /// The live dependents; removes the edges of disposed ones.
-  mutating func live() -> SmallList<DerivedNodeBase> {
-    var live = SmallList<DerivedNodeBase>()
+  /// The only dependent, when there is exactly one and it is live.
+  var single: DerivedNodeBase? {
+    guard edges.count == 1, !edges[0].node.isDisposed else { return nil }
+    return edges[0].node
+  }
+
+  /// Appends the live dependents to `list`; removes the edges of disposed ones.
+  mutating func appendLive(to list: inout [DerivedNodeBase]) {
     var disposed = false
     for edge in edges {
-      if edge.node.isDisposed { disposed = true } else { live.append(edge.node) }
+      if edge.node.isDisposed { disposed = true } else { list.append(edge.node) }
     }
     if disposed {
       edges.removeAll { $0.node.isDisposed }
       index.removeAll()
     }
-    return live
   }
 
   /// Removes the edge to the value named `serial`, if there is one.
