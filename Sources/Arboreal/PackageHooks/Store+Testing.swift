@@ -1,6 +1,7 @@
 // The test hooks of `Store`: `package` ones for `ArborealTesting`'s `TestStore` and internal
-// ones for this package's tests. None is API. The one stored hook, `effectActionInterceptor`,
-// is declared in `Store.swift`, since an extension cannot hold a stored property.
+// ones for this package's tests. None is API. The stored hooks (`effectActionInterceptor`,
+// `rootDismissHandler`) are declared in `Store.swift`, since an extension cannot hold a stored
+// property.
 
 extension Store {
   /// Handles an effect action that ``effectActionInterceptor`` received, exactly as the store
