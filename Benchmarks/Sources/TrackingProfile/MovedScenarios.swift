@@ -33,6 +33,41 @@ final class ProfileParent: ArborealModel {
   }
 }
 
+/// A parent presenting a counter as an optional child, and the same counter as a case of an
+/// enumeration of destinations: what a `ModelCases` forward costs beyond a plain one.
+final class ProfilePresenter: ArborealModel {
+  enum Destination: ModelCases {
+    case counter(ProfileCounter)
+    case other(ProfileCounter)
+    enum Action: Sendable {
+      case counter(ProfileCounter.Action)
+      case other(ProfileCounter.Action)
+    }
+    static let cases: [CaseRoute<Destination>] = [
+      .model(Destination.other, action: Action.other),
+      .model(Destination.counter, action: Action.counter),
+    ]
+  }
+
+  enum Action: Sendable {
+    case sheet(PresentationAction<ProfileCounter.Action>)
+    case destination(PresentationAction<Destination.Action>)
+  }
+
+  let registrar = TrackingRegistrar()
+  @Tracked var sheet: ProfileCounter? = ProfileCounter()
+  @Tracked var destination: Destination? = .counter(ProfileCounter())
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .sheet(let action):
+      return forward(action, to: \.sheet, environment: (), tag: Action.sheet)
+    case .destination(let action):
+      return forward(action, to: \.destination, environment: (), tag: Action.destination)
+    }
+  }
+}
+
 /// A model bridged to `Observation`. `@unchecked Sendable`: used on one thread only.
 final class ProfileBridgedModel: ObservableTrackable, @unchecked Sendable {
   let registrar = TrackingRegistrar.observable()
@@ -109,6 +144,21 @@ let movedScenarios: [String: @Sendable (Int) -> Void] = [
       let store = Store(state: ProfileParent(), environment: ())
       for _ in 0..<count { store.send(.child(.increment)) }
       precondition(store.state.child.count == count)
+    }
+  },
+  "send/presented": { count in
+    MainActor.assumeIsolated {
+      let store = Store(state: ProfilePresenter(), environment: ())
+      for _ in 0..<count { store.send(.sheet(.presented(.increment))) }
+      precondition(store.state.sheet?.count == count)
+    }
+  },
+  "send/destination-case": { count in
+    MainActor.assumeIsolated {
+      let store = Store(state: ProfilePresenter(), environment: ())
+      for _ in 0..<count { store.send(.destination(.presented(.counter(.increment)))) }
+      precondition(
+        store.state.destination?[case: ProfilePresenter.Destination.counter]?.count == count)
     }
   },
   "bridged-read/ours": { count in

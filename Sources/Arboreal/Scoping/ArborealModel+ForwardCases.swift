@@ -253,10 +253,12 @@ struct ModelCaseRoute<Cases: ModelCases, Child: ArborealModel>: CaseRouting {
   let embed: @Sendable (Child) -> Cases
   let embedAction: @Sendable (Child.Action) -> Cases.Action
   let environment: @Sendable (Cases.Environment) -> Child.Environment
+  /// The names of the case and of its action's case, learnt at first use.
+  let names = (state: CaseName(), action: CaseName())
 
   /// The child `value` holds when it is this case.
   func child(in value: Cases) -> Child? {
-    CasePayload.extract(value, embed: embed)
+    CasePayload.extract(value, embed: embed, name: names.state)
   }
 
   @MainActor
@@ -264,9 +266,10 @@ struct ModelCaseRoute<Cases: ModelCases, Child: ArborealModel>: CaseRouting {
     label: String?, payload: Any, from parent: Parent, at place: CasePlace<Parent, Cases>,
     environment: Cases.Environment
   ) -> Fx<Parent.Action>? {
-    guard let action = CasePayload.cast(payload, label: label, embed: embedAction) else {
-      return nil
-    }
+    guard
+      let action = CasePayload.cast(
+        payload, label: label, embed: embedAction, name: names.action)
+    else { return nil }
     guard let value = place.value(parent), let child = child(in: value) else {
       parent.dropForwarded(action, child: Child.self, path: place.path, key: place.key)
       return Fx.none
@@ -313,16 +316,21 @@ struct ModelCaseRoute<Cases: ModelCases, Child: ArborealModel>: CaseRouting {
 struct AlertCaseRoute<Cases: ModelCases, AlertAction: Sendable>: CaseRouting {
   let embed: @Sendable (AlertState<AlertAction>) -> Cases
   let embedAction: @Sendable (AlertAction) -> Cases.Action
+  /// The names of the case and of its action's case, learnt at first use.
+  let names = (state: CaseName(), action: CaseName())
 
   @MainActor
   func forward<Parent: ArborealModel>(
     label: String?, payload: Any, from parent: Parent, at place: CasePlace<Parent, Cases>,
     environment: Cases.Environment
   ) -> Fx<Parent.Action>? {
-    guard let action = CasePayload.cast(payload, label: label, embed: embedAction) else {
-      return nil
-    }
-    guard let value = place.value(parent), CasePayload.extract(value, embed: embed) != nil else {
+    guard
+      let action = CasePayload.cast(
+        payload, label: label, embed: embedAction, name: names.action)
+    else { return nil }
+    guard let value = place.value(parent),
+      CasePayload.extract(value, embed: embed, name: names.state) != nil
+    else {
       parent.dropForwarded(
         action, child: AlertState<AlertAction>.self, path: place.path, key: place.key)
       return Fx.none
@@ -337,7 +345,7 @@ struct AlertCaseRoute<Cases: ModelCases, AlertAction: Sendable>: CaseRouting {
     _ value: Cases, from parent: Parent, at place: CasePlace<Parent, Cases>,
     environment: Cases.Environment
   ) -> Fx<Parent.Action>? {
-    CasePayload.extract(value, embed: embed).map { _ in Fx.none }
+    CasePayload.extract(value, embed: embed, name: names.state).map { _ in Fx.none }
   }
 }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An enumeration whose cases hold what a model presents or pushes (child models, alerts,
 /// confirmation dialogs), each case's route declared once, in ``cases``.
 ///
@@ -32,7 +34,7 @@
 /// actions; a pair whose types disagree (an editor's case with an alert's actions) does not
 /// compile. The cases are found by reflection (`Mirror`): the enumeration must not customise
 /// its reflection (`CustomReflectable`), and each case holds one value.
-public protocol ModelCases {
+public protocol ModelCases: StackScreen {
   /// The actions of every case, one case each: `.editor(Editor.Action)`.
   associatedtype Action: Sendable
   /// The services the cases' models need, handed to `forward`; `Void` by default. A case
@@ -188,5 +190,38 @@ enum CasePayload {
       return nil
     }
     return typed
+  }
+
+  /// ``cast(_:label:embed:)`` that learns the name of the case `embed` makes once, in `name`,
+  /// and compares names afterwards: a reflection less per call.
+  static func cast<Enum, Payload>(
+    _ payload: Any, label: String?, embed: (Payload) -> Enum, name: CaseName
+  ) -> Payload? {
+    guard let typed = payload as? Payload else { return nil }
+    if let known = name.value { return known == label ? typed : nil }
+    guard let embedded = split(embed(typed))?.label else { return nil }
+    name.value = embedded
+    return embedded == label ? typed : nil
+  }
+
+  /// ``extract(_:embed:)`` with the name of the case `embed` learnt once, in `name`.
+  static func extract<Enum, Payload>(
+    _ value: Enum, embed: (Payload) -> Enum, name: CaseName
+  ) -> Payload? {
+    guard let (label, payload) = split(value) else { return nil }
+    return cast(payload, label: label, embed: embed, name: name)
+  }
+}
+
+/// The name of one case of an enumeration, learnt the first time a value of it is embedded.
+/// Once set it never changes (a case's name is fixed), so a racing second write stores the
+/// same name.
+final class CaseName: Sendable {
+  private let lock = Mutex<String?>(nil)
+
+  /// The name, once learnt.
+  var value: String? {
+    get { lock.withLock { $0 } }
+    set { lock.withLock { $0 = newValue } }
   }
 }

@@ -62,9 +62,9 @@ public struct StackElementID: Hashable, Comparable, Sendable, CustomStringConver
 /// cases each hold a model; its actions forward in one line the same way, and
 /// ``subscript(id:case:)`` reads a screen as its kind.
 ///
-/// `Element` is an ``ArborealModel`` or a ``ModelCases`` enumeration of models: the
-/// `forward`s and view stores take one or the other.
-public struct ModelStack<Element>: RandomAccessCollection {
+/// `Element` is an ``ArborealModel`` or a ``ModelCases`` enumeration of models (the
+/// ``StackScreen`` kinds): the `forward`s and view stores take one or the other.
+public struct ModelStack<Element: StackScreen>: RandomAccessCollection {
   private var ids: [StackElementID] = []
   private var elements: [Element] = []
   private var nextID = 0
@@ -170,6 +170,10 @@ public struct ModelStack<Element>: RandomAccessCollection {
 
 @available(*, unavailable)
 extension ModelStack: Sendable {}
+
+/// What a ``ModelStack`` can hold: an ``ArborealModel`` (one kind of screen) or a
+/// ``ModelCases`` enumeration (several kinds). Both conform; nothing else needs to.
+public protocol StackScreen: SendableMetatype {}
 
 extension ModelStack: Equatable {
   /// Whether two stacks hold the same screens (the same instances) under the same identifiers,

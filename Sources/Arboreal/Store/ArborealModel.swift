@@ -44,7 +44,7 @@
 /// The model's type (not its instances) must be usable from any thread (`SendableMetatype`):
 /// the store's effect tasks refer to it to deliver actions. Any class qualifies unless its
 /// conformance to `ArborealModel` is itself isolated to an actor.
-public protocol ArborealModel: Trackable, SendableMetatype {
+public protocol ArborealModel: Trackable, SendableMetatype, StackScreen {
   /// What can happen to the model: user intents and effect results. Actions cross from
   /// effects (off the main actor) to the store, so they are `Sendable`.
   associatedtype Action: Sendable
