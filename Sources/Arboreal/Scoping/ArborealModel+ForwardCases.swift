@@ -24,8 +24,8 @@ extension ArborealModel {
   ///   - environment: The services the cases' models use.
   ///   - tag: Makes this model's action of a presentation action.
   /// - Returns: The child's effects, tagged.
-  /// - Complexity: O(*c*) for *c* cases and two reflections of the action (`Mirror`), plus
-  ///   O(*e*) for *e* effects and the child's update.
+  /// - Complexity: O(*c*) for *c* cases and two reflections (`Mirror`: the action's case and
+  ///   the destination's), plus O(*e*) for *e* effects and the child's update.
   @MainActor
   public func forward<Cases: ModelCases>(
     _ action: PresentationAction<Cases.Action>,
@@ -62,8 +62,8 @@ extension ArborealModel {
   ///   - environment: The services the screens' models use.
   ///   - tag: Makes this model's action of a stack action.
   /// - Returns: The screen's effects, tagged.
-  /// - Complexity: O(*n* + *c*) for *n* screens and *c* cases, two reflections of the action,
-  ///   plus O(*e*) for *e* effects and the screen's update.
+  /// - Complexity: O(*n* + *c*) for *n* screens and *c* cases, two reflections (the action's
+  ///   case and the screen's), plus O(*e*) for *e* effects and the screen's update.
   @MainActor
   public func forward<Cases: ModelCases>(
     _ action: StackAction<Cases.Action>,
