@@ -236,12 +236,7 @@ extension ArborealModel {
   ) -> Fx<Action> {
     switch action {
     case .popFrom(let id):
-      // A pop of a screen that is gone writes nothing: no change, no notification.
-      if self[keyPath: stack][id: id] == nil {
-        dropForwarded(action, child: Element.self, path: stack, key: id)
-      } else {
-        self[keyPath: stack].pop(from: id)
-      }
+      popForwarded(action, from: id, in: stack)
       return Fx(storage: nil)
     case .element(let id, let action):
       guard let model = self[keyPath: stack][id: id] else {
@@ -405,6 +400,21 @@ extension ArborealModel {
       ForwardRoute(
         alsoMember: EffectScope(Element.Action.self, key: id), dismissal: tag(.popFrom(id: id)),
         read: { .of(all: self[keyPath: path]) }, tag: { tag(.element(id: id, action: $0)) })
+    }
+  }
+
+  /// Pops the screen `id` and those above it, for a `.popFrom(id:)` a stack's `forward`
+  /// received; a pop of a screen that is gone writes nothing (no change, no notification)
+  /// and is reported in debug builds.
+  @usableFromInline @MainActor
+  func popForwarded<Element: StackScreen, ScreenAction: Sendable>(
+    _ action: StackAction<ScreenAction>, from id: StackElementID,
+    in stack: ReferenceWritableKeyPath<Self, ModelStack<Element>>
+  ) {
+    if self[keyPath: stack][id: id] == nil {
+      dropForwarded(action, child: Element.self, path: stack, key: id)
+    } else {
+      self[keyPath: stack].pop(from: id)
     }
   }
 

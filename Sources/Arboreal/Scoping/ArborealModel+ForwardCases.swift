@@ -73,12 +73,7 @@ extension ArborealModel {
   ) -> Fx<Action> {
     switch action {
     case .popFrom(let id):
-      // A pop of a screen that is gone writes nothing: no change, no notification.
-      if self[keyPath: stack][id: id] == nil {
-        dropForwarded(action, child: Cases.self, path: stack, key: id)
-      } else {
-        self[keyPath: stack].pop(from: id)
-      }
+      popForwarded(action, from: id, in: stack)
       return .none
     case .element(let id, let action):
       return forwardCase(action, at: .screen(id, of: stack, tag: tag), environment: environment)
