@@ -127,6 +127,18 @@ import Testing
     #expect(store.childWatchCount == 0)
   }
 
+  @Test func aGrandchildsEffectsEndWhenItIsReplacedAndItsParentScreenStays() async {
+    let store = Store(state: Shelf(), environment: Jobs(ids: [1]))
+    store.send(.push)
+    let id = store.state.screens.id(at: 0)
+    store.send(.screens(.element(id: id, action: .job(.start))))
+    #expect(store.runningEffectCount == 1)
+    store.send(.screens(.element(id: id, action: .replaceJob)))
+    #expect(store.runningEffectCount == 0)
+    // The screen, idle now, is dropped the next time the stack is read.
+    #expect(store.childRecordCount == 1)
+  }
+
   @Test func aGrandchildAsksItsScreenToBeDismissedThroughAPlainForward() async {
     let store = Store(state: Shelf(), environment: Jobs(ids: [1]))
     store.send(.push)
@@ -139,7 +151,10 @@ import Testing
 /// A stack of screens, each holding one job: a grandchild.
 final class Shelf: ArborealModel {
   final class Screen: ArborealModel {
-    enum Action: Sendable, Equatable { case job(Job.Action) }
+    enum Action: Sendable, Equatable {
+      case job(Job.Action)
+      case replaceJob
+    }
     let registrar = TrackingRegistrar()
     @Tracked private(set) var job = Job(id: 1)
 
@@ -147,6 +162,9 @@ final class Shelf: ArborealModel {
       switch action {
       case .job(let action):
         return forward(action, to: \.job, environment: environment, tag: Action.job)
+      case .replaceJob:
+        job = Job(id: 1)
+        return .none
       }
     }
   }

@@ -15,19 +15,27 @@ struct CancelID: Hashable, @unchecked Sendable {
   /// The children, outermost first, between the store's model and the model that made the
   /// identifier: empty for the root model's own identifiers.
   private(set) var scope: [EffectScope] = []
+  /// Whether this is the membership of one model instance (`ChildLink.membership`): unique in
+  /// the whole state, so it is never scoped, and the store's lifetime records find it at any
+  /// depth (a grandchild replaced while its parent stays).
+  private let isInstanceMembership: Bool
 
   init(_ value: some Hashable & Sendable) {
     base = AnyHashable(value)
+    isInstanceMembership = false
   }
 
   /// The identifier every effect a parent tags for `child` carries, in the parent's scope:
   /// cancelling it cancels all of that child's effects (and its descendants').
   init(member child: EffectScope) {
     base = AnyHashable(Membership(child: child))
+    isInstanceMembership = child.instance != nil
   }
 
-  /// The same identifier, seen from the parent that tagged it for `child`.
+  /// The same identifier, seen from the parent that tagged it for `child`; an instance's
+  /// membership unchanged.
   func scoped(in child: EffectScope) -> CancelID {
+    if isInstanceMembership { return self }
     var copy = self
     copy.scope.insert(child, at: 0)
     return copy

@@ -48,6 +48,11 @@ final class ChildLifetimes {
     init(key: RouteKey) {
       self.key = key
     }
+
+    /// Ends the observation on purpose when the store (which owns the watch) is released.
+    deinit {
+      token?.cancel()
+    }
   }
 
   private var records: [ObjectIdentifier: Record] = [:]

@@ -121,6 +121,39 @@ extension ArborealModel {
     return forwarded(fx, of: model, in: children, environment: environment, tag: tag)
   }
 
+  /// Sends a child action to the child with `id` in a collection, with a tag that takes the
+  /// identifier: the one a ``ChildRoute/children(_:tag:)`` route declares (`Action.row` for
+  /// `case row(id: Row.ID, Row.Action)`).
+  ///
+  /// ```swift
+  /// case .row(let id, let action):
+  ///   return forward(action, to: \.rows, id: id, environment: environment, tag: Action.row)
+  /// ```
+  ///
+  /// The same as ``forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Action)``
+  /// with `{ tag(id, $0) }`.
+  ///
+  /// - Parameters:
+  ///   - action: The child's action.
+  ///   - children: Where this model holds its children.
+  ///   - id: The child's identifier.
+  ///   - environment: The services the child's effects use.
+  ///   - tag: Makes this model's action of a child's identifier and action.
+  /// - Returns: The child's effects, tagged; ``Fx/none`` when there is no such child.
+  /// - Complexity: As ``forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Action)``.
+  @inlinable
+  @MainActor
+  public func forward<Children: Collection>(
+    _ action: Children.Element.Action,
+    to children: KeyPath<Self, Children>,
+    id: Children.Element.ID,
+    environment: Children.Element.Environment,
+    tag: @escaping @Sendable (Children.Element.ID, Children.Element.Action) -> Action
+  ) -> Fx<Action>
+  where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
+    forward(action, to: children, id: id, environment: environment) { tag(id, $0) }
+  }
+
   /// Sends a child action to a child of a collection that this model has in hand (while it
   /// goes through its children, say), and returns the child's effects as this model's.
   ///

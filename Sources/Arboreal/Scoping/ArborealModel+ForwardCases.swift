@@ -241,6 +241,24 @@ protocol CaseRouting<Cases>: Sendable {
     _ value: Cases, from parent: Parent, at place: CasePlace<Parent, Cases>,
     environment: Cases.Environment
   ) -> Fx<Parent.Action>?
+
+  /// Whether this case's model has something for a route to follow: subscriptions or routes.
+  var isFollowed: Bool { get }
+
+  /// Starts following the model `value` holds under `node` when it is this route's case and
+  /// has something to follow; nil otherwise.
+  @MainActor
+  func enter<Parent: ArborealModel>(
+    _ value: Cases, under node: ModelMountNode<Parent>, at place: CasePlace<Parent, Cases>,
+    environment: Cases.Environment, place prefix: String
+  ) -> MountNode?
+
+  /// Lists the model `value` holds, and its descendants, under `prefix` and its case's name
+  /// when it is this route's case.
+  ///
+  /// - Returns: Whether it was this route's case.
+  @MainActor
+  func list(_ value: Cases, at prefix: String, into places: inout [ChildPlace]) -> Bool
 }
 
 /// The route of a case that holds a child model.
@@ -285,6 +303,30 @@ struct ModelCaseRoute<Cases: ModelCases, Child: ArborealModel>: CaseRouting {
     guard Child._isSubscribing else { return Fx.none }
     return wrap(
       .none, of: child, from: parent, at: place, environment: self.environment(environment))
+  }
+
+  var isFollowed: Bool { Child._isSubscribing || !Child.routes.isEmpty }
+
+  @MainActor
+  func enter<Parent: ArborealModel>(
+    _ value: Cases, under node: ModelMountNode<Parent>, at place: CasePlace<Parent, Cases>,
+    environment: Cases.Environment, place prefix: String
+  ) -> MountNode? {
+    guard let child = child(in: value) else { return nil }
+    return node.enter(
+      child, environment: self.environment(environment),
+      place: prefix + "." + (names.state.value ?? "\(Child.self)"),
+      wrap: { [weak parent = node.model] fx, environment in
+        parent.map { wrap(fx, of: child, from: $0, at: place, environment: environment) }
+      })
+  }
+
+  @MainActor
+  func list(_ value: Cases, at prefix: String, into places: inout [ChildPlace]) -> Bool {
+    guard let child = child(in: value) else { return false }
+    ChildPlace.list(
+      child, at: prefix + "." + (names.state.value ?? "\(Child.self)"), into: &places)
+    return true
   }
 
   /// The child's effects (and subscriptions), made the parent's.
@@ -341,6 +383,20 @@ struct AlertCaseRoute<Cases: ModelCases, AlertAction: Sendable>: CaseRouting {
     environment: Cases.Environment
   ) -> Fx<Parent.Action>? {
     CasePayload.extract(value, embed: embed, name: names.state).map { _ in Fx.none }
+  }
+
+  /// False: an alert holds no model.
+  var isFollowed: Bool { false }
+
+  @MainActor
+  func enter<Parent: ArborealModel>(
+    _ value: Cases, under node: ModelMountNode<Parent>, at place: CasePlace<Parent, Cases>,
+    environment: Cases.Environment, place prefix: String
+  ) -> MountNode? { nil }
+
+  @MainActor
+  func list(_ value: Cases, at prefix: String, into places: inout [ChildPlace]) -> Bool {
+    false
   }
 }
 

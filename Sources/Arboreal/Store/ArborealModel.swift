@@ -73,11 +73,27 @@ public protocol ArborealModel: Trackable, SendableMetatype, StackScreen {
   /// false and every subscribing model true, through this package's default implementations,
   /// which spares `forward` a dynamic cast per action.
   static var _isSubscribing: Bool { get }
+
+  /// Where the model holds child models, each route declared once: the store follows them so
+  /// that a ``SubscribingModel`` child's subscriptions start when it enters the state, by any
+  /// means, and end when it leaves, with no action sent to it. The default has none.
+  ///
+  /// ```swift
+  /// static let routes: [ChildRoute<MeetingList>] = [
+  ///   .stack(\.path, tag: Action.path),
+  /// ]
+  /// ```
+  ///
+  /// See ``ChildRoute``.
+  static var routes: [ChildRoute<Self>] { get }
 }
 
 extension ArborealModel {
   /// False: a model is not a ``SubscribingModel`` unless it conforms to it.
   public static var _isSubscribing: Bool { false }
+
+  /// None: a model follows no child unless it declares routes.
+  public static var routes: [ChildRoute<Self>] { [] }
 
   /// Applies several actions in order and returns all their effects, merged.
   ///

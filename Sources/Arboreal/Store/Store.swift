@@ -116,6 +116,8 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// started, in the order they were started; dropped when the child leaves the state.
   @exclusivity(unchecked) private var childSubscriptions: [ObjectIdentifier: ChildSubscriptions] =
     [:]
+  /// The following of the model's ``ArborealModel/routes``; nil for a model without routes.
+  @exclusivity(unchecked) private var mounts: Mounts?
   /// The observations made by ``follow(_:get:tag:)``, released with the store.
   @exclusivity(unchecked) private var followedStores: [TrackingToken] = []
 
@@ -188,6 +190,14 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     if let subscribing = state as? any SubscribingModel {
       subscriptionSource = Self.subscriptions(of: subscribing, environment: environment)
       refreshSubscriptions()
+    }
+    if !Model.routes.isEmpty {
+      mounts = Mounts(model: state, environment: environment) { [unowned self] fx in
+        self.runMounted(fx)
+      }
+      isHandling = true
+      settleMounts()
+      isHandling = false
     }
   }
 
@@ -278,6 +288,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   func finishSend(_ fx: Fx<Model.Action>) -> SendHandle {
     if fx.storage != nil { return startEffectsAndFinish(fx) }
     if !queue.isEmpty { drainQueue() }
+    if mounts != nil { settleMounts() }
     if subscriptionSource != nil { refreshSubscriptions() }
     isHandling = false
     return SendHandle()
@@ -298,6 +309,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     run(fx, in: group)
     perform(table.release(group))
     if !queue.isEmpty { drainQueue() }
+    if mounts != nil { settleMounts() }
     if subscriptionSource != nil { refreshSubscriptions() }
     isHandling = false
     return handle(for: group)
@@ -470,7 +482,51 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     if !fx.isNone { run(fx, in: group) }
     perform(table.release(group))
     if !queue.isEmpty { drainQueue() }
+    if mounts != nil { settleMounts() }
     if subscriptionSource != nil { refreshSubscriptions() }
+  }
+
+  // MARK: Routes
+
+  /// Applies the readings of the routes that changed: children that entered the state start
+  /// their subscriptions, those that left are no longer followed; then handles what that
+  /// queued, until the routes are still.
+  @inline(never)
+  private func settleMounts() {
+    guard let mounts else { return }
+    while mounts.isDirty {
+      mounts.flush()
+      if !queue.isEmpty { drainQueue() }
+    }
+  }
+
+  /// Runs an `Fx` made for a child that entered the state (its subscriptions), in a group no
+  /// handle refers to.
+  private func runMounted(_ fx: Fx<Model.Action>) {
+    let group = table.openGroup()
+    run(fx, in: group)
+    perform(table.release(group))
+  }
+
+  /// Every child model that the model's ``ArborealModel/routes`` (and theirs, in turn) hold
+  /// now, depth first in the order of the routes, each with its place in the state:
+  /// `MeetingList.path[id: 2].detail`.
+  ///
+  /// ```swift
+  /// for child in store.children { print(child.place) }
+  /// ```
+  ///
+  /// For tools: a test, a debugger, a recording viewer. Empty for a model without routes.
+  ///
+  /// - Complexity: O(*n*) for *n* children, plus a reflection per case of an enumeration.
+  public var children: [ChildPlace] {
+    var places: [ChildPlace] = []
+    for route in Model.routes {
+      for entry in route.entries(state) {
+        route.list(state, entry, "\(Model.self)", &places)
+      }
+    }
+    return places
   }
 
   // MARK: Subscriptions

@@ -1,0 +1,223 @@
+import ArborealTracking
+
+/// The store's following of ``ArborealModel/routes``: which children are in the state now, so
+/// that a subscribing child's subscriptions start when it enters and its effects end when it
+/// leaves, however it got there.
+///
+/// ## Data
+/// - A tree of nodes, the store's model at the root: one node per followed model (a model
+///   that subscribes or declares routes) that a followed route holds.
+/// - Each node has one watch per followed route of its model: the route's entries at its last
+///   reading (`present`), the nodes of those that are followed (`nodes`), and the observation
+///   that reads the route again after each transaction that changed it.
+/// - `dirty`: the watches read since their last reconciliation, in the order they were read.
+///
+/// ## Invariants
+/// 1. A watch's `nodes` are the followed children among its `present` entries as of its last
+///    reconciliation; a node is in exactly one watch's `nodes` (the root in none).
+/// 2. A stopped node's watches are cancelled and hold no nodes; a stopped watch is never
+///    reconciled again (it may still be in `dirty`, and is skipped there).
+/// 3. A node's subscriptions were started (through its parent's `forward` wrapping, so that
+///    the store's `ChildLifetimes` ends them when the route drops the child) before its own
+///    watches are reconciled.
+///
+/// Reconciliation happens in ``flush()``, which the store calls after each action, never
+/// inside an update: an observation only marks its watch dirty.
+@MainActor
+final class Mounts {
+  private var dirty: [RouteWatch] = []
+  /// The root's node; nil once stopped.
+  private var root: MountNode?
+
+  /// Starts following the store's model.
+  init<Model: ArborealModel>(
+    model: Model, environment: Model.Environment,
+    run: @escaping @MainActor (Fx<Model.Action>) -> Void
+  ) {
+    let node = ModelMountNode(
+      model: model, environment: environment, place: "\(Model.self)", run: run)
+    root = node
+    node.start(in: self)
+  }
+
+  /// Whether a watch waits for reconciliation.
+  var isDirty: Bool { !dirty.isEmpty }
+
+  func markDirty(_ watch: RouteWatch) {
+    dirty.append(watch)
+  }
+
+  /// Reconciles the watches read since the last flush, and those that their new children
+  /// add, until none is left.
+  ///
+  /// - Complexity: O(*n*) per dirty watch of a route holding *n* children.
+  func flush() {
+    var index = 0
+    while index < dirty.count {
+      let watch = dirty[index]
+      index += 1
+      watch.reconcile()
+    }
+    dirty.removeAll(keepingCapacity: true)
+  }
+
+  /// Stops following everything: for the store's release.
+  func stop() {
+    root?.stop()
+    root = nil
+    dirty = []
+  }
+}
+
+/// A followed model in the tree of ``Mounts``.
+@MainActor
+class MountNode {
+  /// `MeetingList.path[id: 2].detail`.
+  let place: String
+  var watches: [RouteWatch] = []
+  /// Set when the node starts.
+  weak var mounts: Mounts?
+
+  init(place: String) {
+    self.place = place
+  }
+
+  /// Stops following the model and its descendants.
+  func stop() {
+    for watch in watches { watch.stop() }
+    watches = []
+  }
+}
+
+/// A followed model of type `Model`, which knows its routes and how its effects reach the
+/// store.
+@MainActor
+final class ModelMountNode<Model: ArborealModel>: MountNode {
+  let model: Model
+  let environment: Model.Environment
+  /// Runs an `Fx` of the model: wraps it as its parent's, up to the store.
+  let run: @MainActor (Fx<Model.Action>) -> Void
+
+  init(
+    model: Model, environment: Model.Environment, place: String,
+    run: @escaping @MainActor (Fx<Model.Action>) -> Void
+  ) {
+    self.model = model
+    self.environment = environment
+    self.run = run
+    super.init(place: place)
+  }
+
+  /// Makes a watch for each followed route and reads each once.
+  func start(in mounts: Mounts) {
+    self.mounts = mounts
+    for route in Model.routes where route.isFollowed() {
+      let watch = RouteWatch(mounts: mounts)
+      watches.append(watch)
+      let model = self.model
+      let entries = route.entries
+      watch.reconcileEntries = { [weak self, weak watch] present in
+        guard let self, let watch else { return }
+        self.reconcile(watch, route: route, with: present)
+      }
+      // The body runs now, then after each transaction that changed what the route read; it
+      // only records the reading, which `Mounts.flush()` applies after the action.
+      watch.token = observe(ignoringChanges: { [weak watch] in
+        let present = entries(model)
+        watch?.read(present)
+      })
+    }
+  }
+
+  /// Follows a child the route `watch` holds now: starts its subscriptions and its routes.
+  ///
+  /// - Parameter wrap: Makes an `Fx` of the child this model's (nil once this model is gone).
+  /// - Returns: The child's node; nil when it has nothing to follow.
+  func enter<Child: ArborealModel>(
+    _ child: Child, environment: Child.Environment, place: String,
+    wrap: @escaping @MainActor (Fx<Child.Action>, Child.Environment) -> Fx<Model.Action>?
+  ) -> MountNode? {
+    guard Child._isSubscribing || !Child.routes.isEmpty, let mounts else { return nil }
+    let node = ModelMountNode<Child>(
+      model: child, environment: environment, place: place,
+      run: { [weak self] fx in
+        guard let self, let lifted = wrap(fx, environment) else { return }
+        self.run(lifted)
+      })
+    // Wrapping nothing still carries the child's subscriptions, and records it as present
+    // for its lifetime: the same path as an action forwarded to it.
+    if Child._isSubscribing { node.run(.none) }
+    node.start(in: mounts)
+    return node
+  }
+
+  /// Applies a reading of a route: its children that left stop being followed; those that
+  /// entered start.
+  private func reconcile(_ watch: RouteWatch, route: ChildRoute<Model>, with present: [RouteEntry])
+  {
+    var ids = Set<ObjectIdentifier>(minimumCapacity: present.count)
+    for entry in present { ids.insert(entry.id) }
+    for (id, node) in watch.nodes where !ids.contains(id) {
+      node.stop()
+      watch.nodes[id] = nil
+    }
+    for entry in present where !watch.known.contains(entry.id) {
+      if let node = route.enter(self, entry) { watch.nodes[entry.id] = node }
+    }
+    watch.known = ids
+  }
+
+  /// The declared name of the property a route reads, learnt once per model type.
+  func name(of path: AnyKeyPath, reading entries: @MainActor (Model) -> [RouteEntry]) -> String {
+    PlaceNames.name(of: path, in: model, reading: entries)
+  }
+}
+
+/// One followed route of one model instance.
+@MainActor
+final class RouteWatch {
+  weak var mounts: Mounts?
+  /// The identifiers of the children at the last reconciliation.
+  var known: Set<ObjectIdentifier> = []
+  /// The followed children among them.
+  var nodes: [ObjectIdentifier: MountNode] = [:]
+  /// The reading not yet reconciled.
+  private var pending: [RouteEntry]?
+  var reconcileEntries: (@MainActor ([RouteEntry]) -> Void)?
+  var token: TrackingToken?
+  private var isStopped = false
+
+  init(mounts: Mounts) {
+    self.mounts = mounts
+  }
+
+  isolated deinit {
+    token?.cancel()
+  }
+
+  /// Records a reading of the route, to reconcile at the next flush.
+  func read(_ present: [RouteEntry]) {
+    guard !isStopped else { return }
+    if pending == nil { mounts?.markDirty(self) }
+    pending = present
+  }
+
+  /// Applies the pending reading, if any.
+  func reconcile() {
+    guard !isStopped, let present = pending else { return }
+    pending = nil
+    reconcileEntries?(present)
+  }
+
+  /// Cancels the observation and stops the children's nodes.
+  func stop() {
+    isStopped = true
+    token?.cancel()
+    token = nil
+    pending = nil
+    reconcileEntries = nil
+    for node in nodes.values { node.stop() }
+    nodes = [:]
+    known = []
+  }
+}

@@ -1,0 +1,462 @@
+/// One place where a model holds child models, declared once in the model's
+/// ``ArborealModel/routes``: the store follows it, so that a child's lifetime is the child's
+/// own, however it entered the state.
+///
+/// ```swift
+/// static let routes: [ChildRoute<MeetingList>] = [
+///   .stack(\.path, tag: Action.path),
+/// ]
+/// ```
+///
+/// A ``SubscribingModel`` child that a route holds has its subscriptions started as soon as it
+/// is in the state (pushed, presented, inserted, assigned, or there when the store is made),
+/// after the action that put it there, with no action sent to it; they end within the action
+/// that removes it. Its own routes are followed in turn, so a grandchild's work starts and
+/// ends the same way. ``Store/children`` lists every child the routes hold, by place.
+///
+/// A route names the parent's property, how the child's actions become the parent's (`tag`,
+/// the same one its `forward` takes) and the child's services. The `forward` of each kind still
+/// delivers actions; the route adds what happens without one.
+///
+/// ## Cost
+/// A model without routes costs nothing. The store reads each route once when it starts
+/// following its parent, then after each transaction that changed what the route reads (O(*n*)
+/// for a collection or a stack of *n*), as a `forward`'s lifetime watch does. A route whose
+/// children neither subscribe nor declare routes is not followed, only listed.
+///
+/// Invariant (why `@unchecked Sendable` holds): every stored property is a `let` holding a key
+/// path (an immutable value) or a closure that captures only key paths and `@Sendable`
+/// closures; all but `isFollowed` run on the main actor.
+public struct ChildRoute<Parent: ArborealModel>: @unchecked Sendable {
+  /// The parent's property.
+  let path: AnyKeyPath
+  /// Whether any child the route can hold has something to follow: subscriptions or routes.
+  let isFollowed: @Sendable () -> Bool
+  /// The children the route holds now, read through the parent's tracked properties.
+  let entries: @MainActor (Parent) -> [RouteEntry]
+  /// Starts following the child of `entry` under `node`: its subscriptions and routes; nil
+  /// when it has nothing to follow or the route no longer holds it.
+  let enter: @MainActor (ModelMountNode<Parent>, RouteEntry) -> MountNode?
+  /// Lists the child of `entry` and its descendants under `place`.
+  let list: @MainActor (Parent, RouteEntry, String, inout [ChildPlace]) -> Void
+}
+
+/// A child model found through ``ArborealModel/routes``, and its place in the state.
+///
+/// The place starts with the store's model type and names each property, identifier and
+/// case on the way: `MeetingList.path[id: 2].detail.destination.editor`.
+public struct ChildPlace: CustomStringConvertible {
+  /// Where the child is: `MeetingList.path[id: 2].detail`.
+  public let place: String
+  /// The child model.
+  public let model: any ArborealModel
+
+  /// The place.
+  public var description: String { place }
+}
+
+/// One child a route holds: its identity, its key (a collection's identifier, a stack's
+/// element identifier) and, in an enumeration, its case.
+struct RouteEntry {
+  let object: AnyObject
+  let key: AnyHashable?
+
+  var id: ObjectIdentifier { ObjectIdentifier(object) }
+
+  /// `[id: 2]`, or nothing.
+  var keyText: String {
+    guard let key else { return "" }
+    let text = (key.base as? StackElementID).map { "\($0.rawValue)" } ?? "\(key.base)"
+    return "[id: \(text)]"
+  }
+}
+
+extension ChildRoute {
+  /// A child the parent always holds, whose services are the parent's.
+  ///
+  /// - Parameters:
+  ///   - path: Where the parent holds the child.
+  ///   - tag: Makes the parent's action of a child action: the one its `forward` takes.
+  /// - Returns: The route.
+  public static func child<Child: ArborealModel>(
+    _ path: KeyPath<Parent, Child>,
+    tag: @escaping @Sendable (Child.Action) -> Parent.Action
+  ) -> ChildRoute where Child.Environment == Parent.Environment {
+    child(path, environment: { $0 }, tag: tag)
+  }
+
+  /// A child the parent always holds.
+  ///
+  /// - Parameters:
+  ///   - path: Where the parent holds the child.
+  ///   - environment: The child's services, from the parent's.
+  ///   - tag: Makes the parent's action of a child action: the one its `forward` takes.
+  /// - Returns: The route.
+  public static func child<Child: ArborealModel>(
+    _ path: KeyPath<Parent, Child>,
+    environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
+    tag: @escaping @Sendable (Child.Action) -> Parent.Action
+  ) -> ChildRoute {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    return models(
+      of: Child.self, path, environment: environment,
+      entries: { [RouteEntry(object: $0[keyPath: path], key: nil)] },
+      wrap: { parent, fx, child, _, environment in
+        parent.forwarded(fx, of: child, at: path, environment: environment, tag: tag)
+      })
+  }
+
+  /// An optional child whose services are the parent's, forwarded with plain child actions.
+  ///
+  /// - Parameters:
+  ///   - path: Where the parent holds the child.
+  ///   - tag: Makes the parent's action of a child action: the one its `forward` takes.
+  /// - Returns: The route.
+  public static func child<Child: ArborealModel>(
+    _ path: KeyPath<Parent, Child?>,
+    tag: @escaping @Sendable (Child.Action) -> Parent.Action
+  ) -> ChildRoute where Child.Environment == Parent.Environment {
+    child(path, environment: { $0 }, tag: tag)
+  }
+
+  /// An optional child, forwarded with plain child actions.
+  ///
+  /// - Parameters:
+  ///   - path: Where the parent holds the child.
+  ///   - environment: The child's services, from the parent's.
+  ///   - tag: Makes the parent's action of a child action: the one its `forward` takes.
+  /// - Returns: The route.
+  public static func child<Child: ArborealModel>(
+    _ path: KeyPath<Parent, Child?>,
+    environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
+    tag: @escaping @Sendable (Child.Action) -> Parent.Action
+  ) -> ChildRoute {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    return models(
+      of: Child.self, path, environment: environment,
+      entries: { parent in parent[keyPath: path].map { [RouteEntry(object: $0, key: nil)] } ?? [] },
+      wrap: { parent, fx, child, _, environment in
+        parent.forwarded(fx, of: child, atOptional: path, environment: environment, tag: tag)
+      })
+  }
+
+  /// A presented child whose services are the parent's (a sheet, a pushed detail), forwarded
+  /// with ``PresentationAction``.
+  ///
+  /// - Parameters:
+  ///   - path: Where the parent holds the child.
+  ///   - tag: Makes the parent's action of a presentation action: the one its `forward` takes.
+  /// - Returns: The route.
+  public static func child<Child: ArborealModel>(
+    _ path: ReferenceWritableKeyPath<Parent, Child?>,
+    tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Parent.Action
+  ) -> ChildRoute where Child.Environment == Parent.Environment {
+    child(path, environment: { $0 }, tag: tag)
+  }
+
+  /// A presented child, forwarded with ``PresentationAction``.
+  ///
+  /// - Parameters:
+  ///   - path: Where the parent holds the child.
+  ///   - environment: The child's services, from the parent's.
+  ///   - tag: Makes the parent's action of a presentation action: the one its `forward` takes.
+  /// - Returns: The route.
+  public static func child<Child: ArborealModel>(
+    _ path: ReferenceWritableKeyPath<Parent, Child?>,
+    environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
+    tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Parent.Action
+  ) -> ChildRoute {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    return models(
+      of: Child.self, path, environment: environment,
+      entries: { parent in parent[keyPath: path].map { [RouteEntry(object: $0, key: nil)] } ?? [] },
+      wrap: { parent, fx, child, _, environment in
+        parent.forwarded(fx, of: child, presentedAt: path, environment: environment, tag: tag)
+      })
+  }
+
+  /// The children of a collection, each found by its identifier, whose services are the
+  /// parent's.
+  ///
+  /// - Parameters:
+  ///   - path: Where the parent holds its children.
+  ///   - tag: Makes the parent's action of a child's identifier and action: the one its
+  ///     `forward` takes (`Action.row` for `case row(id: Row.ID, Row.Action)`).
+  /// - Returns: The route.
+  public static func children<Children: Collection>(
+    _ path: KeyPath<Parent, Children>,
+    tag: @escaping @Sendable (Children.Element.ID, Children.Element.Action) -> Parent.Action
+  ) -> ChildRoute
+  where
+    Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable,
+    Children.Element.Environment == Parent.Environment
+  {
+    children(path, environment: { $0 }, tag: tag)
+  }
+
+  /// The children of a collection, each found by its identifier.
+  ///
+  /// - Parameters:
+  ///   - path: Where the parent holds its children.
+  ///   - environment: The children's services, from the parent's.
+  ///   - tag: Makes the parent's action of a child's identifier and action: the one its
+  ///     `forward` takes (`Action.row` for `case row(id: Row.ID, Row.Action)`).
+  /// - Returns: The route.
+  public static func children<Children: Collection>(
+    _ path: KeyPath<Parent, Children>,
+    environment: @escaping @Sendable (Parent.Environment) -> Children.Element.Environment,
+    tag: @escaping @Sendable (Children.Element.ID, Children.Element.Action) -> Parent.Action
+  ) -> ChildRoute
+  where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    return models(
+      of: Children.Element.self, path, environment: environment,
+      entries: { parent in
+        parent[keyPath: path].map { RouteEntry(object: $0, key: AnyHashable($0.id)) }
+      },
+      wrap: { parent, fx, child, _, environment in
+        let id = child.id
+        return parent.forwarded(
+          fx, of: child, in: path, environment: environment, tag: { tag(id, $0) })
+      })
+  }
+
+  /// A navigation stack of one kind of screen whose services are the parent's.
+  ///
+  /// - Parameters:
+  ///   - path: Where the parent holds the stack.
+  ///   - tag: Makes the parent's action of a stack action: the one its `forward` takes.
+  /// - Returns: The route.
+  public static func stack<Element: ArborealModel>(
+    _ path: ReferenceWritableKeyPath<Parent, ModelStack<Element>>,
+    tag: @escaping @Sendable (StackAction<Element.Action>) -> Parent.Action
+  ) -> ChildRoute where Element.Environment == Parent.Environment {
+    stack(path, environment: { $0 }, tag: tag)
+  }
+
+  /// A navigation stack of one kind of screen.
+  ///
+  /// - Parameters:
+  ///   - path: Where the parent holds the stack.
+  ///   - environment: The screens' services, from the parent's.
+  ///   - tag: Makes the parent's action of a stack action: the one its `forward` takes.
+  /// - Returns: The route.
+  public static func stack<Element: ArborealModel>(
+    _ path: ReferenceWritableKeyPath<Parent, ModelStack<Element>>,
+    environment: @escaping @Sendable (Parent.Environment) -> Element.Environment,
+    tag: @escaping @Sendable (StackAction<Element.Action>) -> Parent.Action
+  ) -> ChildRoute {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    return models(
+      of: Element.self, path, environment: environment,
+      entries: { parent in
+        let stack = parent[keyPath: path]
+        return zip(stack.elementIDs, stack).map { RouteEntry(object: $1, key: AnyHashable($0)) }
+      },
+      wrap: { parent, fx, child, key, environment in
+        // A stack's entries are keyed by their element identifiers, so the cast holds.
+        guard let id = key?.base as? StackElementID else { return .none }
+        return parent.forwarded(
+          fx, of: child, on: path, id: id, environment: environment, tag: tag)
+      })
+  }
+
+  /// A navigation stack of several kinds of screen whose services are the parent's.
+  ///
+  /// - Parameters:
+  ///   - path: Where the parent holds the stack.
+  ///   - tag: Makes the parent's action of a stack action: the one its `forward` takes.
+  /// - Returns: The route.
+  public static func stack<Cases: ModelCases>(
+    _ path: ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
+    tag: @escaping @Sendable (StackAction<Cases.Action>) -> Parent.Action
+  ) -> ChildRoute where Cases.Environment == Parent.Environment {
+    stack(path, environment: { $0 }, tag: tag)
+  }
+
+  /// A navigation stack of several kinds of screen, each found through its case.
+  ///
+  /// - Parameters:
+  ///   - path: Where the parent holds the stack.
+  ///   - environment: The services of the screens' enumeration, from the parent's.
+  ///   - tag: Makes the parent's action of a stack action: the one its `forward` takes.
+  /// - Returns: The route.
+  public static func stack<Cases: ModelCases>(
+    _ path: ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
+    environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
+    tag: @escaping @Sendable (StackAction<Cases.Action>) -> Parent.Action
+  ) -> ChildRoute {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    return cases(
+      of: Cases.self, path, environment: environment,
+      entries: { parent in
+        let stack = parent[keyPath: path]
+        var entries: [RouteEntry] = []
+        for (id, screen) in zip(stack.elementIDs, stack) {
+          if let object = screen.heldObject {
+            entries.append(RouteEntry(object: object, key: AnyHashable(id)))
+          }
+        }
+        return entries
+      },
+      place: { parent, key in
+        // A stack's entries are keyed by their element identifiers, so the cast holds.
+        guard let id = key?.base as? StackElementID else { return nil }
+        return parent[keyPath: path][id: id].map { ($0, CasePlace.screen(id, of: path, tag: tag)) }
+      })
+  }
+
+  /// An enumeration of destinations (sheets, alerts, dialogs) whose services are the parent's.
+  ///
+  /// - Parameters:
+  ///   - path: Where the parent holds the destination.
+  ///   - tag: Makes the parent's action of a presentation action: the one its `forward` takes.
+  /// - Returns: The route.
+  public static func destination<Cases: ModelCases>(
+    _ path: ReferenceWritableKeyPath<Parent, Cases?>,
+    tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
+  ) -> ChildRoute where Cases.Environment == Parent.Environment {
+    destination(path, environment: { $0 }, tag: tag)
+  }
+
+  /// An enumeration of destinations (sheets, alerts, dialogs).
+  ///
+  /// - Parameters:
+  ///   - path: Where the parent holds the destination.
+  ///   - environment: The services of the enumeration, from the parent's.
+  ///   - tag: Makes the parent's action of a presentation action: the one its `forward` takes.
+  /// - Returns: The route.
+  public static func destination<Cases: ModelCases>(
+    _ path: ReferenceWritableKeyPath<Parent, Cases?>,
+    environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
+    tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
+  ) -> ChildRoute {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    return cases(
+      of: Cases.self, path, environment: environment,
+      entries: { parent in
+        parent[keyPath: path]?.heldObject.map { [RouteEntry(object: $0, key: nil)] } ?? []
+      },
+      place: { parent, _ in
+        parent[keyPath: path].map { ($0, CasePlace.destination(path, tag: tag)) }
+      })
+  }
+
+  // MARK: Builders
+
+  /// A route whose children are models of one type.
+  private static func models<Child: ArborealModel>(
+    of child: Child.Type, _ path: AnyKeyPath,
+    environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
+    entries: @escaping @MainActor (Parent) -> [RouteEntry],
+    wrap:
+      @escaping @MainActor (
+        Parent, Fx<Child.Action>, Child, AnyHashable?, Child.Environment
+      ) -> Fx<Parent.Action>
+  ) -> ChildRoute {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    return ChildRoute(
+      path: path,
+      isFollowed: { Child._isSubscribing || !Child.routes.isEmpty },
+      entries: entries,
+      enter: { node, entry in
+        guard let child = entry.object as? Child else { return nil }
+        let parent = node.model
+        let key = entry.key
+        return node.enter(
+          child, environment: environment(node.environment),
+          place: node.place + "." + node.name(of: path, reading: entries) + entry.keyText,
+          wrap: { [weak parent] fx, environment in
+            parent.map { wrap($0, fx, child, key, environment) }
+          })
+      },
+      list: { parent, entry, place, places in
+        guard let child = entry.object as? Child else { return }
+        let place =
+          place + "." + PlaceNames.name(of: path, in: parent, reading: entries)
+          + entry.keyText
+        ChildPlace.list(child, at: place, into: &places)
+      })
+  }
+
+  /// A route whose children are the models an enumeration's cases hold.
+  private static func cases<Cases: ModelCases>(
+    of cases: Cases.Type, _ path: AnyKeyPath,
+    environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
+    entries: @escaping @MainActor (Parent) -> [RouteEntry],
+    place: @escaping @MainActor (Parent, AnyHashable?) -> (Cases, CasePlace<Parent, Cases>)?
+  ) -> ChildRoute {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    return ChildRoute(
+      path: path,
+      isFollowed: { Cases.cases.contains { $0.route.isFollowed } },
+      entries: entries,
+      enter: { node, entry in
+        guard let (value, casePlace) = place(node.model, entry.key) else { return nil }
+        let prefix = node.place + "." + node.name(of: path, reading: entries) + entry.keyText
+        for route in Cases.cases {
+          if let entered = route.route.enter(
+            value, under: node, at: casePlace, environment: environment(node.environment),
+            place: prefix)
+          {
+            return entered
+          }
+        }
+        return nil
+      },
+      list: { parent, entry, prefix, places in
+        guard let (value, _) = place(parent, entry.key) else { return }
+        let prefix =
+          prefix + "." + PlaceNames.name(of: path, in: parent, reading: entries)
+          + entry.keyText
+        for route in Cases.cases where route.route.list(value, at: prefix, into: &places) {
+          return
+        }
+      })
+  }
+}
+
+extension ChildPlace {
+  /// Appends `child` at `place`, then its descendants, depth first in the order of its routes.
+  @MainActor
+  static func list<Child: ArborealModel>(
+    _ child: Child, at place: String, into places: inout [ChildPlace]
+  ) {
+    places.append(ChildPlace(place: place, model: child))
+    for route in Child.routes {
+      for entry in route.entries(child) {
+        route.list(child, entry, place, &places)
+      }
+    }
+  }
+}
+
+/// The names of the properties routes read, learnt once per parent type and key path.
+@MainActor
+enum PlaceNames {
+  private static var known: [RouteKey: String] = [:]
+
+  /// The declared name of the property `path` names, found from the tracked property that
+  /// `entries` reads (a `@Tracked` key path prints as a computed one), or the key path's own
+  /// text for a stored property.
+  static func name<Parent: ArborealModel>(
+    of path: AnyKeyPath, in parent: Parent,
+    reading entries: @MainActor (Parent) -> [RouteEntry]
+  ) -> String {
+    let key = RouteKey(parent: ObjectIdentifier(Parent.self), path: path)
+    if let name = known[key] { return name }
+    let (_, accesses) = withAccessRecording { _ = entries(parent) }
+    let name =
+      trackedProperties(of: parent).first { $0.isRead(in: accesses) }?.name
+      ?? storedName(of: path)
+    known[key] = name
+    return name
+  }
+
+  /// `editor` for `\Form.editor`; the key path's text when it is not a plain property.
+  private static func storedName(of path: AnyKeyPath) -> String {
+    let written = String(reflecting: path)
+    guard let dot = written.firstIndex(of: ".") else { return written }
+    return String(written[written.index(after: dot)...])
+  }
+}

@@ -1,0 +1,305 @@
+import ArborealTestSupport
+import Testing
+
+@testable import Arboreal
+
+/// A screen that listens to its own stream of messages for as long as it is in the state.
+private final class Feed: SubscribingModel, Identifiable {
+  enum Action: Sendable, Equatable {
+    case received(String)
+  }
+
+  /// Makes the streams subscriptions listen to, and keeps their continuations so that a test
+  /// can send messages.
+  final class Environment: Sendable {
+    let made = Log<Int>()
+    let continuations = Log<AsyncStream<Action>.Continuation>()
+
+    func messages() -> AsyncStream<Action> {
+      let (stream, continuation) = AsyncStream<Action>.makeStream()
+      made.append(made.count + 1)
+      continuations.append(continuation)
+      return stream
+    }
+  }
+
+  let registrar = TrackingRegistrar()
+  let id: Int
+  @Tracked private(set) var received: [String] = []
+
+  init(id: Int = 0) {
+    self.id = id
+  }
+
+  func update(action: Action, environment: Environment) -> Fx<Action> {
+    switch action {
+    case .received(let message):
+      received.append(message)
+    }
+    return .none
+  }
+
+  func subscriptions(environment: Environment) -> [Subscription<Action>] {
+    [Subscription(id: "messages", Self.listening(to: environment.messages()))]
+  }
+
+  /// Sends every message of `messages`, made when the store starts the subscription.
+  private static func listening(to messages: AsyncStream<Action>) -> Fx<Action> {
+    .run { send in
+      for await message in messages { await send(message) }
+    }
+  }
+}
+
+/// A screen that holds a feed of its own, presented: its routes are followed in turn.
+private final class Panel: ArborealModel {
+  enum Action: Sendable, Equatable {
+    case feed(PresentationAction<Feed.Action>)
+    case showFeed(Bool)
+  }
+
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var feed: Feed?
+
+  static let routes: [ChildRoute<Panel>] = [.child(\.feed, tag: Action.feed)]
+
+  init(feed: Feed? = nil) {
+    self.feed = feed
+  }
+
+  func update(action: Action, environment: Feed.Environment) -> Fx<Action> {
+    switch action {
+    case .feed(let action):
+      return forward(action, to: \.feed, environment: environment, tag: Action.feed)
+    case .showFeed(let shown):
+      feed = shown ? Feed(id: 100) : nil
+      return .none
+    }
+  }
+}
+
+/// The destinations of a hub: a feed, or a confirmation.
+private enum Destination: ModelCases {
+  case feed(Feed)
+  case confirm(AlertState<Bool>)
+
+  enum Action: Sendable, Equatable {
+    case feed(Feed.Action)
+    case confirm(Bool)
+  }
+
+  typealias Environment = Feed.Environment
+
+  static let cases: [CaseRoute<Destination>] = [
+    .model(Destination.feed, action: Action.feed),
+    .alert(Destination.confirm, action: Action.confirm),
+  ]
+}
+
+/// A model that holds feeds in every way a parent can, and changes them by plain writes,
+/// never by `push(_:on:)` or `present(_:at:)`.
+private final class Hub: ArborealModel {
+  enum Action: Sendable, Equatable {
+    case sheet(PresentationAction<Feed.Action>)
+    case row(id: Int, Feed.Action)
+    case path(StackAction<Feed.Action>)
+    case panels(StackAction<Panel.Action>)
+    case destination(PresentationAction<Destination.Action>)
+    case set(Edit)
+  }
+
+  /// A plain write to one of the hub's places.
+  enum Edit: Sendable, Equatable {
+    case sheet(Int?)
+    case rows([Int])
+    case push(Int)
+    case popLast
+    case pushPanel(withFeed: Bool)
+    case destination(Int?)
+    case confirm
+  }
+
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var sheet: Feed?
+  @Tracked private(set) var rows: [Feed] = []
+  @Tracked private(set) var path = ModelStack<Feed>()
+  @Tracked private(set) var panels = ModelStack<Panel>()
+  @Tracked private(set) var destination: Destination?
+
+  static let routes: [ChildRoute<Hub>] = [
+    .child(\.sheet, tag: Action.sheet),
+    .children(\.rows, tag: Action.row),
+    .stack(\.path, tag: Action.path),
+    .stack(\.panels, tag: Action.panels),
+    .destination(\.destination, tag: Action.destination),
+  ]
+
+  init(sheet: Feed? = nil) {
+    self.sheet = sheet
+  }
+
+  func update(action: Action, environment: Feed.Environment) -> Fx<Action> {
+    switch action {
+    case .sheet(let action):
+      return forward(action, to: \.sheet, environment: environment, tag: Action.sheet)
+    case .row(let id, let action):
+      return forward(action, to: \.rows, id: id, environment: environment, tag: Action.row)
+    case .path(let action):
+      return forward(action, in: \.path, environment: environment, tag: Action.path)
+    case .panels(let action):
+      return forward(action, in: \.panels, environment: environment, tag: Action.panels)
+    case .destination(let action):
+      return forward(action, to: \.destination, environment: environment, tag: Action.destination)
+    case .set(let edit):
+      apply(edit)
+      return .none
+    }
+  }
+
+  private func apply(_ edit: Edit) {
+    switch edit {
+    case .sheet(let id): sheet = id.map { Feed(id: $0) }
+    case .rows(let ids):
+      // Rows kept keep their instance; new ones are made.
+      rows = ids.map { id in rows.first { $0.id == id } ?? Feed(id: id) }
+    case .push(let id): path.push(Feed(id: id))
+    case .popLast: _ = path.popLast()
+    case .pushPanel(let withFeed): panels.push(Panel(feed: withFeed ? Feed(id: 50) : nil))
+    case .destination(let id): destination = id.map { .feed(Feed(id: $0)) }
+    case .confirm: destination = .confirm(AlertState(title: "Sure?"))
+    }
+  }
+}
+
+/// A model's routes, declared once, make a subscribing child's work start when it enters the
+/// state by any write and end when it leaves; the store lists the children by place.
+@MainActor @Suite struct ChildRouteTests {
+  @Test func aPresentedChildAssignedByAPlainWriteSubscribesAtOnceAndStopsWhenRemoved() {
+    let environment = Feed.Environment()
+    let store = Store(state: Hub(), environment: environment)
+    store.send(.set(.sheet(1)))
+    #expect(store.runningEffectCount == 1)
+    #expect(environment.made.count == 1)
+    store.send(.set(.sheet(nil)))
+    #expect(store.runningEffectCount == 0)
+  }
+
+  @Test func eachAppearanceStartsItsWorkOnce() {
+    let environment = Feed.Environment()
+    let store = Store(state: Hub(), environment: environment)
+    for appearance in 1...3 {
+      store.send(.set(.push(appearance)))
+      store.send(.set(.popLast))
+      #expect(store.runningEffectCount == 0)
+      #expect(environment.made.count == appearance)
+    }
+    store.send(.set(.push(7)))
+    store.send(.set(.push(8)))
+    #expect(store.runningEffectCount == 2)
+    store.send(.set(.popLast))
+    #expect(store.runningEffectCount == 1)
+    #expect(environment.made.count == 5)
+  }
+
+  @Test func aChildThereWhenTheStoreIsMadeSubscribesWithTheStore() {
+    let environment = Feed.Environment()
+    let store = Store(state: Hub(sheet: Feed(id: 1)), environment: environment)
+    #expect(store.runningEffectCount == 1)
+    store.send(.set(.sheet(nil)))
+    #expect(store.runningEffectCount == 0)
+  }
+
+  @Test func theSubscriptionsActionsReachTheChildThroughTheParentsRoute() async {
+    let environment = Feed.Environment()
+    let store = Store(state: Hub(), environment: environment)
+    store.send(.set(.rows([1, 2])))
+    #expect(environment.continuations.count == 2)
+    environment.continuations.all[1].yield(.received("hello"))
+    // Ending both streams ends both subscriptions: `finish()` returns once the message has
+    // been delivered, whatever the scheduling.
+    for continuation in environment.continuations.all { continuation.finish() }
+    await store.finish()
+    #expect(store.state.rows[1].received == ["hello"])
+    #expect(store.state.rows[0].received == [])
+  }
+
+  @Test func keptRowsKeepTheirWorkAndOnlyNewOnesStart() {
+    let environment = Feed.Environment()
+    let store = Store(state: Hub(), environment: environment)
+    store.send(.set(.rows(Array(0..<1_000))))
+    #expect(store.runningEffectCount == 1_000)
+    store.send(.set(.rows(Array(1..<1_001))))
+    #expect(store.runningEffectCount == 1_000)
+    #expect(environment.made.count == 1_001)
+    store.send(.set(.rows([])))
+    #expect(store.runningEffectCount == 0)
+  }
+
+  @Test func aGrandchildStartsWithItsParentAndEndsWhenThatParentIsPopped() {
+    let environment = Feed.Environment()
+    let store = Store(state: Hub(), environment: environment)
+    store.send(.set(.pushPanel(withFeed: true)))
+    #expect(store.runningEffectCount == 1)
+    // Written by the panel's own update, reached through the stack's route.
+    store.send(.panels(.element(id: 0, action: .showFeed(false))))
+    #expect(store.runningEffectCount == 0)
+    store.send(.panels(.element(id: 0, action: .showFeed(true))))
+    #expect(store.runningEffectCount == 1)
+    store.send(.set(.pushPanel(withFeed: false)))
+    #expect(store.runningEffectCount == 1)
+    store.send(.panels(.popFrom(id: 0)))
+    #expect(store.runningEffectCount == 0)
+    #expect(environment.made.count == 2)
+  }
+
+  @Test func aDestinationsModelCaseSubscribesAndAnAlertCaseHoldsNothing() {
+    let environment = Feed.Environment()
+    let store = Store(state: Hub(), environment: environment)
+    store.send(.set(.destination(1)))
+    #expect(store.runningEffectCount == 1)
+    store.send(.set(.confirm))
+    #expect(store.runningEffectCount == 0)
+    store.send(.set(.destination(2)))
+    store.send(.destination(.dismiss))
+    #expect(store.runningEffectCount == 0)
+    #expect(environment.made.count == 2)
+  }
+
+  @Test func startingThroughPushAndThroughTheRouteStartsTheWorkOnce() {
+    let environment = Feed.Environment()
+    let store = Store(state: Hub(), environment: environment)
+    store.send(.set(.push(1)))
+    // An action forwarded to the screen reports its subscriptions again: not restarted.
+    store.send(.path(.element(id: 0, action: .received("x"))))
+    #expect(store.runningEffectCount == 1)
+    #expect(environment.made.count == 1)
+  }
+
+  @Test func theStoreListsEveryChildByPlace() {
+    let store = Store(state: Hub(), environment: Feed.Environment())
+    #expect(store.children.isEmpty)
+    store.send(.set(.sheet(1)))
+    store.send(.set(.rows([4, 5])))
+    store.send(.set(.push(9)))
+    store.send(.set(.pushPanel(withFeed: true)))
+    store.send(.set(.destination(3)))
+    #expect(
+      store.children.map(\.place) == [
+        "Hub.sheet",
+        "Hub.rows[id: 4]",
+        "Hub.rows[id: 5]",
+        "Hub.path[id: 0]",
+        "Hub.panels[id: 0]",
+        "Hub.panels[id: 0].feed",
+        "Hub.destination.feed",
+      ])
+    #expect(
+      store.children.last?.model as? Feed === store.state.destination?[case: Destination.feed])
+  }
+
+  @Test func aModelWithoutRoutesFollowsNothing() {
+    let store = Store(state: Feed(), environment: Feed.Environment())
+    #expect(store.children.isEmpty)
+    #expect(store.runningEffectCount == 1)  // its own subscription, as the root
+  }
+}
