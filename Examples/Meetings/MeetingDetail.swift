@@ -43,6 +43,11 @@ final class MeetingDetail: ArborealModel {
   @Tracked private(set) var meeting: Meeting
   @Tracked private(set) var destination: Destination?
 
+  /// The destination, declared for the store's list of children (`Store.children`).
+  static let routes: [ChildRoute<MeetingDetail>] = [
+    .destination(\.destination, tag: Action.destination)
+  ]
+
   init(meeting: Meeting) {
     self.meeting = meeting
   }

@@ -32,6 +32,10 @@ final class MeetingList: ArborealModel {
   let registrar = TrackingRegistrar()
   @Tracked private(set) var meetings: [Meeting] = []
   @Tracked private(set) var path = ModelStack<Path>()
+
+  /// The stack, followed by the store: a recording screen's timer starts when it is pushed,
+  /// however it is pushed, and ends when it is popped.
+  static let routes: [ChildRoute<MeetingList>] = [.stack(\.path, tag: Action.path)]
   private var nextID = 1
 
   func meeting(id: Meeting.ID) -> Meeting? {
@@ -48,10 +52,7 @@ final class MeetingList: ArborealModel {
       path.push(.detail(MeetingDetail(meeting: meeting)))
     case .record(let id):
       guard let meeting = meeting(id: id) else { break }
-      // Its timer starts with the push, and ends when it is popped.
-      return push(
-        .record(RecordMeeting(meeting: meeting)), on: \.path, environment: environment,
-        tag: Action.path)
+      path.push(.record(RecordMeeting(meeting: meeting)))
     case .path(let action):
       // Every action of a screen is forwarded, its delegate actions too (the screen ignores
       // them), before the list acts on them.

@@ -70,6 +70,14 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   /// The services the model's effects use.
   public var environment: Model.Environment { store.environment }
 
+  /// Every child model the model's routes hold now, by place: the same list as
+  /// ``Arboreal/Store/children``.
+  ///
+  /// ```swift
+  /// #expect(store.children.map(\.place) == ["MeetingList.path[id: 0]"])
+  /// ```
+  public var children: [ChildPlace] { store.children }
+
   /// Whether the model under test dismissed itself: its update returned `Fx.dismiss`, which
   /// in the app its presenting parent would have acted on.
   ///

@@ -51,6 +51,21 @@ import Testing
     detail(.destination(.presented(.editor(action))))
   }
 
+  @Test func theStoreListsTheScreensAndTheSheetByPlace() async {
+    let store = await makeStoreOnTheDetail()
+    await store.send(detail(.editTapped)) { #expect(editor($0)?.draft == self.standup) }
+    #expect(
+      store.children.map(\.place) == [
+        "MeetingList.path[id: 0].detail",
+        "MeetingList.path[id: 0].detail.destination.editor",
+      ])
+    #expect(store.children.last?.model as? MeetingEditor === editor(store.state))
+    await store.send(editor(.cancel))
+    await store.receive(detail(.destination(.dismiss))) { #expect(editor($0) == nil) }
+    #expect(store.children.map(\.place) == ["MeetingList.path[id: 0].detail"])
+    await store.finish()
+  }
+
   @Test func savingTheEditSheetUpdatesTheScreenAndTheList() async {
     let store = await makeStoreOnTheDetail()
     await store.send(detail(.editTapped)) {
