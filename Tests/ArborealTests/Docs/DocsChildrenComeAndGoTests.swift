@@ -248,12 +248,63 @@ enum DocsChildren {
   // article ends: destinations
 }
 
+enum DocsRoutes {
+  // article begins: routes
+  final class Profile: SubscribingModel {
+    enum Action: Sendable, Equatable { case loaded(String) }
+
+    let registrar = TrackingRegistrar()
+    let id: Int
+    @Tracked private(set) var name: String?
+
+    init(id: Int) { self.id = id }
+
+    func update(action: Action, environment: Void) -> Fx<Action> {
+      switch action {
+      case .loaded(let name): self.name = name
+      }
+      return .none
+    }
+
+    // Once per appearance: the effect ends by itself and is not started again while the
+    // profile stays; had it kept running, popping the profile would end it.
+    func subscriptions(environment: Void) -> [Subscription<Action>] {
+      let id = self.id
+      return [Subscription(id: "load", Fx { .loaded("User \(id)") })]
+    }
+  }
+
+  final class People: ArborealModel {
+    enum Action: Sendable, Equatable {
+      case path(StackAction<Profile.Action>)
+      case open(Int)
+    }
+
+    let registrar = TrackingRegistrar()
+    @Tracked private(set) var path = ModelStack<Profile>()
+
+    static let routes: [ChildRoute<People>] = [.stack(\.path, tag: Action.path)]
+
+    func update(action: Action, environment: Void) -> Fx<Action> {
+      switch action {
+      case .path(let action):
+        return forward(action, in: \.path, environment: (), tag: Action.path)
+      case .open(let id):
+        path.push(Profile(id: id))  // a plain push: the route starts its work
+        return .none
+      }
+    }
+  }
+  // article ends: routes
+}
+
 @MainActor
 @Suite struct DocsChildrenComeAndGoTests {
   typealias Album = DocsChildren.Album
   typealias Meeting = DocsChildren.Meeting
   typealias Contact = DocsChildren.Contact
   typealias Contacts = DocsChildren.Contacts
+  typealias People = DocsRoutes.People
 
   // article begins: usage
   @Test func eachPhotoCancelsOnlyItsOwnUpload() async {
@@ -325,4 +376,14 @@ enum DocsChildren {
     #expect(editor?.isPresent == false)
   }
   // article ends: destinations-usage
+
+  // article begins: routes-usage
+  @Test func aPushedProfileLoadsWithNoActionSentToIt() async {
+    let store = Store(state: People(), environment: ())
+    store.send(.open(7))
+    await store.finish()
+    #expect(store.state.path[0].name == "User 7")
+    #expect(store.children.map(\.place) == ["People.path[id: 0]"])
+  }
+  // article ends: routes-usage
 }
