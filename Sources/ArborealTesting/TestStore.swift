@@ -71,7 +71,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   public var environment: Model.Environment { store.environment }
 
   /// Every child model the model's routes hold now, by place: the same list as
-  /// ``Arboreal/Store/children``.
+  /// `Store.children`.
   ///
   /// ```swift
   /// #expect(store.children.map(\.place) == ["MeetingList.path[id: 0]"])

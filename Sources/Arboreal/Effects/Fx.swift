@@ -274,7 +274,7 @@ public struct Fx<Action: Sendable>: Sendable {
   }
 
   /// No longer available: forward the actions of a child in a collection with
-  /// ``ArborealModel/forward(_:to:id:environment:tag:)``, or
+  /// ``ArborealModel/forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)``, or
   /// ``ArborealModel/forward(_:to:in:environment:tag:)`` for a child in hand.
   ///
   /// Mapping the effects of a row's update by hand scoped them by the row's key, not by the
@@ -305,7 +305,7 @@ public struct Fx<Action: Sendable>: Sendable {
   }
 
   /// An effect that cancels every running effect of the child of type `child` with `key`:
-  /// those of a child the parent forwards with ``ArborealModel/forward(_:to:id:environment:tag:)``
+  /// those of a child the parent forwards with ``ArborealModel/forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)``
   /// (or ``ArborealModel/forward(_:to:in:environment:tag:)``) for that identifier, or of the
   /// stack screen with that ``StackElementID``, and those of the child's own children.
   ///
@@ -395,7 +395,7 @@ public struct Fx<Action: Sendable>: Sendable {
   ///
   /// Identifiers are compared by type and value within the model that returned the effect:
   /// a child's identifiers, once its parent forwards its actions
-  /// (``ArborealModel/forward(_:to:id:environment:tag:)`` and its siblings), are the child
+  /// (``ArborealModel/forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)`` and its siblings), are the child
   /// instance's own, so sibling rows using the same identifier never cancel each other's
   /// effects. Applying `cancellable` twice makes the effects cancellable by either identifier.
   ///

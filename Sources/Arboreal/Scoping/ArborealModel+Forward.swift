@@ -130,7 +130,7 @@ extension ArborealModel {
   ///   return forward(action, to: \.rows, id: id, environment: environment, tag: Action.row)
   /// ```
   ///
-  /// The same as ``forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Action)``
+  /// The same as ``forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)``
   /// with `{ tag(id, $0) }`.
   ///
   /// - Parameters:
@@ -140,7 +140,7 @@ extension ArborealModel {
   ///   - environment: The services the child's effects use.
   ///   - tag: Makes this model's action of a child's identifier and action.
   /// - Returns: The child's effects, tagged; ``Fx/none`` when there is no such child.
-  /// - Complexity: As ``forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Action)``.
+  /// - Complexity: As ``forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)``.
   @inlinable
   @MainActor
   public func forward<Children: Collection>(
@@ -167,7 +167,7 @@ extension ArborealModel {
   ///   })
   /// ```
   ///
-  /// The same as ``forward(_:to:id:environment:tag:)`` without the search: the child's effects
+  /// The same as ``forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)`` without the search: the child's effects
   /// belong to it, and end when `children` no longer holds it (an effect of a child that is not
   /// in `children` when the action's effects start never starts).
   ///

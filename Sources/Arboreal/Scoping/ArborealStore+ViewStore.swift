@@ -75,7 +75,7 @@ extension ArborealStore {
   /// its `state` keeps returning the last child it saw, and its sends are dropped (and, in
   /// debug builds, reported to ``ArborealDiagnostics/droppedActionHandler``); if a child with
   /// the key appears again, it follows that one. The parent's update forwards the action with
-  /// ``ArborealModel/forward(_:to:id:environment:tag:)``, which drops an action for a key the
+  /// ``ArborealModel/forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)``, which drops an action for a key the
   /// parent no longer has (one could have been queued before the child was removed) and ends
   /// a removed child's effects:
   ///

@@ -82,7 +82,7 @@ public struct Subscription<Action: Sendable>: Sendable {
   }
 
   /// No longer available: a child's subscriptions start by themselves once its parent forwards
-  /// its actions with ``ArborealModel/forward(_:to:id:environment:tag:)`` or one of its
+  /// its actions with ``ArborealModel/forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)`` or one of its
   /// siblings.
   ///
   /// A parent that listed its children's subscriptions in its own scoped them by the child's
