@@ -811,8 +811,12 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     guard !unchecked.isEmpty else { return }
     // A few models in full; an action that adds thousands would otherwise print them all.
     let shown = 5
+    // Where the model's routes hold each one: `MeetingList.path[id: 0].detail`.
+    var places: [ObjectIdentifier: String] = [:]
+    for child in store.children { places[ObjectIdentifier(child.model)] = child.place }
     var models = unchecked.prefix(shown).map { model in
-      "  \(model.model), new in \(model.place):\n"
+      let at = places[model.id].map { " (at \($0))" } ?? ""
+      return "  \(model.model), new in \(model.place)\(at):\n"
         + model.properties.map { "    \($0)" }.joined(separator: "\n")
     }
     if unchecked.count > shown {
@@ -826,7 +830,8 @@ public final class TestStore<Model: ArborealModel>: Sendable {
         + "(\(types.joined(separator: ", "))) into the state whose tracked properties the "
         + "assertion did not check:\n" + models.joined(separator: "\n")
         + "\nRead each one in the `assert` closure, compare the new \(first.typeName) as a "
-        + "whole with the one you expect (`#expect(stateDifferences(model.\(first.property), "
+        + "whole with the one you expect (`#expect(stateDifferences(model.\(first.property)"
+        + "\(first.caseAccessor), "
         + "\(first.typeName)(…)) == [])`), or set `exhaustivity = .off`.",
       at: location)
   }

@@ -302,4 +302,18 @@ private final class Hub: ArborealModel {
     #expect(store.children.isEmpty)
     #expect(store.runningEffectCount == 1)  // its own subscription, as the root
   }
+
+  #if DEBUG
+    @Test func anActionDroppedDeepInTheStateIsReportedWithItsParentsPlace() {
+      let messages = Log<String>()
+      ArborealDiagnostics.droppedActionHandler = { messages.append($0) }
+      defer { ArborealDiagnostics.droppedActionHandler = nil }
+      let store = Store(state: Hub(), environment: Feed.Environment())
+      store.send(.set(.pushPanel(withFeed: false)))
+      store.send(.panels(.element(id: 0, action: .feed(.presented(.received("late"))))))
+      let reports = messages.all.filter { $0.contains("received(\"late\")") }
+      #expect(reports.count == 1)
+      #expect(reports.first?.contains("sent to Feed in Panel at Hub.panels[id: 0]:") == true)
+    }
+  #endif
 }

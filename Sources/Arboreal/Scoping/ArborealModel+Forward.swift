@@ -293,7 +293,8 @@ extension ArborealModel {
   /// ```
   ///
   /// The same as `path.push(screen)` for any other screen. A screen pushed with
-  /// ``ModelStack/push(_:)`` has its subscriptions evaluated only after the first action
+  /// ``ModelStack/push(_:)`` has its subscriptions evaluated after the action when the stack is
+  /// one of this model's ``ArborealModel/routes``, and otherwise only after the first action
   /// forwarded to it.
   ///
   /// - Parameters:
@@ -323,7 +324,8 @@ extension ArborealModel {
   /// ```
   ///
   /// The same as assigning the child for any other model. A child assigned directly has its
-  /// subscriptions evaluated only after the first action forwarded to it.
+  /// subscriptions evaluated after the action when the property is one of this model's
+  /// ``ArborealModel/routes``, and otherwise only after the first action forwarded to it.
   ///
   /// - Parameters:
   ///   - child: The child.
@@ -457,7 +459,8 @@ extension ArborealModel {
     _ action: some Sendable, child: Child.Type, path: AnyKeyPath, key: Key?
   ) {
     #if DEBUG
-      let place = ChildLink.describe(child: child, path: path, key: key.map(AnyHashable.init))
+      var place = ChildLink.describe(child: child, path: path, key: key.map(AnyHashable.init))
+      if let parent = PlaceRegistry.place(of: self) { place += " at \(parent)" }
       ArborealDiagnostics.reportDroppedAction(
         "Arboreal: dropped \(action) sent to \(place): no such child is in its parent (it was "
           + "removed, dismissed or popped, or never there). Stop sending to it.")

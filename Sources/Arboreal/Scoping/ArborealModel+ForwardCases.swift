@@ -90,8 +90,9 @@ extension ArborealModel {
   /// ```
   ///
   /// The same as `path.push(screen)` for a screen whose model does not subscribe. One pushed
-  /// with ``ModelStack/push(_:)`` has its subscriptions evaluated only after the first action
-  /// forwarded to it.
+  /// with ``ModelStack/push(_:)`` has its subscriptions evaluated after the action when the
+  /// stack is one of this model's ``ArborealModel/routes``, and otherwise only after the first
+  /// action forwarded to it.
   ///
   /// - Parameters:
   ///   - screen: The screen.
@@ -119,7 +120,9 @@ extension ArborealModel {
   ///     tag: Action.destination)
   /// ```
   ///
-  /// The same as assigning the destination when its model does not subscribe.
+  /// The same as assigning the destination when its model does not subscribe, or when the
+  /// destination is one of this model's ``ArborealModel/routes`` (its subscriptions then start
+  /// after the action).
   ///
   /// - Parameters:
   ///   - destination: The destination.

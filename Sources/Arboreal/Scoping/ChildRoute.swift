@@ -460,3 +460,32 @@ enum PlaceNames {
     return String(written[written.index(after: dot)...])
   }
 }
+
+/// The stores whose models declare routes, for debug reports that name a model by its place
+/// (`Photo[id: 5] in Album at Gallery.albums[id: 2]`): a `forward` does not know its store.
+/// Debug builds only; each store registers itself when it is made, and is held weakly.
+@MainActor
+enum PlaceRegistry {
+  private struct Entry {
+    weak var store: AnyObject?
+    let place: @MainActor (AnyObject) -> String?
+  }
+
+  private static var entries: [Entry] = []
+
+  /// Registers a store; its entry goes when the store is freed.
+  static func register<Model: ArborealModel>(_ store: Store<Model>) {
+    entries.removeAll { $0.store == nil }
+    entries.append(Entry(store: store) { [weak store] in store?.childPlace(of: $0) })
+  }
+
+  /// The place of `model` in the first registered store that holds it.
+  ///
+  /// - Complexity: O(*n*) for the *n* children of the registered stores.
+  static func place(of model: AnyObject) -> String? {
+    for entry in entries where entry.store != nil {
+      if let place = entry.place(model) { return place }
+    }
+    return nil
+  }
+}

@@ -198,6 +198,9 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
       isHandling = true
       settleMounts()
       isHandling = false
+      #if DEBUG
+        PlaceRegistry.register(self)
+      #endif
     }
   }
 
@@ -519,6 +522,14 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// For tools: a test, a debugger, a recording viewer. Empty for a model without routes.
   ///
   /// - Complexity: O(*n*) for *n* children, plus a reflection per case of an enumeration.
+  /// The place ``children`` lists for `model`; nil for a model the routes do not hold (the
+  /// store's own model among them).
+  ///
+  /// - Complexity: O(*n*) for *n* children.
+  func childPlace(of model: AnyObject) -> String? {
+    children.first { $0.model === model }?.place
+  }
+
   public var children: [ChildPlace] {
     var places: [ChildPlace] = []
     for route in Model.routes {

@@ -26,6 +26,11 @@ enum NewModels {
     let place: String
     /// `SyncUpDetail#3.title = "Standup"`, one per unread property.
     let properties: [String]
+    /// The model's identity, to find its place among the store's children.
+    let id: ObjectIdentifier
+    /// How to read the model from the changed property when it is the payload of an
+    /// enumeration's case there: `?[case: Destination.editor]`; empty otherwise.
+    var caseAccessor = ""
 
     /// The model's type: `SyncUpDetail`.
     var typeName: String {
@@ -90,12 +95,31 @@ enum NewModels {
               Unchecked(
                 model: properties[0].key.owner.map { "\($0)" } ?? "\(type(of: next))",
                 place: change.key.qualifiedName,
-                properties: unread))
+                properties: unread, id: ObjectIdentifier(next),
+                caseAccessor: caseAccessor(of: next, in: value)))
           }
         }
       }
     }
     return result
+  }
+
+  /// `?[case: Destination.editor]` when `value` (a property's value, optional or not) is an
+  /// enumeration whose case holds `model` itself; empty otherwise.
+  private static func caseAccessor(of model: any Trackable, in value: Any) -> String {
+    var mirror = Mirror(reflecting: value)
+    var unwrapped = value
+    var optional = ""
+    if mirror.displayStyle == .optional {
+      guard let wrapped = mirror.children.first?.value else { return "" }
+      unwrapped = wrapped
+      mirror = Mirror(reflecting: wrapped)
+      optional = "?"
+    }
+    guard mirror.displayStyle == .enum, let payload = mirror.children.first,
+      let label = payload.label, (payload.value as AnyObject) === model
+    else { return "" }
+    return "\(optional)[case: \(type(of: unwrapped)).\(label)]"
   }
 
   /// How far the search for new models has got: how many models were made since the step
