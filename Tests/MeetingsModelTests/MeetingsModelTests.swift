@@ -72,7 +72,8 @@ import Testing
       await store.send(detail(.editTapped)) { #expect(editor($0) != nil) }
     } matching: { issue in
       // Instance numbers depend on the tests running alongside: not matched.
-      issue.description.contains(".destination (at MeetingList.path[id: 0].detail.destination.editor):")
+      issue.description.contains(
+        ".destination (at MeetingList.path[id: 0].detail.destination.editor):")
         && issue.description.contains(
           "`#expect(stateDifferences(model.destination?[case: Destination.editor], "
             + "MeetingEditor(…)) == [])`")
