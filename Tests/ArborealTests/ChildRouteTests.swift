@@ -171,6 +171,34 @@ private final class Hub: ArborealModel {
   }
 }
 
+/// A row that neither subscribes nor declares routes.
+private final class Plain: ArborealModel, Identifiable {
+  let registrar = TrackingRegistrar()
+  let id: Int
+  init(id: Int) { self.id = id }
+  func update(action: Void, environment: Void) -> Fx<Void> { .none }
+}
+
+/// A million plain rows under a declared route.
+private final class Sheet: ArborealModel {
+  enum Action: Sendable { case row(id: Int, Void), append }
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var rows: [Plain]
+  static let routes: [ChildRoute<Sheet>] = [.children(\.rows, tag: Action.row)]
+
+  init(count: Int) { rows = (0..<count).map(Plain.init) }
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .row(let id, let action):
+      return forward(action, to: \.rows, id: id, environment: (), tag: Action.row)
+    case .append:
+      rows.append(Plain(id: rows.count))
+      return .none
+    }
+  }
+}
+
 /// A model's routes, declared once, make a subscribing child's work start when it enters the
 /// state by any write and end when it leaves; the store lists the children by place.
 @MainActor @Suite struct ChildRouteTests {
@@ -295,6 +323,26 @@ private final class Hub: ArborealModel {
       ])
     #expect(
       store.children.last?.model as? Feed === store.state.destination?[case: Destination.feed])
+  }
+
+  @Test(arguments: [1, 1_000_000])
+  func aRouteWhoseChildrenHaveNothingToFollowIsNotRead(count: Int) {
+    let store = Store(state: Sheet(count: count), environment: ())
+    store.send(.append)
+    // Not followed: no watch reads the rows, so a write to them costs what it cost before.
+    #expect(store.followedRouteCount == 0)
+    #expect(store.state.rows.count == count + 1)
+  }
+
+  @Test func eachFollowedRouteIsWatchedOncePerInstance() {
+    let store = Store(state: Hub(), environment: Feed.Environment())
+    // Every route of the hub holds feeds or panels, which have something to follow.
+    #expect(store.followedRouteCount == 5)
+    store.send(.set(.pushPanel(withFeed: false)))
+    store.send(.set(.pushPanel(withFeed: true)))
+    #expect(store.followedRouteCount == 7)  // and one per panel
+    store.send(.panels(.popFrom(id: 0)))
+    #expect(store.followedRouteCount == 5)
   }
 
   @Test func aModelWithoutRoutesFollowsNothing() {

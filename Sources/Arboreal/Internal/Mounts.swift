@@ -40,6 +40,9 @@ final class Mounts {
     node.start(in: self)
   }
 
+  /// How many routes are followed, across the tree; for this package's tests.
+  var watchCount: Int { root?.watchCount ?? 0 }
+
   /// Whether a watch waits for reconciliation.
   var isDirty: Bool { !dirty.isEmpty }
 
@@ -80,6 +83,13 @@ class MountNode {
 
   init(place: String) {
     self.place = place
+  }
+
+  /// The watches of this node and its descendants.
+  var watchCount: Int {
+    watches.reduce(watches.count) { sum, watch in
+      watch.nodes.values.reduce(sum) { $0 + $1.watchCount }
+    }
   }
 
   /// Stops following the model and its descendants.

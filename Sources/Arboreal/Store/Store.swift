@@ -503,6 +503,9 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     }
   }
 
+  /// How many routes the store follows; for this package's tests.
+  var followedRouteCount: Int { mounts?.watchCount ?? 0 }
+
   /// Runs an `Fx` made for a child that entered the state (its subscriptions), in a group no
   /// handle refers to.
   private func runMounted(_ fx: Fx<Model.Action>) {
