@@ -514,6 +514,14 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     perform(table.release(group))
   }
 
+  /// The place ``children`` lists for `model`; nil for a model the routes do not hold (the
+  /// store's own model among them).
+  ///
+  /// - Complexity: O(*n*) for *n* children.
+  func childPlace(of model: AnyObject) -> String? {
+    children.first { $0.model === model }?.place
+  }
+
   /// Every child model that the model's ``ArborealModel/routes`` (and theirs, in turn) hold
   /// now, depth first in the order of the routes, each with its place in the state:
   /// `MeetingList.path[id: 2].detail`.
@@ -525,14 +533,6 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// For tools: a test, a debugger, a recording viewer. Empty for a model without routes.
   ///
   /// - Complexity: O(*n*) for *n* children, plus a reflection per case of an enumeration.
-  /// The place ``children`` lists for `model`; nil for a model the routes do not hold (the
-  /// store's own model among them).
-  ///
-  /// - Complexity: O(*n*) for *n* children.
-  func childPlace(of model: AnyObject) -> String? {
-    children.first { $0.model === model }?.place
-  }
-
   public var children: [ChildPlace] {
     var places: [ChildPlace] = []
     for route in Model.routes {
