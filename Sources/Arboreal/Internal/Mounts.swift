@@ -7,14 +7,15 @@ import ArborealTracking
 /// ## Data
 /// - A tree of nodes, the store's model at the root: one node per followed model (a model
 ///   that subscribes or declares routes) that a followed route holds.
-/// - Each node has one watch per followed route of its model: the route's entries at its last
-///   reading (`present`), the nodes of those that are followed (`nodes`), and the observation
-///   that reads the route again after each transaction that changed it.
+/// - Each node has one watch per followed route of its model: the identities of the route's
+///   children at its last reconciliation (`known`), the nodes of those that are followed
+///   (`nodes`), and the observation that reads the route again after each transaction that
+///   changed it (its reading waits in `pending` until the store reconciles it).
 /// - `dirty`: the watches read since their last reconciliation, in the order they were read.
 ///
 /// ## Invariants
-/// 1. A watch's `nodes` are the followed children among its `present` entries as of its last
-///    reconciliation; a node is in exactly one watch's `nodes` (the root in none).
+/// 1. A watch's `nodes` are the followed children among its `known` ones; a node is in exactly
+///    one watch's `nodes` (the root in none).
 /// 2. A stopped node's watches are cancelled and hold no nodes; a stopped watch is never
 ///    reconciled again (it may still be in `dirty`, and is skipped there).
 /// 3. A node's subscriptions were started (through its parent's `forward` wrapping, so that
@@ -26,7 +27,7 @@ import ArborealTracking
 @MainActor
 final class Mounts {
   private var dirty: [RouteWatch] = []
-  /// The root's node; nil once stopped.
+  /// The root's node.
   private var root: MountNode?
 
   /// Starts following the store's model.
@@ -64,12 +65,7 @@ final class Mounts {
     dirty.removeAll(keepingCapacity: true)
   }
 
-  /// Stops following everything: for the store's release.
-  func stop() {
-    root?.stop()
-    root = nil
-    dirty = []
-  }
+  // Released with the store: each watch ends its observation in its deinitialiser.
 }
 
 /// A followed model in the tree of ``Mounts``.
