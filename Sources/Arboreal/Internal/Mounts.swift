@@ -172,11 +172,6 @@ final class ModelMountNode<Model: ArborealModel>: MountNode {
     }
     watch.known = ids
   }
-
-  /// The declared name of the property a route reads, learnt once per model type.
-  func name(of path: AnyKeyPath, reading entries: @MainActor (Model) -> [RouteEntry]) -> String {
-    PlaceNames.name(of: path, in: model, reading: entries)
-  }
 }
 
 /// One followed route of one model instance.

@@ -24,12 +24,10 @@
 /// for a collection or a stack of *n*), as a `forward`'s lifetime watch does. A route whose
 /// children neither subscribe nor declare routes is not followed, only listed.
 ///
-/// Invariant (why `@unchecked Sendable` holds): every stored property is a `let` holding a key
-/// path (an immutable value) or a closure that captures only key paths and `@Sendable`
-/// closures; all but `isFollowed` run on the main actor.
+/// Invariant (why `@unchecked Sendable` holds): every stored property is a `let` holding a
+/// closure that captures only key paths (immutable values) and `@Sendable` closures; all but
+/// `isFollowed` run on the main actor.
 public struct ChildRoute<Parent: ArborealModel>: @unchecked Sendable {
-  /// The parent's property.
-  let path: AnyKeyPath
   /// Whether any child the route can hold has something to follow: subscriptions or routes.
   let isFollowed: @Sendable () -> Bool
   /// The children the route holds now, read through the parent's tracked properties.
@@ -356,7 +354,6 @@ extension ChildRoute {
   ) -> ChildRoute {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     return ChildRoute(
-      path: path,
       isFollowed: { Child._isSubscribing || !Child.routes.isEmpty },
       entries: entries,
       enter: { node, entry in
@@ -365,18 +362,27 @@ extension ChildRoute {
         let key = entry.key
         return node.enter(
           child, environment: environment(node.environment),
-          place: node.place + "." + node.name(of: path, reading: entries) + entry.keyText,
+          place: ChildRoute.place(of: entry, under: node.place, in: node.model, path, entries),
           wrap: { [weak parent] fx, environment in
             parent.map { wrap($0, fx, child, key, environment) }
           })
       },
       list: { parent, entry, place, places in
         guard let child = entry.object as? Child else { return }
-        let place =
-          place + "." + PlaceNames.name(of: path, in: parent, reading: entries)
-          + entry.keyText
-        ChildPlace.list(child, at: place, into: &places)
+        ChildPlace.list(
+          child, at: ChildRoute.place(of: entry, under: place, in: parent, path, entries),
+          into: &places)
       })
+  }
+
+  /// `prefix.property[id: key]`: the place of the child of `entry`, the property named after
+  /// the tracked property that `entries` reads.
+  @MainActor
+  private static func place(
+    of entry: RouteEntry, under prefix: String, in parent: Parent, _ path: AnyKeyPath,
+    _ entries: @MainActor (Parent) -> [RouteEntry]
+  ) -> String {
+    prefix + "." + PlaceNames.name(of: path, in: parent, reading: entries) + entry.keyText
   }
 
   /// A route whose children are the models an enumeration's cases hold.
@@ -388,12 +394,11 @@ extension ChildRoute {
   ) -> ChildRoute {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     return ChildRoute(
-      path: path,
       isFollowed: { Cases.cases.contains { $0.route.isFollowed } },
       entries: entries,
       enter: { node, entry in
         guard let (value, casePlace) = place(node.model, entry.key) else { return nil }
-        let prefix = node.place + "." + node.name(of: path, reading: entries) + entry.keyText
+        let prefix = ChildRoute.place(of: entry, under: node.place, in: node.model, path, entries)
         for route in Cases.cases {
           if let entered = route.route.enter(
             value, under: node, at: casePlace, environment: environment(node.environment),
@@ -406,9 +411,7 @@ extension ChildRoute {
       },
       list: { parent, entry, prefix, places in
         guard let (value, _) = place(parent, entry.key) else { return }
-        let prefix =
-          prefix + "." + PlaceNames.name(of: path, in: parent, reading: entries)
-          + entry.keyText
+        let prefix = ChildRoute.place(of: entry, under: prefix, in: parent, path, entries)
         for route in Cases.cases where route.route.list(value, at: prefix, into: &places) {
           return
         }
