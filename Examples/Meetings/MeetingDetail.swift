@@ -43,10 +43,12 @@ final class MeetingDetail: ArborealModel {
   @Tracked private(set) var meeting: Meeting
   @Tracked private(set) var destination: Destination?
 
-  /// The destination, declared for the store's list of children (`Store.children`).
-  static let routes: [ChildRoute<MeetingDetail>] = [
-    .destination(\.destination, tag: Action.destination)
-  ]
+  /// The destination's route, declared once: the update forwards through it, the command line
+  /// scopes view stores through it, and the store lists its children by it
+  /// (`Store.children`).
+  static let destination = ChildRoute.destination(
+    \MeetingDetail.destination, tag: Action.destination)
+  static let routes: [ChildRoute<MeetingDetail>] = [destination]
 
   init(meeting: Meeting) {
     self.meeting = meeting
@@ -69,7 +71,7 @@ final class MeetingDetail: ArborealModel {
     case .destination(let action):
       // Every action of the destination is forwarded (the alert closes there), the editor's
       // delegate actions too, before this screen acts on them.
-      let fx = forward(action, to: \.destination, environment: (), tag: Action.destination)
+      let fx = forward(action, to: Self.destination, environment: ())
       switch action {
       case .presented(.editor(.delegate(.save(let draft)))):
         meeting = draft

@@ -33,9 +33,10 @@ final class MeetingList: ArborealModel {
   @Tracked private(set) var meetings: [Meeting] = []
   @Tracked private(set) var path = ModelStack<Path>()
 
-  /// The stack, followed by the store: a recording screen's timer starts when it is pushed,
-  /// however it is pushed, and ends when it is popped.
-  static let routes: [ChildRoute<MeetingList>] = [.stack(\.path, tag: Action.path)]
+  /// The stack's route, declared once and followed by the store: a recording screen's timer
+  /// starts when it is pushed, however it is pushed, and ends when it is popped.
+  static let path = ChildRoute.stack(\MeetingList.path, tag: Action.path)
+  static let routes: [ChildRoute<MeetingList>] = [path]
   private var nextID = 1
 
   func meeting(id: Meeting.ID) -> Meeting? {
@@ -56,7 +57,7 @@ final class MeetingList: ArborealModel {
     case .path(let action):
       // Every action of a screen is forwarded, its delegate actions too (the screen ignores
       // them), before the list acts on them.
-      let fx = forward(action, in: \.path, environment: environment, tag: Action.path)
+      let fx = forward(action, to: Self.path, environment: environment)
       guard case .element(let screen, .detail(.delegate(let delegate))) = action else {
         return fx
       }

@@ -6,8 +6,8 @@ import ExampleSupport
 /// state.
 ///
 /// Each screen is reached by its case, through the routes its parent declared once:
-/// `viewStore(stack:id:case:tag:)` for the screens of the stack, `viewStore(get:case:tag:)` for
-/// the detail's edit sheet. The recording screen's ticks are printed by an observer of its
+/// `viewStore(MeetingList.path, id:case:)` for the screens of the stack,
+/// `viewStore(MeetingDetail.destination, case:)` for the detail's edit sheet. The recording screen's ticks are printed by an observer of its
 /// `secondsElapsed`, as they arrive.
 @MainActor
 final class MeetingsApp {
@@ -29,22 +29,18 @@ final class MeetingsApp {
 
   private var detail: ViewStore<MeetingDetail>? {
     topID.flatMap {
-      store.viewStore(
-        stack: \.path, id: $0, case: MeetingList.Path.detail, tag: MeetingList.Action.path)
+      store.viewStore(MeetingList.path, id: $0, case: MeetingList.Path.detail)
     }
   }
 
   private var record: ViewStore<RecordMeeting>? {
     topID.flatMap {
-      store.viewStore(
-        stack: \.path, id: $0, case: MeetingList.Path.record, tag: MeetingList.Action.path)
+      store.viewStore(MeetingList.path, id: $0, case: MeetingList.Path.record)
     }
   }
 
   private var editor: ViewStore<MeetingEditor>? {
-    detail?.viewStore(
-      get: \.destination, case: MeetingDetail.Destination.editor,
-      tag: MeetingDetail.Action.destination)
+    detail?.viewStore(MeetingDetail.destination, case: MeetingDetail.Destination.editor)
   }
 
   /// The alert the detail screen shows, if any.

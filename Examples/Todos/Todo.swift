@@ -2,9 +2,9 @@ import Arboreal
 
 /// One to-do: a child model with its own `update`, held by ``TodoList``.
 ///
-/// The parent forwards a ``Action`` to it tagged with the to-do's ``id``
-/// (`TodoList.Action.todo(id:_:)`); the command line reaches a single to-do through the
-/// store's keyed `viewStore(key:get:tag:)`. `Identifiable`, so that logs and recordings name
+/// The parent forwards a ``Action`` to it through its route `TodoList.items`, tagged with the
+/// to-do's ``id`` (`TodoList.Action.todo(id:_:)`); the command line reaches a single to-do
+/// through the same route (`viewStore(TodoList.items, id:)`). `Identifiable`, so that logs and recordings name
 /// it by its id (`Todo#3.isDone`), the same in every run.
 final class Todo: ArborealModel, Identifiable {
   /// What a single to-do can be asked to do.

@@ -36,6 +36,10 @@ final class TodoList: ReplayableModel {
 
   let registrar = TrackingRegistrar()
   @Tracked private(set) var items: [Todo]
+  /// The to-dos' route, declared once: the update forwards through it and the command line
+  /// scopes a to-do's view store through it. A to-do needs no services.
+  static let items = ChildRoute.children(
+    \TodoList.items, environment: { _ in () }, tag: Action.todo)
   @Tracked private(set) var filter = TodoFilter.all
   @Tracked private(set) var undoHistory: [[TodoRecord]] = []
 
@@ -111,7 +115,7 @@ final class TodoList: ReplayableModel {
     case .todo(let id, let action):
       let before = items.map(\.record)
       // The to-do's effects are its own; a missing id is dropped (and reported in debug builds).
-      let fx = forward(action, to: \.items, id: id, environment: ()) { .todo(id: id, $0) }
+      let fx = forward(action, to: Self.items, id: id, environment: environment)
       guard items.map(\.record) != before else { return fx }
       remember(before)
       return fx

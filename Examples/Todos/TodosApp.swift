@@ -7,7 +7,7 @@ import ExampleSupport
 /// The status line is printed by an observer (`observe`), so it appears exactly when what it
 /// reads changes, and save problems by the persister when they come and go; the status line and the filtered list are derived
 /// values of the model (`@Derived`), cached until a to-do or the filter changes. A single
-/// to-do is reached through the keyed `viewStore(key:get:tag:)`, and `edit` reads and writes
+/// to-do is reached through its route (`viewStore(TodoList.items, id:)`), and `edit` reads and writes
 /// its text through a binding.
 @MainActor
 final class TodosApp {
@@ -162,10 +162,7 @@ final class TodosApp {
   private func todoStore(_ number: Int) -> ViewStore<Todo>? {
     let count = model.items.count
     guard let id = model.item(number: number)?.id,
-      let todo = store.viewStore(
-        key: id, get: { list, id in list.item(id: id) },
-        tag: { id, action in .todo(id: id, action) }
-      )
+      let todo = store.viewStore(TodoList.items, id: id)
     else {
       console.error(
         count == 0

@@ -27,7 +27,7 @@
 /// Invariant (why `@unchecked Sendable` holds): every stored property is a `let` holding a
 /// closure that captures only key paths (immutable values) and `@Sendable` closures; all but
 /// `isFollowed` run on the main actor.
-public struct ChildRoute<Parent: ArborealModel>: @unchecked Sendable {
+public class ChildRoute<Parent: ArborealModel>: @unchecked Sendable {
   /// Whether any child the route can hold has something to follow: subscriptions or routes.
   let isFollowed: @Sendable () -> Bool
   /// The children the route holds now, read through the parent's tracked properties.
@@ -37,6 +37,26 @@ public struct ChildRoute<Parent: ArborealModel>: @unchecked Sendable {
   let enter: @MainActor (ModelMountNode<Parent>, RouteEntry) -> MountNode?
   /// Lists the child of `entry` and its descendants under `place`.
   let list: @MainActor (Parent, RouteEntry, String, inout [ChildPlace]) -> Void
+
+  init(
+    isFollowed: @escaping @Sendable () -> Bool,
+    entries: @escaping @MainActor (Parent) -> [RouteEntry],
+    enter: @escaping @MainActor (ModelMountNode<Parent>, RouteEntry) -> MountNode?,
+    list: @escaping @MainActor (Parent, RouteEntry, String, inout [ChildPlace]) -> Void
+  ) {
+    self.isFollowed = isFollowed
+    self.entries = entries
+    self.enter = enter
+    self.list = list
+  }
+
+  /// A copy of `route`'s following, for a typed route made over it.
+  init(following route: ChildRoute) {
+    self.isFollowed = route.isFollowed
+    self.entries = route.entries
+    self.enter = route.enter
+    self.list = route.list
+  }
 }
 
 /// A child model found through ``ArborealModel/routes``, and its place in the state.
@@ -79,7 +99,7 @@ extension ChildRoute {
   public static func child<Child: ArborealModel>(
     _ path: KeyPath<Parent, Child>,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
-  ) -> ChildRoute where Child.Environment == Parent.Environment {
+  ) -> ModelRoute<Parent, Child, Child.Action> where Child.Environment == Parent.Environment {
     child(path, environment: { $0 }, tag: tag)
   }
 
@@ -94,14 +114,17 @@ extension ChildRoute {
     _ path: KeyPath<Parent, Child>,
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
-  ) -> ChildRoute {
+  ) -> ModelRoute<Parent, Child, Child.Action> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    return models(
+    let following = models(
       of: Child.self, path, environment: environment,
       entries: { [RouteEntry(object: $0[keyPath: path], key: nil)] },
       wrap: { parent, fx, child, _, environment in
         parent.forwarded(fx, of: child, at: path, environment: environment, tag: tag)
       })
+    return ModelRoute(following: following, path: path, tag: tag) { parent, action, services in
+      parent.forward(action, to: path, environment: environment(services), tag: tag)
+    }
   }
 
   /// An optional child whose services are the parent's, forwarded with plain child actions.
@@ -113,7 +136,7 @@ extension ChildRoute {
   public static func child<Child: ArborealModel>(
     _ path: KeyPath<Parent, Child?>,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
-  ) -> ChildRoute where Child.Environment == Parent.Environment {
+  ) -> ModelRoute<Parent, Child?, Child.Action> where Child.Environment == Parent.Environment {
     child(path, environment: { $0 }, tag: tag)
   }
 
@@ -128,14 +151,17 @@ extension ChildRoute {
     _ path: KeyPath<Parent, Child?>,
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
-  ) -> ChildRoute {
+  ) -> ModelRoute<Parent, Child?, Child.Action> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    return models(
+    let following = models(
       of: Child.self, path, environment: environment,
       entries: { parent in parent[keyPath: path].map { [RouteEntry(object: $0, key: nil)] } ?? [] },
       wrap: { parent, fx, child, _, environment in
         parent.forwarded(fx, of: child, atOptional: path, environment: environment, tag: tag)
       })
+    return ModelRoute(following: following, path: path, tag: tag) { parent, action, services in
+      parent.forward(action, to: path, environment: environment(services), tag: tag)
+    }
   }
 
   /// A presented child whose services are the parent's (a sheet, a pushed detail), forwarded
@@ -148,7 +174,8 @@ extension ChildRoute {
   public static func child<Child: ArborealModel>(
     _ path: ReferenceWritableKeyPath<Parent, Child?>,
     tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Parent.Action
-  ) -> ChildRoute where Child.Environment == Parent.Environment {
+  ) -> ModelRoute<Parent, Child?, PresentationAction<Child.Action>>
+  where Child.Environment == Parent.Environment {
     child(path, environment: { $0 }, tag: tag)
   }
 
@@ -163,14 +190,17 @@ extension ChildRoute {
     _ path: ReferenceWritableKeyPath<Parent, Child?>,
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Parent.Action
-  ) -> ChildRoute {
+  ) -> ModelRoute<Parent, Child?, PresentationAction<Child.Action>> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    return models(
+    let following = models(
       of: Child.self, path, environment: environment,
       entries: { parent in parent[keyPath: path].map { [RouteEntry(object: $0, key: nil)] } ?? [] },
       wrap: { parent, fx, child, _, environment in
         parent.forwarded(fx, of: child, presentedAt: path, environment: environment, tag: tag)
       })
+    return ModelRoute(following: following, path: path, tag: tag) { parent, action, services in
+      parent.forward(action, to: path, environment: environment(services), tag: tag)
+    }
   }
 
   /// The children of a collection, each found by its identifier, whose services are the
@@ -184,7 +214,7 @@ extension ChildRoute {
   public static func children<Children: Collection>(
     _ path: KeyPath<Parent, Children>,
     tag: @escaping @Sendable (Children.Element.ID, Children.Element.Action) -> Parent.Action
-  ) -> ChildRoute
+  ) -> ModelRoute<Parent, Children, (Children.Element.ID, Children.Element.Action)>
   where
     Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable,
     Children.Element.Environment == Parent.Environment
@@ -204,10 +234,10 @@ extension ChildRoute {
     _ path: KeyPath<Parent, Children>,
     environment: @escaping @Sendable (Parent.Environment) -> Children.Element.Environment,
     tag: @escaping @Sendable (Children.Element.ID, Children.Element.Action) -> Parent.Action
-  ) -> ChildRoute
+  ) -> ModelRoute<Parent, Children, (Children.Element.ID, Children.Element.Action)>
   where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    return models(
+    let following = models(
       of: Children.Element.self, path, environment: environment,
       entries: { parent in
         parent[keyPath: path].map { RouteEntry(object: $0, key: AnyHashable($0.id)) }
@@ -217,6 +247,12 @@ extension ChildRoute {
         return parent.forwarded(
           fx, of: child, in: path, environment: environment, tag: { tag(id, $0) })
       })
+    return ModelRoute(following: following, path: path, tag: { tag($0.0, $0.1) }) {
+      parent, input, services in
+      parent.forward(
+        input.1, to: path, id: input.0, environment: environment(services),
+        tag: { tag(input.0, $0) })
+    }
   }
 
   /// A navigation stack of one kind of screen whose services are the parent's.
@@ -228,7 +264,8 @@ extension ChildRoute {
   public static func stack<Element: ArborealModel>(
     _ path: ReferenceWritableKeyPath<Parent, ModelStack<Element>>,
     tag: @escaping @Sendable (StackAction<Element.Action>) -> Parent.Action
-  ) -> ChildRoute where Element.Environment == Parent.Environment {
+  ) -> ModelRoute<Parent, ModelStack<Element>, StackAction<Element.Action>>
+  where Element.Environment == Parent.Environment {
     stack(path, environment: { $0 }, tag: tag)
   }
 
@@ -243,9 +280,9 @@ extension ChildRoute {
     _ path: ReferenceWritableKeyPath<Parent, ModelStack<Element>>,
     environment: @escaping @Sendable (Parent.Environment) -> Element.Environment,
     tag: @escaping @Sendable (StackAction<Element.Action>) -> Parent.Action
-  ) -> ChildRoute {
+  ) -> ModelRoute<Parent, ModelStack<Element>, StackAction<Element.Action>> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    return models(
+    let following = models(
       of: Element.self, path, environment: environment,
       entries: { parent in
         let stack = parent[keyPath: path]
@@ -257,6 +294,9 @@ extension ChildRoute {
         return parent.forwarded(
           fx, of: child, on: path, id: id, environment: environment, tag: tag)
       })
+    return ModelRoute(following: following, path: path, tag: tag) { parent, action, services in
+      parent.forward(action, in: path, environment: environment(services), tag: tag)
+    }
   }
 
   /// A navigation stack of several kinds of screen whose services are the parent's.
@@ -268,7 +308,8 @@ extension ChildRoute {
   public static func stack<Cases: ModelCases>(
     _ path: ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
     tag: @escaping @Sendable (StackAction<Cases.Action>) -> Parent.Action
-  ) -> ChildRoute where Cases.Environment == Parent.Environment {
+  ) -> ModelRoute<Parent, ModelStack<Cases>, StackAction<Cases.Action>>
+  where Cases.Environment == Parent.Environment {
     stack(path, environment: { $0 }, tag: tag)
   }
 
@@ -283,9 +324,9 @@ extension ChildRoute {
     _ path: ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
     environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
     tag: @escaping @Sendable (StackAction<Cases.Action>) -> Parent.Action
-  ) -> ChildRoute {
+  ) -> ModelRoute<Parent, ModelStack<Cases>, StackAction<Cases.Action>> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    return cases(
+    let following = cases(
       of: Cases.self, path, environment: environment,
       entries: { parent in
         let stack = parent[keyPath: path]
@@ -302,6 +343,9 @@ extension ChildRoute {
         guard let id = key?.base as? StackElementID else { return nil }
         return parent[keyPath: path][id: id].map { ($0, CasePlace.screen(id, of: path, tag: tag)) }
       })
+    return ModelRoute(following: following, path: path, tag: tag) { parent, action, services in
+      parent.forward(action, in: path, environment: environment(services), tag: tag)
+    }
   }
 
   /// An enumeration of destinations (sheets, alerts, dialogs) whose services are the parent's.
@@ -313,7 +357,8 @@ extension ChildRoute {
   public static func destination<Cases: ModelCases>(
     _ path: ReferenceWritableKeyPath<Parent, Cases?>,
     tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
-  ) -> ChildRoute where Cases.Environment == Parent.Environment {
+  ) -> ModelRoute<Parent, Cases?, PresentationAction<Cases.Action>>
+  where Cases.Environment == Parent.Environment {
     destination(path, environment: { $0 }, tag: tag)
   }
 
@@ -328,9 +373,9 @@ extension ChildRoute {
     _ path: ReferenceWritableKeyPath<Parent, Cases?>,
     environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
     tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
-  ) -> ChildRoute {
+  ) -> ModelRoute<Parent, Cases?, PresentationAction<Cases.Action>> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    return cases(
+    let following = cases(
       of: Cases.self, path, environment: environment,
       entries: { parent in
         parent[keyPath: path]?.heldObject.map { [RouteEntry(object: $0, key: nil)] } ?? []
@@ -338,6 +383,9 @@ extension ChildRoute {
       place: { parent, _ in
         parent[keyPath: path].map { ($0, CasePlace.destination(path, tag: tag)) }
       })
+    return ModelRoute(following: following, path: path, tag: tag) { parent, action, services in
+      parent.forward(action, to: path, environment: environment(services), tag: tag)
+    }
   }
 
   // MARK: Builders
