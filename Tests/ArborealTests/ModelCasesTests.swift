@@ -4,7 +4,8 @@ import Testing
 @testable import Arboreal
 
 /// An enumeration of destinations (a child, an alert, a dialog) and a stack of several kinds
-/// of screen, each forwarded in one line, with the routes declared once in `cases`: TCA's
+/// of screen, each route declared once (`static let destination`, `static let path`) and used
+/// by `forward` and the view stores, with the cases' routes declared once in `cases`: TCA's
 /// tree-based and stack-based navigation case studies' shapes.
 @MainActor @Suite struct ModelCasesTests {
   /// A screen with a counter; its own effects wait on a gate.
@@ -65,6 +66,9 @@ import Testing
       case destination(PresentationAction<Destination.Action>)
     }
 
+    static let destination = ChildRoute.destination(\Root.destination, tag: Action.destination)
+    static let routes: [ChildRoute<Root>] = [destination]
+
     let registrar = TrackingRegistrar()
     @Tracked var destination: Destination?
     @Tracked private(set) var resets = 0
@@ -86,8 +90,7 @@ import Testing
             title: "Reset?", buttons: [AlertButton("Reset", action: .reset)],
             style: .confirmationDialog))
       case .destination(let action):
-        let fx = forward(
-          action, to: \.destination, environment: environment, tag: Action.destination)
+        let fx = forward(action, to: Self.destination, environment: environment)
         switch action {
         case .presented(.alert(.reset)), .presented(.dialog(.reset)):
           resets += 1
@@ -170,19 +173,12 @@ import Testing
 
   @Test func aViewStoreOfACaseSendsThroughTheRouteDeclaredOnce() throws {
     let (store, _) = makeRoot()
-    #expect(
-      store.viewStore(
-        get: \.destination, case: Root.Destination.counter, tag: Root.Action.destination)
-        == nil)
+    #expect(store.viewStore(Root.destination, case: Root.Destination.counter) == nil)
     store.send(.showCounter)
-    let counter = try #require(
-      store.viewStore(
-        get: \.destination, case: Root.Destination.counter, tag: Root.Action.destination))
+    let counter = try #require(store.viewStore(Root.destination, case: Root.Destination.counter))
     counter.send(.increment)
     #expect(counter.state.count == 1)
-    #expect(
-      store.viewStore(get: \.destination, case: Root.Destination.job, tag: Root.Action.destination)
-        == nil)
+    #expect(store.viewStore(Root.destination, case: Root.Destination.job) == nil)
     store.send(.showJob(1))
     #expect(!counter.isPresent)
   }
@@ -267,6 +263,9 @@ import Testing
       case path(StackAction<Path.Action>)
     }
 
+    static let path = ChildRoute.stack(\Navigator.path, tag: Action.path)
+    static let routes: [ChildRoute<Navigator>] = [path]
+
     let registrar = TrackingRegistrar()
     @Tracked private(set) var path = ModelStack<Path>()
 
@@ -279,7 +278,7 @@ import Testing
         path.push(.counter(Counter()))
         return .none
       case .path(let action):
-        return forward(action, in: \.path, environment: environment, tag: Action.path)
+        return forward(action, to: Self.path, environment: environment)
       }
     }
   }
@@ -292,14 +291,10 @@ import Testing
     #expect(store.state.path[id: 0, case: Navigator.Path.counter]?.count == 1)
     #expect(store.state.path[id: 0, case: Navigator.Path.job] == nil)
     #expect(store.state.path[id: 1, case: Navigator.Path.job]?.id == 1)
-    let counter = try #require(
-      store.viewStore(
-        stack: \.path, id: 0, case: Navigator.Path.counter, tag: Navigator.Action.path))
+    let counter = try #require(store.viewStore(Navigator.path, id: 0, case: Navigator.Path.counter))
     counter.send(.increment)
     #expect(counter.state.count == 2)
-    #expect(
-      store.viewStore(stack: \.path, id: 0, case: Navigator.Path.job, tag: Navigator.Action.path)
-        == nil)
+    #expect(store.viewStore(Navigator.path, id: 0, case: Navigator.Path.job) == nil)
   }
 
   @Test func poppingAScreenOfAnyKindEndsItsEffects() async {

@@ -104,7 +104,8 @@ private final class Switchboard: ArborealModel {
       path.push(Ticker(id: 5))
       destination = .ticker(Ticker(id: 6))
       screens.push(.ticker(Ticker(id: 7)))
-      screens.push(.question(AlertState(title: "Sure?", buttons: [AlertButton("Yes", action: true)])))
+      screens.push(
+        .question(AlertState(title: "Sure?", buttons: [AlertButton("Yes", action: true)])))
       return .none
     case .stop(let stop):
       return cancellation(of: stop)

@@ -1,12 +1,19 @@
-/// One place where a model holds child models, declared once in the model's
-/// ``ArborealModel/routes``: the store follows it, so that a child's lifetime is the child's
-/// own, however it entered the state.
+/// One place where a model holds child models, declared once: the parent's `forward`, view
+/// stores and cancellations take it, and the model's ``ArborealModel/routes`` lists it so that
+/// the store follows it and a child's lifetime is the child's own, however it entered the
+/// state.
 ///
 /// ```swift
-/// static let routes: [ChildRoute<MeetingList>] = [
-///   .stack(\.path, tag: Action.path),
-/// ]
+/// static let path = ChildRoute.stack(\MeetingList.path, tag: Action.path)
+/// static let routes: [ChildRoute<MeetingList>] = [path]
+///
+/// case .path(let action):
+///   return forward(action, to: Self.path, environment: environment)
 /// ```
+///
+/// Each factory returns a ``ModelRoute``, the typed route that `forward` and view stores take;
+/// `routes` holds them as `ChildRoute`s. A route used only for its lifetimes can be written in
+/// the list itself: `[.stack(\.path, tag: Action.path)]`.
 ///
 /// A ``SubscribingModel`` child that a route holds has its subscriptions started as soon as it
 /// is in the state (pushed, presented, inserted, assigned, or there when the store is made),
@@ -14,9 +21,9 @@
 /// that removes it. Its own routes are followed in turn, so a grandchild's work starts and
 /// ends the same way. ``Store/children`` lists every child the routes hold, by place.
 ///
-/// A route names the parent's property, how the child's actions become the parent's (`tag`,
-/// the same one its `forward` takes) and the child's services. The `forward` of each kind still
-/// delivers actions; the route adds what happens without one.
+/// A route names the parent's property, how the child's actions become the parent's (`tag`)
+/// and the child's services. `forward` delivers actions; the route adds what happens without
+/// one.
 ///
 /// ## Cost
 /// A model without routes costs nothing. The store reads each route once when it starts
@@ -26,7 +33,8 @@
 ///
 /// Invariant (why `@unchecked Sendable` holds): every stored property is a `let` holding a
 /// closure that captures only key paths (immutable values) and `@Sendable` closures; all but
-/// `isFollowed` run on the main actor.
+/// `isFollowed` run on the main actor. A class so that a typed ``ModelRoute`` is one, and an
+/// array literal of routes needs no conversion; not open: every route is made by a factory.
 public class ChildRoute<Parent: ArborealModel>: @unchecked Sendable {
   /// Whether any child the route can hold has something to follow: subscriptions or routes.
   let isFollowed: @Sendable () -> Bool

@@ -15,9 +15,11 @@ public enum ArborealDiagnostics: Sendable {
   /// one sent to a keyed or presented ``ViewStore`` whose child is gone (a removed row), or
   /// forwarded with ``ArborealModel/forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)`` (or another `forward`)
   /// to a child that is not there; for an ``Fx/dismiss`` that no presentation or stack
-  /// handles; and for an action that came back from an effect of a child model and that no
-  /// update forwarded to that child. Each message names the action and the child's type and
-  /// place. When nil (the
+  /// handles; for an action that came back from an effect of a child model and that no
+  /// update forwarded to that child; and, once per route, for a ``ModelRoute`` a `forward`
+  /// takes that its model's ``ArborealModel/routes`` does not list, when the route's children
+  /// subscribe or have routes of their own. Each message names the action and the child's
+  /// type and place. When nil (the
   /// default), the message is written to standard error.
   ///
   /// Reported in debug builds only; release builds drop such actions silently, as documented

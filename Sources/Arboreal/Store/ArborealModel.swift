@@ -79,11 +79,11 @@ public protocol ArborealModel: Trackable, SendableMetatype, StackScreen {
   /// means, and end when it leaves, with no action sent to it. The default has none.
   ///
   /// ```swift
-  /// static let routes: [ChildRoute<MeetingList>] = [
-  ///   .stack(\.path, tag: Action.path),
-  /// ]
+  /// static let path = ChildRoute.stack(\MeetingList.path, tag: Action.path)
+  /// static let routes: [ChildRoute<MeetingList>] = [path]
   /// ```
   ///
+  /// The same route values are what ``forward(_:to:environment:)`` and the view stores take.
   /// See ``ChildRoute``.
   static var routes: [ChildRoute<Self>] { get }
 }

@@ -53,6 +53,9 @@ enum DocsChildren {
       case remove(id: Int)
     }
 
+    /// The route to the photos, declared once: `forward`, view stores and `cancel` take it.
+    static let photos = ChildRoute.children(\Album.photos, tag: Action.photo)
+
     let registrar = TrackingRegistrar()
     @Tracked private(set) var photos: [Photo]
 
@@ -63,10 +66,8 @@ enum DocsChildren {
     func update(action: Action, environment: Photo.Environment) -> Fx<Action> {
       switch action {
       case .photo(let id, let action):
-        // The one line for this kind of child.
-        return forward(action, to: \.photos, id: id, environment: environment) {
-          .photo(id: id, $0)
-        }
+        // The one line for this route.
+        return forward(action, to: Self.photos, id: id, environment: environment)
       case .remove(let id):
         photos.removeAll { $0.id == id }  // its upload ends with it
         return .none
@@ -118,6 +119,8 @@ enum DocsChildren {
       enum AlertAction: Sendable, Equatable { case confirmDelete }
     }
 
+    static let editor = ChildRoute.child(\Meeting.editor, tag: Action.editor)
+
     let registrar = TrackingRegistrar()
     @Tracked private(set) var title = "Standup"
     @Tracked private(set) var isDeleted = false
@@ -132,7 +135,7 @@ enum DocsChildren {
       case .editor(let action):
         // The delegate action goes to the editor too: every child action is forwarded.
         if case .presented(.delegate(.save(let title))) = action { self.title = title }
-        return forward(action, to: \.editor, environment: (), tag: Action.editor)
+        return forward(action, to: Self.editor, environment: ())
       case .deleteTapped:
         alert = AlertState(
           title: "Delete “\(title)”?",
@@ -179,6 +182,8 @@ enum DocsChildren {
       case destination(PresentationAction<Destination.Action>)
     }
 
+    static let destination = ChildRoute.destination(\Contact.destination, tag: Action.destination)
+
     let registrar = TrackingRegistrar()
     @Tracked private(set) var name = "Blob"
     @Tracked private(set) var isDeleted = false
@@ -198,7 +203,7 @@ enum DocsChildren {
             ]))
       case .destination(let action):
         // One line for every case; the alert closes here, whichever button was chosen.
-        let fx = forward(action, to: \.destination, environment: (), tag: Action.destination)
+        let fx = forward(action, to: Self.destination, environment: ())
         switch action {
         case .presented(.editor(.delegate(.save(let name)))): self.name = name
         case .presented(.alert(.confirmDelete)): isDeleted = true
@@ -232,6 +237,8 @@ enum DocsChildren {
       case path(StackAction<Path.Action>)
     }
 
+    static let path = ChildRoute.stack(\Contacts.path, tag: Action.path)
+
     let registrar = TrackingRegistrar()
     @Tracked private(set) var path = ModelStack<Path>()
 
@@ -241,7 +248,7 @@ enum DocsChildren {
         path.push(.contact(Contact()))
         return .none
       case .path(let action):
-        return forward(action, in: \.path, environment: (), tag: Action.path)
+        return forward(action, to: Self.path, environment: ())
       }
     }
   }
@@ -283,12 +290,14 @@ enum DocsRoutes {
     let registrar = TrackingRegistrar()
     @Tracked private(set) var path = ModelStack<Profile>()
 
-    static let routes: [ChildRoute<People>] = [.stack(\.path, tag: Action.path)]
+    /// Declared once, and listed in `routes` so that the store follows it.
+    static let path = ChildRoute.stack(\People.path, tag: Action.path)
+    static let routes: [ChildRoute<People>] = [path]
 
     func update(action: Action, environment: Void) -> Fx<Action> {
       switch action {
       case .path(let action):
-        return forward(action, in: \.path, environment: (), tag: Action.path)
+        return forward(action, to: Self.path, environment: ())
       case .open(let id):
         path.push(Profile(id: id))  // a plain push: the route starts its work
         return .none
@@ -329,7 +338,7 @@ enum DocsRoutes {
   @Test func savingTheEditorUpdatesTheTitleAndDismissesIt() {
     let store = Store(state: Meeting(), environment: ())
     store.send(.editTapped)
-    let editor = store.viewStore(presented: \.editor, tag: Meeting.Action.editor)
+    let editor = store.viewStore(Meeting.editor)
     editor?.send(.setTitle("Retro"))
     editor?.send(.saveTapped)  // the save, then the dismissal, before `send` returns
     #expect(store.state.title == "Retro")
@@ -365,11 +374,9 @@ enum DocsRoutes {
   @Test func aScreenOnTheStackIsReachedByItsKind() {
     let store = Store(state: Contacts(), environment: ())
     store.send(.open)
-    let contact = store.viewStore(
-      stack: \.path, id: 0, case: Contacts.Path.contact, tag: Contacts.Action.path)
+    let contact = store.viewStore(Contacts.path, id: 0, case: Contacts.Path.contact)
     contact?.send(.editTapped)
-    let editor = contact?.viewStore(
-      get: \.destination, case: Contact.Destination.editor, tag: Contact.Action.destination)
+    let editor = contact?.viewStore(Contact.destination, case: Contact.Destination.editor)
     editor?.send(.setTitle("Blobby"))
     editor?.send(.saveTapped)
     #expect(store.state.path[id: 0, case: Contacts.Path.contact]?.name == "Blobby")
