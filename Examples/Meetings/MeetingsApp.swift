@@ -7,8 +7,8 @@ import ExampleSupport
 ///
 /// Each screen is reached by its case, through the routes its parent declared once:
 /// `viewStore(MeetingList.path, id:case:)` for the screens of the stack,
-/// `viewStore(MeetingDetail.destination, case:)` for the detail's edit sheet. The recording screen's ticks are printed by an observer of its
-/// `secondsElapsed`, as they arrive.
+/// `viewStore(MeetingDetail.destination, case:)` for the detail's edit sheet. The recording
+/// screen's ticks are printed by an observer of its `secondsElapsed`, as they arrive.
 @MainActor
 final class MeetingsApp {
   let store: Store<MeetingList>

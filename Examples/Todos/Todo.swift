@@ -4,8 +4,8 @@ import Arboreal
 ///
 /// The parent forwards a ``Action`` to it through its route `TodoList.items`, tagged with the
 /// to-do's ``id`` (`TodoList.Action.todo(id:_:)`); the command line reaches a single to-do
-/// through the same route (`viewStore(TodoList.items, id:)`). `Identifiable`, so that logs and recordings name
-/// it by its id (`Todo#3.isDone`), the same in every run.
+/// through the same route (`viewStore(TodoList.items, id:)`). `Identifiable`, so that logs and
+/// recordings name it by its id (`Todo#3.isDone`), the same in every run.
 final class Todo: ArborealModel, Identifiable {
   /// What a single to-do can be asked to do.
   enum Action: Codable, Sendable, Equatable {

@@ -5,10 +5,10 @@ import ExampleSupport
 /// The command line around the store: runs one typed line at a time and prints the results.
 ///
 /// The status line is printed by an observer (`observe`), so it appears exactly when what it
-/// reads changes, and save problems by the persister when they come and go; the status line and the filtered list are derived
-/// values of the model (`@Derived`), cached until a to-do or the filter changes. A single
-/// to-do is reached through its route (`viewStore(TodoList.items, id:)`), and `edit` reads and writes
-/// its text through a binding.
+/// reads changes, and save problems by the persister when they come and go; the status line and
+/// the filtered list are derived values of the model (`@Derived`), cached until a to-do or the
+/// filter changes. A single to-do is reached through its route
+/// (`viewStore(TodoList.items, id:)`), and `edit` reads and writes its text through a binding.
 @MainActor
 final class TodosApp {
   let store: Store<TodoList>

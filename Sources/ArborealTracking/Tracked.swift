@@ -120,6 +120,11 @@ public struct Tracked<Value> {
     // bit, and a write checks the bit before it stores. In a program without data races one
     // access happens before the other, so either the write sees the bit or the read sees the
     // new value; a write racing a read of a non-atomic value is a data race anyway.
+    //
+    // Always inlined, as the setter: a key path to the property (a route's, a view store's)
+    // reads it through a thunk, which otherwise calls this getter with key paths it cannot
+    // fold, each projected by the key path runtime.
+    @inline(__always)
     get {
       // Loaded before the access is recorded: the value is then ready without reloading the
       // model after the call (a tracked read costs about 5% less). Either order is sound: the

@@ -52,7 +52,11 @@ final class ProfilePresenter: ArborealModel {
   enum Action: Sendable {
     case sheet(PresentationAction<ProfileCounter.Action>)
     case destination(PresentationAction<Destination.Action>)
+    case routed(PresentationAction<ProfileCounter.Action>)
   }
+
+  /// The sheet again, reached through a route value: what the route's indirection costs.
+  static let sheetRoute = ChildRoute.child(\ProfilePresenter.sheet, tag: Action.routed)
 
   let registrar = TrackingRegistrar()
   @Tracked var sheet: ProfileCounter? = ProfileCounter()
@@ -64,6 +68,8 @@ final class ProfilePresenter: ArborealModel {
       return forward(action, to: \.sheet, environment: (), tag: Action.sheet)
     case .destination(let action):
       return forward(action, to: \.destination, environment: (), tag: Action.destination)
+    case .routed(let action):
+      return forward(action, to: Self.sheetRoute, environment: ())
     }
   }
 }
@@ -150,6 +156,13 @@ let movedScenarios: [String: @Sendable (Int) -> Void] = [
     MainActor.assumeIsolated {
       let store = Store(state: ProfilePresenter(), environment: ())
       for _ in 0..<count { store.send(.sheet(.presented(.increment))) }
+      precondition(store.state.sheet?.count == count)
+    }
+  },
+  "send/presented-route": { count in
+    MainActor.assumeIsolated {
+      let store = Store(state: ProfilePresenter(), environment: ())
+      for _ in 0..<count { store.send(.routed(.presented(.increment))) }
       precondition(store.state.sheet?.count == count)
     }
   },

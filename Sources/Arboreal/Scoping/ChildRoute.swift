@@ -104,6 +104,7 @@ extension ChildRoute {
   ///   - path: Where the parent holds the child.
   ///   - tag: Makes the parent's action of a child action: the one its `forward` takes.
   /// - Returns: The route.
+  @inlinable
   public static func child<Child: ArborealModel>(
     _ path: KeyPath<Parent, Child>,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
@@ -118,19 +119,14 @@ extension ChildRoute {
   ///   - environment: The child's services, from the parent's.
   ///   - tag: Makes the parent's action of a child action: the one its `forward` takes.
   /// - Returns: The route.
+  @inlinable
   public static func child<Child: ArborealModel>(
     _ path: KeyPath<Parent, Child>,
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
   ) -> ModelRoute<Parent, Child, Child.Action> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    let following = models(
-      of: Child.self, path, environment: environment,
-      entries: { [RouteEntry(object: $0[keyPath: path], key: nil)] },
-      wrap: { parent, fx, child, _, environment in
-        parent.forwarded(fx, of: child, at: path, environment: environment, tag: tag)
-      })
-    return ModelRoute(following: following, path: path, tag: tag) { parent, action, services in
+    return heldRoute(path, environment: environment, tag: tag) { parent, action, services in
       parent.forward(action, to: path, environment: environment(services), tag: tag)
     }
   }
@@ -141,6 +137,7 @@ extension ChildRoute {
   ///   - path: Where the parent holds the child.
   ///   - tag: Makes the parent's action of a child action: the one its `forward` takes.
   /// - Returns: The route.
+  @inlinable
   public static func child<Child: ArborealModel>(
     _ path: KeyPath<Parent, Child?>,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
@@ -155,19 +152,14 @@ extension ChildRoute {
   ///   - environment: The child's services, from the parent's.
   ///   - tag: Makes the parent's action of a child action: the one its `forward` takes.
   /// - Returns: The route.
+  @inlinable
   public static func child<Child: ArborealModel>(
     _ path: KeyPath<Parent, Child?>,
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
   ) -> ModelRoute<Parent, Child?, Child.Action> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    let following = models(
-      of: Child.self, path, environment: environment,
-      entries: { parent in parent[keyPath: path].map { [RouteEntry(object: $0, key: nil)] } ?? [] },
-      wrap: { parent, fx, child, _, environment in
-        parent.forwarded(fx, of: child, atOptional: path, environment: environment, tag: tag)
-      })
-    return ModelRoute(following: following, path: path, tag: tag) { parent, action, services in
+    return optionalRoute(path, environment: environment, tag: tag) { parent, action, services in
       parent.forward(action, to: path, environment: environment(services), tag: tag)
     }
   }
@@ -179,6 +171,7 @@ extension ChildRoute {
   ///   - path: Where the parent holds the child.
   ///   - tag: Makes the parent's action of a presentation action: the one its `forward` takes.
   /// - Returns: The route.
+  @inlinable
   public static func child<Child: ArborealModel>(
     _ path: ReferenceWritableKeyPath<Parent, Child?>,
     tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Parent.Action
@@ -194,19 +187,14 @@ extension ChildRoute {
   ///   - environment: The child's services, from the parent's.
   ///   - tag: Makes the parent's action of a presentation action: the one its `forward` takes.
   /// - Returns: The route.
+  @inlinable
   public static func child<Child: ArborealModel>(
     _ path: ReferenceWritableKeyPath<Parent, Child?>,
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Parent.Action
   ) -> ModelRoute<Parent, Child?, PresentationAction<Child.Action>> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    let following = models(
-      of: Child.self, path, environment: environment,
-      entries: { parent in parent[keyPath: path].map { [RouteEntry(object: $0, key: nil)] } ?? [] },
-      wrap: { parent, fx, child, _, environment in
-        parent.forwarded(fx, of: child, presentedAt: path, environment: environment, tag: tag)
-      })
-    return ModelRoute(following: following, path: path, tag: tag) { parent, action, services in
+    return presentedRoute(path, environment: environment, tag: tag) { parent, action, services in
       parent.forward(action, to: path, environment: environment(services), tag: tag)
     }
   }
@@ -219,6 +207,7 @@ extension ChildRoute {
   ///   - tag: Makes the parent's action of a child's identifier and action: the one its
   ///     `forward` takes (`Action.row` for `case row(id: Row.ID, Row.Action)`).
   /// - Returns: The route.
+  @inlinable
   public static func children<Children: Collection>(
     _ path: KeyPath<Parent, Children>,
     tag: @escaping @Sendable (Children.Element.ID, Children.Element.Action) -> Parent.Action
@@ -238,6 +227,7 @@ extension ChildRoute {
   ///   - tag: Makes the parent's action of a child's identifier and action: the one its
   ///     `forward` takes (`Action.row` for `case row(id: Row.ID, Row.Action)`).
   /// - Returns: The route.
+  @inlinable
   public static func children<Children: Collection>(
     _ path: KeyPath<Parent, Children>,
     environment: @escaping @Sendable (Parent.Environment) -> Children.Element.Environment,
@@ -245,17 +235,7 @@ extension ChildRoute {
   ) -> ModelRoute<Parent, Children, (Children.Element.ID, Children.Element.Action)>
   where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    let following = models(
-      of: Children.Element.self, path, environment: environment,
-      entries: { parent in
-        parent[keyPath: path].map { RouteEntry(object: $0, key: AnyHashable($0.id)) }
-      },
-      wrap: { parent, fx, child, _, environment in
-        let id = child.id
-        return parent.forwarded(
-          fx, of: child, in: path, environment: environment, tag: { tag(id, $0) })
-      })
-    return ModelRoute(following: following, path: path, tag: { tag($0.0, $0.1) }) {
+    return collectionRoute(path, environment: environment, tag: tag) {
       parent, input, services in
       parent.forward(
         input.1, to: path, id: input.0, environment: environment(services),
@@ -269,6 +249,7 @@ extension ChildRoute {
   ///   - path: Where the parent holds the stack.
   ///   - tag: Makes the parent's action of a stack action: the one its `forward` takes.
   /// - Returns: The route.
+  @inlinable
   public static func stack<Element: ArborealModel>(
     _ path: ReferenceWritableKeyPath<Parent, ModelStack<Element>>,
     tag: @escaping @Sendable (StackAction<Element.Action>) -> Parent.Action
@@ -284,25 +265,14 @@ extension ChildRoute {
   ///   - environment: The screens' services, from the parent's.
   ///   - tag: Makes the parent's action of a stack action: the one its `forward` takes.
   /// - Returns: The route.
+  @inlinable
   public static func stack<Element: ArborealModel>(
     _ path: ReferenceWritableKeyPath<Parent, ModelStack<Element>>,
     environment: @escaping @Sendable (Parent.Environment) -> Element.Environment,
     tag: @escaping @Sendable (StackAction<Element.Action>) -> Parent.Action
   ) -> ModelRoute<Parent, ModelStack<Element>, StackAction<Element.Action>> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    let following = models(
-      of: Element.self, path, environment: environment,
-      entries: { parent in
-        let stack = parent[keyPath: path]
-        return zip(stack.elementIDs, stack).map { RouteEntry(object: $1, key: AnyHashable($0)) }
-      },
-      wrap: { parent, fx, child, key, environment in
-        // A stack's entries are keyed by their element identifiers, so the cast holds.
-        guard let id = key?.base as? StackElementID else { return .none }
-        return parent.forwarded(
-          fx, of: child, on: path, id: id, environment: environment, tag: tag)
-      })
-    return ModelRoute(following: following, path: path, tag: tag) { parent, action, services in
+    return stackRoute(path, environment: environment, tag: tag) { parent, action, services in
       parent.forward(action, in: path, environment: environment(services), tag: tag)
     }
   }
@@ -313,6 +283,7 @@ extension ChildRoute {
   ///   - path: Where the parent holds the stack.
   ///   - tag: Makes the parent's action of a stack action: the one its `forward` takes.
   /// - Returns: The route.
+  @inlinable
   public static func stack<Cases: ModelCases>(
     _ path: ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
     tag: @escaping @Sendable (StackAction<Cases.Action>) -> Parent.Action
@@ -328,10 +299,168 @@ extension ChildRoute {
   ///   - environment: The services of the screens' enumeration, from the parent's.
   ///   - tag: Makes the parent's action of a stack action: the one its `forward` takes.
   /// - Returns: The route.
+  @inlinable
   public static func stack<Cases: ModelCases>(
     _ path: ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
     environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
     tag: @escaping @Sendable (StackAction<Cases.Action>) -> Parent.Action
+  ) -> ModelRoute<Parent, ModelStack<Cases>, StackAction<Cases.Action>> {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    return caseStackRoute(path, environment: environment, tag: tag) { parent, action, services in
+      parent.forward(action, in: path, environment: environment(services), tag: tag)
+    }
+  }
+
+  /// An enumeration of destinations (sheets, alerts, dialogs) whose services are the parent's.
+  ///
+  /// - Parameters:
+  ///   - path: Where the parent holds the destination.
+  ///   - tag: Makes the parent's action of a presentation action: the one its `forward` takes.
+  /// - Returns: The route.
+  @inlinable
+  public static func destination<Cases: ModelCases>(
+    _ path: ReferenceWritableKeyPath<Parent, Cases?>,
+    tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
+  ) -> ModelRoute<Parent, Cases?, PresentationAction<Cases.Action>>
+  where Cases.Environment == Parent.Environment {
+    destination(path, environment: { $0 }, tag: tag)
+  }
+
+  /// An enumeration of destinations (sheets, alerts, dialogs).
+  ///
+  /// - Parameters:
+  ///   - path: Where the parent holds the destination.
+  ///   - environment: The services of the enumeration, from the parent's.
+  ///   - tag: Makes the parent's action of a presentation action: the one its `forward` takes.
+  /// - Returns: The route.
+  @inlinable
+  public static func destination<Cases: ModelCases>(
+    _ path: ReferenceWritableKeyPath<Parent, Cases?>,
+    environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
+    tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
+  ) -> ModelRoute<Parent, Cases?, PresentationAction<Cases.Action>> {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    return destinationRoute(path, environment: environment, tag: tag) { parent, action, services in
+      parent.forward(action, to: path, environment: environment(services), tag: tag)
+    }
+  }
+
+  // MARK: Out of line
+
+  /// The rest of `child(_:environment:tag:)`, out of line: all but the `forward`, which is
+  /// made in the caller's module, specialised for its models.
+  @usableFromInline
+  static func heldRoute<Child: ArborealModel>(
+    _ path: KeyPath<Parent, Child>,
+    environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
+    tag: @escaping @Sendable (Child.Action) -> Parent.Action,
+    forward: @escaping RouteForward<Parent, Child.Action>
+  ) -> ModelRoute<Parent, Child, Child.Action> {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    let following = models(
+      of: Child.self, path, environment: environment,
+      entries: { [RouteEntry(object: $0[keyPath: path], key: nil)] },
+      wrap: { parent, fx, child, _, environment in
+        parent.forwarded(fx, of: child, at: path, environment: environment, tag: tag)
+      })
+    return ModelRoute(following: following, path: path, tag: tag, forward: forward)
+  }
+
+  /// The rest of `child(_:environment:tag:)`, out of line: all but the `forward`, which is
+  /// made in the caller's module, specialised for its models.
+  @usableFromInline
+  static func optionalRoute<Child: ArborealModel>(
+    _ path: KeyPath<Parent, Child?>,
+    environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
+    tag: @escaping @Sendable (Child.Action) -> Parent.Action,
+    forward: @escaping RouteForward<Parent, Child.Action>
+  ) -> ModelRoute<Parent, Child?, Child.Action> {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    let following = models(
+      of: Child.self, path, environment: environment,
+      entries: { parent in parent[keyPath: path].map { [RouteEntry(object: $0, key: nil)] } ?? [] },
+      wrap: { parent, fx, child, _, environment in
+        parent.forwarded(fx, of: child, atOptional: path, environment: environment, tag: tag)
+      })
+    return ModelRoute(following: following, path: path, tag: tag, forward: forward)
+  }
+
+  /// The rest of `child(_:environment:tag:)`, out of line: all but the `forward`, which is
+  /// made in the caller's module, specialised for its models.
+  @usableFromInline
+  static func presentedRoute<Child: ArborealModel>(
+    _ path: ReferenceWritableKeyPath<Parent, Child?>,
+    environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
+    tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Parent.Action,
+    forward: @escaping RouteForward<Parent, PresentationAction<Child.Action>>
+  ) -> ModelRoute<Parent, Child?, PresentationAction<Child.Action>> {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    let following = models(
+      of: Child.self, path, environment: environment,
+      entries: { parent in parent[keyPath: path].map { [RouteEntry(object: $0, key: nil)] } ?? [] },
+      wrap: { parent, fx, child, _, environment in
+        parent.forwarded(fx, of: child, presentedAt: path, environment: environment, tag: tag)
+      })
+    return ModelRoute(following: following, path: path, tag: tag, forward: forward)
+  }
+
+  /// The rest of `children(_:environment:tag:)`, out of line: all but the `forward`, which is
+  /// made in the caller's module, specialised for its models.
+  @usableFromInline
+  static func collectionRoute<Children: Collection>(
+    _ path: KeyPath<Parent, Children>,
+    environment: @escaping @Sendable (Parent.Environment) -> Children.Element.Environment,
+    tag: @escaping @Sendable (Children.Element.ID, Children.Element.Action) -> Parent.Action,
+    forward: @escaping RouteForward<Parent, (Children.Element.ID, Children.Element.Action)>
+  ) -> ModelRoute<Parent, Children, (Children.Element.ID, Children.Element.Action)>
+  where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    let following = models(
+      of: Children.Element.self, path, environment: environment,
+      entries: { parent in
+        parent[keyPath: path].map { RouteEntry(object: $0, key: AnyHashable($0.id)) }
+      },
+      wrap: { parent, fx, child, _, environment in
+        let id = child.id
+        return parent.forwarded(
+          fx, of: child, in: path, environment: environment, tag: { tag(id, $0) })
+      })
+    return ModelRoute(following: following, path: path, tag: { tag($0.0, $0.1) }, forward: forward)
+  }
+
+  /// The rest of `stack(_:environment:tag:)`, out of line: all but the `forward`, which is
+  /// made in the caller's module, specialised for its models.
+  @usableFromInline
+  static func stackRoute<Element: ArborealModel>(
+    _ path: ReferenceWritableKeyPath<Parent, ModelStack<Element>>,
+    environment: @escaping @Sendable (Parent.Environment) -> Element.Environment,
+    tag: @escaping @Sendable (StackAction<Element.Action>) -> Parent.Action,
+    forward: @escaping RouteForward<Parent, StackAction<Element.Action>>
+  ) -> ModelRoute<Parent, ModelStack<Element>, StackAction<Element.Action>> {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    let following = models(
+      of: Element.self, path, environment: environment,
+      entries: { parent in
+        let stack = parent[keyPath: path]
+        return zip(stack.elementIDs, stack).map { RouteEntry(object: $1, key: AnyHashable($0)) }
+      },
+      wrap: { parent, fx, child, key, environment in
+        // A stack's entries are keyed by their element identifiers, so the cast holds.
+        guard let id = key?.base as? StackElementID else { return .none }
+        return parent.forwarded(
+          fx, of: child, on: path, id: id, environment: environment, tag: tag)
+      })
+    return ModelRoute(following: following, path: path, tag: tag, forward: forward)
+  }
+
+  /// The rest of `stack(_:environment:tag:)`, out of line: all but the `forward`, which is
+  /// made in the caller's module, specialised for its models.
+  @usableFromInline
+  static func caseStackRoute<Cases: ModelCases>(
+    _ path: ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
+    environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
+    tag: @escaping @Sendable (StackAction<Cases.Action>) -> Parent.Action,
+    forward: @escaping RouteForward<Parent, StackAction<Cases.Action>>
   ) -> ModelRoute<Parent, ModelStack<Cases>, StackAction<Cases.Action>> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     let following = cases(
@@ -351,36 +480,17 @@ extension ChildRoute {
         guard let id = key?.base as? StackElementID else { return nil }
         return parent[keyPath: path][id: id].map { ($0, CasePlace.screen(id, of: path, tag: tag)) }
       })
-    return ModelRoute(following: following, path: path, tag: tag) { parent, action, services in
-      parent.forward(action, in: path, environment: environment(services), tag: tag)
-    }
+    return ModelRoute(following: following, path: path, tag: tag, forward: forward)
   }
 
-  /// An enumeration of destinations (sheets, alerts, dialogs) whose services are the parent's.
-  ///
-  /// - Parameters:
-  ///   - path: Where the parent holds the destination.
-  ///   - tag: Makes the parent's action of a presentation action: the one its `forward` takes.
-  /// - Returns: The route.
-  public static func destination<Cases: ModelCases>(
-    _ path: ReferenceWritableKeyPath<Parent, Cases?>,
-    tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
-  ) -> ModelRoute<Parent, Cases?, PresentationAction<Cases.Action>>
-  where Cases.Environment == Parent.Environment {
-    destination(path, environment: { $0 }, tag: tag)
-  }
-
-  /// An enumeration of destinations (sheets, alerts, dialogs).
-  ///
-  /// - Parameters:
-  ///   - path: Where the parent holds the destination.
-  ///   - environment: The services of the enumeration, from the parent's.
-  ///   - tag: Makes the parent's action of a presentation action: the one its `forward` takes.
-  /// - Returns: The route.
-  public static func destination<Cases: ModelCases>(
+  /// The rest of `destination(_:environment:tag:)`, out of line: all but the `forward`, which is
+  /// made in the caller's module, specialised for its models.
+  @usableFromInline
+  static func destinationRoute<Cases: ModelCases>(
     _ path: ReferenceWritableKeyPath<Parent, Cases?>,
     environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
-    tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
+    tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action,
+    forward: @escaping RouteForward<Parent, PresentationAction<Cases.Action>>
   ) -> ModelRoute<Parent, Cases?, PresentationAction<Cases.Action>> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     let following = cases(
@@ -391,9 +501,7 @@ extension ChildRoute {
       place: { parent, _ in
         parent[keyPath: path].map { ($0, CasePlace.destination(path, tag: tag)) }
       })
-    return ModelRoute(following: following, path: path, tag: tag) { parent, action, services in
-      parent.forward(action, to: path, environment: environment(services), tag: tag)
-    }
+    return ModelRoute(following: following, path: path, tag: tag, forward: forward)
   }
 
   // MARK: Builders

@@ -35,12 +35,12 @@ public final class ModelRoute<Parent: ArborealModel, Held, Input>: ChildRoute<Pa
   let tag: @Sendable (Input) -> Parent.Action
   /// Sends `Input` to the child, from the parent's services, and returns the child's effects
   /// as the parent's.
-  let forward: @MainActor (Parent, Input, Parent.Environment) -> Fx<Parent.Action>
+  let forward: RouteForward<Parent, Input>
 
   init(
     following route: ChildRoute<Parent>, path: KeyPath<Parent, Held>,
     tag: @escaping @Sendable (Input) -> Parent.Action,
-    forward: @escaping @MainActor (Parent, Input, Parent.Environment) -> Fx<Parent.Action>
+    forward: @escaping RouteForward<Parent, Input>
   ) {
     self.path = path
     self.tag = tag
@@ -48,6 +48,13 @@ public final class ModelRoute<Parent: ArborealModel, Held, Input>: ChildRoute<Pa
     super.init(following: route)
   }
 }
+
+/// A route's `forward`: sends what the parent's `forward` takes to the child, from the parent's
+/// services, and returns the child's effects as the parent's. Made in the module that declares
+/// the route (the factories are inlinable), so that it is specialised for its models.
+@usableFromInline
+typealias RouteForward<Parent: ArborealModel, Input> =
+  @MainActor (Parent, Input, Parent.Environment) -> Fx<Parent.Action>
 
 // MARK: - Forward
 

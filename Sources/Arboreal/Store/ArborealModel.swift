@@ -84,6 +84,9 @@ public protocol ArborealModel: Trackable, SendableMetatype, StackScreen {
   /// ```
   ///
   /// The same route values are what ``forward(_:to:environment:)`` and the view stores take.
+  /// Write the array's type: `static let routes = [path]` is an array of ``ModelRoute``, another
+  /// property than this one, and the model would follow nothing (in debug builds, a `forward`
+  /// through a route missing here reports it, when the route's children subscribe).
   /// See ``ChildRoute``.
   static var routes: [ChildRoute<Self>] { get }
 }
