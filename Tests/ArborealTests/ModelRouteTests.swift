@@ -179,6 +179,32 @@ private final class Mindful: ArborealModel {
   }
 }
 
+/// The same parent, with its route made afresh at each use (a computed `static var`): listed
+/// all the same.
+private final class Recomputing: ArborealModel {
+  enum Action: Sendable {
+    case listener(PresentationAction<Void>)
+    case show
+  }
+
+  static var listener: ModelRoute<Recomputing, Listener?, PresentationAction<Void>> {
+    ChildRoute.child(\Recomputing.listener, tag: Action.listener)
+  }
+  static var routes: [ChildRoute<Recomputing>] { [listener] }
+
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var listener: Listener?
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .listener(let action): return forward(action, to: Self.listener, environment: ())
+    case .show:
+      listener = Listener()
+      return .none
+    }
+  }
+}
+
 /// A route declared once is what `forward`, view stores and cancellations take, for every way
 /// a parent holds children.
 @MainActor @Suite struct ModelRouteTests {
@@ -305,6 +331,17 @@ private final class Mindful: ArborealModel {
       #expect(store.runningEffectCount == 1)
       store.send(.listener(.presented(())))
       #expect(!messages.all.contains { $0.contains("Mindful.routes does not list") })
+    }
+
+    @Test func aRouteMadeAfreshAtEachUseIsFoundInTheListAllTheSame() {
+      let messages = Log<String>()
+      ArborealDiagnostics.droppedActionHandler = { messages.append($0) }
+      defer { ArborealDiagnostics.droppedActionHandler = nil }
+      let store = Store(state: Recomputing(), environment: ())
+      store.send(.show)
+      #expect(store.runningEffectCount == 1)
+      store.send(.listener(.presented(())))
+      #expect(!messages.all.contains { $0.contains("Recomputing.routes does not list") })
     }
   #endif
 }

@@ -133,8 +133,11 @@ enum RouteDeclarations {
   private static var checked: Set<ObjectIdentifier> = []
 
   static func check<Parent: ArborealModel, Held, Input>(_ route: ModelRoute<Parent, Held, Input>) {
+    // Listed as this instance, or as another made the same way (a computed `static var`).
     guard checked.insert(ObjectIdentifier(route)).inserted, route.isFollowed(),
-      !Parent.routes.contains(where: { $0 === route })
+      !Parent.routes.contains(where: {
+        $0 === route || ($0 as? ModelRoute<Parent, Held, Input>)?.path == route.path
+      })
     else { return }
     ArborealDiagnostics.reportDroppedAction(
       "Arboreal: \(Parent.self) forwards to a route over \(Held.self) that "
