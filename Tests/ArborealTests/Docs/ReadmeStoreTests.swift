@@ -42,6 +42,10 @@ enum ReadmeStore {
     @Tracked private(set) var quote = ""
     @Tracked private(set) var counter = Counter()
 
+    // The route to the child, declared once (the counter needs no services): `forward` and
+    // view stores take it.
+    static let counter = ChildRoute.child(\App.counter, environment: { _ in }, tag: Action.counter)
+
     func update(action: Action, environment: Quotes) -> Fx<Action> {
       switch action {
       case .setName(let name):
@@ -59,7 +63,7 @@ enum ReadmeStore {
         self.quote = quote
         return .none
       case .counter(let action):
-        return forward(action, to: \.counter, environment: (), tag: Action.counter)
+        return forward(action, to: Self.counter, environment: environment)
       }
     }
   }
@@ -99,8 +103,9 @@ extension ReadmeStore {
     let name = store.binding(get: \.name, tag: App.Action.setName)
     name.wrappedValue = "Grace"  // Grace has counted 0 name
 
-    // A view store scoped to the child sends child actions, tagged for the parent.
-    let counter = store.viewStore(get: \.counter, tag: App.Action.counter)
+    // A view store scoped to the child, through its route, sends child actions tagged for the
+    // parent.
+    let counter = store.viewStore(App.counter)
     counter.send(.increment)  // Grace has counted 1 count
 
     // An effect runs off the main actor; awaiting the handle waits for the actions it sends.
