@@ -64,6 +64,10 @@ enum DocsComposing {
       case remove(id: Int)
     }
 
+    // Where the children are, each declared once: `forward` and view stores take these.
+    static let editor = ChildRoute.child(\TodoList.editor, tag: Action.editor)
+    static let todos = ChildRoute.children(\TodoList.todos, tag: Action.todo)
+
     let registrar = TrackingRegistrar()
     @Tracked private(set) var editor = Editor()
     @Tracked private(set) var todos: [Todo] = []
@@ -75,18 +79,16 @@ enum DocsComposing {
       switch action {
       case .editor(let action):
         // Forward to the child: its effects' actions come back as the parent's.
-        return forward(action, to: \.editor, environment: (), tag: Action.editor)
+        return forward(action, to: Self.editor, environment: ())
       case .todo(let id, let action):
         // The row may be gone (an action can be queued before its removal): then the action
         // is dropped, and reported in debug builds.
-        return forward(action, to: \.todos, id: id, environment: ()) {
-          .todo(id: id, action: $0)
-        }
+        return forward(action, to: Self.todos, id: id, environment: ())
       case .addTapped:
         todos.append(Todo(id: nextID, title: editor.text))
         nextID += 1
         // A parent may drive its child with the child's own actions.
-        return forward(.setText(""), to: \.editor, environment: (), tag: Action.editor)
+        return forward(.setText(""), to: Self.editor, environment: ())
       case .remove(let id):
         todos.removeAll { $0.id == id }
         return .none
@@ -165,7 +167,7 @@ enum DocsComposing {
     let store = Store(state: TodoList(), environment: ())
 
     // A view store scoped to the editor, and a binding to its text.
-    let editor = store.viewStore(get: \.editor, tag: TodoList.Action.editor)
+    let editor = store.viewStore(TodoList.editor)
     let text = editor.binding(get: \.text, tag: DocsComposing.Editor.Action.setText)
 
     text.wrappedValue = "buy milk"  // sends .editor(.setText("buy milk")) to the store
@@ -174,9 +176,8 @@ enum DocsComposing {
     print(text.wrappedValue.isEmpty)  // true: adding cleared the editor
 
     // A keyed view store for one row; nil for a key that is not there.
-    let row = store.viewStore(key: 1, get: { $0.todo(id: $1) }, tag: TodoList.Action.todo)
-    print(store.viewStore(key: 7, get: { $0.todo(id: $1) }, tag: TodoList.Action.todo) == nil)
-    // true
+    let row = store.viewStore(TodoList.todos, id: 1)
+    print(store.viewStore(TodoList.todos, id: 7) == nil)  // true
 
     row?.send(.toggle)  // sends .todo(id: 1, action: .toggle)
     print(render(row!))  // [x] buy milk
@@ -213,7 +214,7 @@ enum DocsComposing {
 
     // article begins: observe
     let store = Store(state: TodoList(), environment: ())
-    let editor = store.viewStore(get: \.editor, tag: TodoList.Action.editor)
+    let editor = store.viewStore(TodoList.editor)
 
     let token = observe { changes in
       print("editor:", editor.state.text, changes)  // reads store.state.editor, then its text
