@@ -48,7 +48,8 @@ enum ComeAndGo {
   // article ends: timer
 
   // article begins: stack
-  /// A parent with a stack of timers and a presented timer; it lists no subscription.
+  /// A parent with a stack of timers and a presented timer; it lists no subscription, only
+  /// where its children are.
   final class Root: ArborealModel {
     enum Action: Sendable, Equatable {
       case path(StackAction<Timer.Action>)
@@ -59,6 +60,12 @@ enum ComeAndGo {
       case presentRunning
     }
 
+    // Each route declared once; listed, the store follows them: a timer's work starts when it
+    // is pushed or presented, by any write, and ends when it leaves.
+    static let path = ChildRoute.stack(\Root.path, tag: Action.path)
+    static let sheet = ChildRoute.child(\Root.sheet, tag: Action.sheet)
+    static let routes: [ChildRoute<Root>] = [path, sheet]
+
     let registrar = TrackingRegistrar()
     @Tracked private(set) var path = ModelStack<Timer>()
     @Tracked private(set) var sheet: Timer?
@@ -66,21 +73,19 @@ enum ComeAndGo {
     func update(action: Action, environment: Timer.Environment) -> Fx<Action> {
       switch action {
       case .path(let action):
-        return forward(action, in: \.path, environment: environment, tag: Action.path)
+        return forward(action, to: Self.path, environment: environment)
       case .sheet(let action):
-        return forward(action, to: \.sheet, environment: environment, tag: Action.sheet)
+        return forward(action, to: Self.sheet, environment: environment)
       case .push:
         path.push(Timer())
-        return .none
       case .present:
         sheet = Timer()
-        return .none
       case .pushRunning:
-        return push(Timer(isRunning: true), on: \.path, environment: environment, tag: Action.path)
+        path.push(Timer(isRunning: true))  // ticks from the start, with no action sent to it
       case .presentRunning:
-        return present(
-          Timer(isRunning: true), at: \.sheet, environment: environment, tag: Action.sheet)
+        sheet = Timer(isRunning: true)
       }
+      return .none
     }
   }
   // article ends: stack
