@@ -205,6 +205,48 @@ private final class Recomputing: ArborealModel {
   }
 }
 
+/// Counts the reads of its elements: what shows that making a view store per row reads each
+/// row once, not once per row per row.
+private final class ReadCount {
+  var value = 0
+}
+
+/// Rows that count the reads of their elements.
+private struct CountedRows: RandomAccessCollection {
+  let rows: [Ticker]
+  let reads: ReadCount
+
+  var startIndex: Int { rows.startIndex }
+  var endIndex: Int { rows.endIndex }
+
+  subscript(position: Int) -> Ticker {
+    reads.value += 1
+    return rows[position]
+  }
+}
+
+/// A parent of many rows, reached through a route.
+private final class Wide: ArborealModel {
+  enum Action: Sendable, Equatable {
+    case row(id: Int, Ticker.Action)
+  }
+
+  static let rows = ChildRoute.children(\Wide.rows, tag: Action.row)
+
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var rows: CountedRows
+
+  init(count: Int, reads: ReadCount) {
+    rows = CountedRows(rows: (0..<count).map { Ticker(id: $0) }, reads: reads)
+  }
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .row(let id, let action): forward(action, to: Self.rows, id: id, environment: ())
+    }
+  }
+}
+
 /// A route declared once is what `forward`, view stores and cancellations take, for every way
 /// a parent holds children.
 @MainActor @Suite struct ModelRouteTests {
@@ -277,6 +319,20 @@ private final class Recomputing: ArborealModel {
     #expect(board.path[id: pushed]?.taps == 1)
     #expect(board.destination?[case: Place.ticker]?.taps == 1)
     #expect(board.screens[id: screen, case: Place.ticker]?.taps == 1)
+  }
+
+  @Test(arguments: [1, 1_000])
+  func viewStoresForEveryRowReadEachRowOnce(count: Int) throws {
+    let reads = ReadCount()
+    let store = Store(state: Wide(count: count, reads: reads), environment: ())
+    reads.value = 0
+    let rows = store.viewStores(Wide.rows)
+    #expect(rows.count == count)
+    #expect(reads.value <= 2 * count)  // a search per row would read about count² / 2
+    let last = try #require(rows.last)
+    last.send(.tapped)
+    #expect(store.state.rows.rows[count - 1].taps == 1)
+    #expect(last.state.taps == 1)
   }
 
   @Test func cancellingByRouteEndsThatChildsWorkAndNoOther() throws {

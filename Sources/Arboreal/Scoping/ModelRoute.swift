@@ -228,12 +228,24 @@ extension ArborealStore {
   ///
   /// - Parameter route: The route, declared once with ``ChildRoute/children(_:tag:)``.
   /// - Returns: One view store per child; empty when this store's model is gone.
-  /// - Complexity: O(*n*) for *n* children.
+  /// - Complexity: O(*n*) for *n* children; each view store's state is then found by its
+  ///   identifier, O(*n*) on each read, as a keyed view store's.
   public func viewStores<Children: Collection>(
     _ route: ModelRoute<Model, Children, (Children.Element.ID, Children.Element.Action)>
   ) -> [ViewStore<Children.Element>] where Children.Element: ArborealModel & Identifiable {
     guard let model = presentState else { return [] }
-    return model[keyPath: route.path].compactMap { viewStore(route, id: $0.id) }
+    let (path, tag) = (route.path, route.tag)
+    // Each made with its child in hand: finding each by its identifier would be O(n²).
+    return model[keyPath: path].map { child in
+      let id = child.id
+      return ViewStore(
+        child: child,
+        resolve: { self.presentState.flatMap { $0[keyPath: path].first { $0.id == id } } },
+        isParentPresent: { self.isPresent },
+        keyName: "\(Children.Element.self)[\(String(reflecting: id))]",
+        parentType: Model.self,
+        forward: { action in self.send(tag((id, action))) })
+    }
   }
 
   /// A view store scoped to the screen with `id` on the stack a route reaches; nil when it is

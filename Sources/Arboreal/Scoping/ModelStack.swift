@@ -65,6 +65,9 @@ public struct StackElementID: Hashable, Comparable, Sendable, CustomStringConver
 /// `Element` is an ``ArborealModel`` or a ``ModelCases`` enumeration of models (the
 /// ``StackScreen`` kinds): the `forward`s and view stores take one or the other.
 public struct ModelStack<Element: StackScreen>: RandomAccessCollection {
+  /// The screens' identifiers, bottom first: strictly ascending, since `push` appends
+  /// `nextID`, which only grows, and every removal takes a suffix or everything. Searched by
+  /// halves.
   private var ids: [StackElementID] = []
   private var elements: [Element] = []
   private var nextID = 0
@@ -96,7 +99,7 @@ public struct ModelStack<Element: StackScreen>: RandomAccessCollection {
   /// The screen with `id`, or nil when it is not on the stack.
   ///
   /// - Parameter id: The screen's identifier.
-  /// - Complexity: O(*n*) for *n* screens (stacks are short), from the top.
+  /// - Complexity: O(log *n*) for *n* screens.
   public subscript(id id: StackElementID) -> Element? {
     guard let index = index(of: id) else { return nil }
     return elements[index]
@@ -163,8 +166,14 @@ public struct ModelStack<Element: StackScreen>: RandomAccessCollection {
     elements.removeAll()
   }
 
+  /// The position of `id`, found by halves in the ascending `ids`.
   private func index(of id: StackElementID) -> Int? {
-    ids.lastIndex(of: id)
+    var (low, high) = (0, ids.count)
+    while low < high {
+      let middle = low + (high - low) / 2
+      if ids[middle].rawValue < id.rawValue { low = middle + 1 } else { high = middle }
+    }
+    return low < ids.count && ids[low] == id ? low : nil
   }
 }
 
