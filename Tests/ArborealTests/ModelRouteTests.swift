@@ -134,21 +134,24 @@ private final class Listener: SubscribingModel {
   }
 }
 
-/// A parent that forwards to a listener through a route it does not list in `routes`.
-private final class Forgetful: ArborealModel {
-  enum Action: Sendable {
-    case listener(PresentationAction<Void>)
-    case show
-  }
+/// A parent of one listener, reached through its route `route`; the three below differ
+/// only in how they declare it.
+private protocol ListenerHost: ArborealModel
+where Action == ListenerHostAction, Environment == Void {
+  static var route: ModelRoute<Self, Listener?, PresentationAction<Void>> { get }
+  var listener: Listener? { get set }
+}
 
-  static let listener = ChildRoute.child(\Forgetful.listener, tag: Action.listener)
+private enum ListenerHostAction: Sendable {
+  case listener(PresentationAction<Void>)
+  case show
+}
 
-  let registrar = TrackingRegistrar()
-  @Tracked private(set) var listener: Listener?
-
-  func update(action: Action, environment: Void) -> Fx<Action> {
+extension ListenerHost {
+  @MainActor
+  func update(action: ListenerHostAction, environment: Void) -> Fx<ListenerHostAction> {
     switch action {
-    case .listener(let action): return forward(action, to: Self.listener, environment: ())
+    case .listener(let action): return forward(action, to: Self.route, environment: ())
     case .show:
       listener = Listener()
       return .none
@@ -156,53 +159,29 @@ private final class Forgetful: ArborealModel {
   }
 }
 
-/// The same parent, with the route listed.
-private final class Mindful: ArborealModel {
-  enum Action: Sendable {
-    case listener(PresentationAction<Void>)
-    case show
-  }
-
-  static let listener = ChildRoute.child(\Mindful.listener, tag: Action.listener)
-  static let routes: [ChildRoute<Mindful>] = [listener]
-
+/// Forwards through a route it does not list in `routes`.
+private final class Forgetful: ListenerHost {
+  static let route = ChildRoute.child(\Forgetful.listener, tag: ListenerHostAction.listener)
   let registrar = TrackingRegistrar()
-  @Tracked private(set) var listener: Listener?
-
-  func update(action: Action, environment: Void) -> Fx<Action> {
-    switch action {
-    case .listener(let action): return forward(action, to: Self.listener, environment: ())
-    case .show:
-      listener = Listener()
-      return .none
-    }
-  }
+  @Tracked var listener: Listener?
 }
 
-/// The same parent, with its route made afresh at each use (a computed `static var`): listed
-/// all the same.
-private final class Recomputing: ArborealModel {
-  enum Action: Sendable {
-    case listener(PresentationAction<Void>)
-    case show
-  }
-
-  static var listener: ModelRoute<Recomputing, Listener?, PresentationAction<Void>> {
-    ChildRoute.child(\Recomputing.listener, tag: Action.listener)
-  }
-  static var routes: [ChildRoute<Recomputing>] { [listener] }
-
+/// Lists its route.
+private final class Mindful: ListenerHost {
+  static let route = ChildRoute.child(\Mindful.listener, tag: ListenerHostAction.listener)
+  static let routes: [ChildRoute<Mindful>] = [route]
   let registrar = TrackingRegistrar()
-  @Tracked private(set) var listener: Listener?
+  @Tracked var listener: Listener?
+}
 
-  func update(action: Action, environment: Void) -> Fx<Action> {
-    switch action {
-    case .listener(let action): return forward(action, to: Self.listener, environment: ())
-    case .show:
-      listener = Listener()
-      return .none
-    }
+/// Makes its route afresh at each use (a computed `static var`): listed all the same.
+private final class Recomputing: ListenerHost {
+  static var route: ModelRoute<Recomputing, Listener?, PresentationAction<Void>> {
+    ChildRoute.child(\Recomputing.listener, tag: ListenerHostAction.listener)
   }
+  static var routes: [ChildRoute<Recomputing>] { [route] }
+  let registrar = TrackingRegistrar()
+  @Tracked var listener: Listener?
 }
 
 /// Counts the reads of its elements: what shows that making a view store per row reads each
