@@ -257,11 +257,14 @@ final class AccessScope {
   /// The thread's context is reached unmanaged: the thread keeps it alive, and a managed
   /// reference would cost a retain and a release per run.
   ///
-  /// - Parameter mergingIntoParent: Whether the reads are also recorded in the enclosing scope.
+  /// - Parameters:
+  ///   - mergingIntoParent: Whether the reads are also recorded in the enclosing scope.
+  ///   - context: The calling thread's context, when the caller has it at hand.
   static func run<T, E: Error>(
-    mergingIntoParent: Bool, _ body: () throws(E) -> T
+    mergingIntoParent: Bool,
+    on context: Unmanaged<ThreadContext> = ThreadContext.unmanagedCurrentOrNew,
+    _ body: () throws(E) -> T
   ) throws(E) -> (T, AccessScope) {
-    let context = ThreadContext.unmanagedCurrentOrNew
     let (scope, installed) = context._withUnsafeGuaranteedRef {
       context -> (AccessScope, Unmanaged<AccessScope>?) in
       let scope = context.spareScopes.popLast() ?? AccessScope()

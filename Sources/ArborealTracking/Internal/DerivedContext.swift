@@ -11,10 +11,17 @@ import Synchronization
 ///   ordinary tracked read.
 /// - `reads`: the derived values the computation read, with the version it saw of each, in
 ///   first-read order; a value read again is not recorded again (see
-///   ``DerivedNodeBase/lastReader``).
-/// - `runs`, `records`, `sources`, `stamps`: the record of sources the computation builds
-///   (see ``DerivedNodeBase``), swapped with the node's when it stores its result; afterwards
-///   they hold the node's old record, which ``DerivedContext/giveBack(_:)`` empties.
+///   ``DerivedNodeBase/lastReader``). Each is recorded with its stamps, under the source's
+///   lock, in the same critical section that copies its value (``record(_:version:in:)``),
+///   so that the stamps are those of the version read.
+/// - `runs`, `records`, `stamps`: the rest of the record of sources the computation builds
+///   (see ``DerivedNodeBase``).
+/// - `staleRead`: a derived value was read at a version whose stamps were gone by the time
+///   they could be taken; the result must not be stored as clean.
+///
+/// When the node stores its result, the record (`reads` included, which becomes the node's
+/// `derivedSources` without a copy) is swapped with the node's; afterwards the frame holds the
+/// node's old record, which ``DerivedContext/giveBack(_:)`` empties.
 ///
 /// Frames are reused: a recomputation takes one from its thread's context
 /// (``DerivedContext/takeFrame(for:)``) and gives it back when it is done, which keeps the
@@ -25,13 +32,13 @@ import Synchronization
 final class DerivedFrame {
   unowned(unsafe) var node: DerivedNodeBase
   @exclusivity(unchecked) var scope: UnsafeMutableRawPointer?
-  @exclusivity(unchecked) var reads: [DerivedRead] = []
+  @exclusivity(unchecked) var reads: [DerivedSourceEdge] = []
   @exclusivity(unchecked) var runs: [DerivedSourceRun] = []
   @exclusivity(unchecked) var records: [AccessRecord] = []
-  @exclusivity(unchecked) var sources: [DerivedSourceEdge] = []
   @exclusivity(unchecked) var stamps: [DerivedStamp] = []
+  @exclusivity(unchecked) var staleRead = false
   /// Whether `stamps` is a derived source's own array, shared rather than merged (see
-  /// ``recordSources(of:)``): emptied in place, it would be copied first.
+  /// ``record(_:version:in:)``): emptied or added to in place, it would be copied first.
   @exclusivity(unchecked) var sharesStamps = false
   /// The frame's own storage for stamps, kept aside while `stamps` shares a source's array,
   /// so that the frame does not come back from a sharing computation without storage.
@@ -40,24 +47,44 @@ final class DerivedFrame {
   /// `stampIndex.count` first (built when there are many; emptied with the frame).
   @exclusivity(unchecked) private var stampIndex: [ObjectIdentifier: Int] = [:]
   /// Names this use of the frame, a computation, in its sources' ``DerivedNodeBase/lastReader``;
-  /// new for every use, never reused.
+  /// new for every use, never reused (see ``DerivedContext/nextUseID()``).
   @exclusivity(unchecked) private(set) var useID: UInt64
 
-  init(node: DerivedNodeBase) {
+  init(node: DerivedNodeBase, useID: UInt64) {
     self.node = node
-    useID = derivedSerials.wrappingAdd(1, ordering: .relaxed).newValue
+    self.useID = useID
   }
 
-  /// Builds the record of sources from the tracked reads of `scope` and from `reads`.
+  /// Records that the computation read `source` at `version`, with the source's stamps.
+  /// Called under the source's lock, with its state.
   ///
-  /// A tracked property's stamp is the epoch its read saw. A derived source's stamps are the
-  /// ones it holds now, which are those of the version read only while that is still its
-  /// version: once it has moved (recomputed from a later write), they are the later write's,
-  /// and would vouch for a result computed before it.
-  ///
-  /// - Returns: Whether every derived source still has the version the computation read;
-  ///   when not, the result must not be stored as clean.
-  func recordSources(of scope: AccessScope) -> Bool {
+  /// The stamps are the ones the source holds now, which are those of `version` only while
+  /// that is still its version: once it has moved (recomputed from a later write), they are the
+  /// later write's, and would vouch for a result computed before it. So a read whose version is
+  /// gone marks the frame's result stale instead.
+  func record(_ source: DerivedNodeBase, version: UInt64, in state: borrowing DerivedNodeBase.State)
+  {
+    reads.append(DerivedSourceEdge(node: source, serial: source.serial, version: version))
+    guard state.version == version else {
+      staleRead = true
+      return
+    }
+    // The only source of a computation, with many stamps (a value that splits one gathered
+    // from many models): its array is shared, copy on write, instead of merged stamp by stamp
+    // through the index; a check that finds the source unchanged shares the source's array
+    // again (`DerivedNodeBase.finishCheck`). A later source or tracked read unshares it.
+    if reads.count == 1 && stamps.isEmpty && state.stamps.count > Self.stampScanLimit {
+      swap(&stamps, &ownStamps)
+      stamps = state.stamps
+      sharesStamps = true
+      return
+    }
+    for inner in state.stamps { stamp(inner.core, inner.epoch) }
+  }
+
+  /// Records the computation's tracked reads, from `scope`. A tracked property's stamp is the
+  /// epoch its read saw.
+  func recordTracked(of scope: AccessScope) {
     for run in scope.runs {
       let start = records.count
       let read = scope.records(of: run)
@@ -65,52 +92,37 @@ final class DerivedFrame {
       runs.append(DerivedSourceRun(core: run.core, range: start..<records.count))
       for record in read { stamp(run.core, record.epoch) }
     }
-    var current = true
-    for read in reads {
-      sources.append(
-        DerivedSourceEdge(node: read.node, serial: read.node.serial, version: read.version))
-      read.node.withState { state in
-        guard state.version == read.version else {
-          current = false
-          return
-        }
-        // The only source of a computation that read no tracked property, with many stamps
-        // (a value that splits one gathered from many models): its array is shared, copy on
-        // write, instead of merged stamp by stamp through the index; a check that finds the
-        // source unchanged shares the source's array again
-        // (`DerivedNodeBase.finishCheck`).
-        if reads.count == 1 && stamps.isEmpty && state.stamps.count > Self.stampScanLimit {
-          if !sharesStamps { swap(&stamps, &ownStamps) }
-          stamps = state.stamps
-          sharesStamps = true
-          return
-        }
-        sharesStamps = false
-        for inner in state.stamps { stamp(inner.core, inner.epoch) }
-      }
-    }
-    return current
   }
 
-  /// Adds `dependent` to the dependents of each value in `reads` that `sources`, the record
-  /// the computation replaced, does not name. Sources read in the same order as before (the
-  /// usual case) are compared in one pass, without a set.
-  func addEdges(to dependent: DerivedNodeBase) {
+  /// Whether `reads` (the new record) names the same values, in the same order, as `previous`
+  /// (the record it replaced): then every edge the new record needs exists already.
+  func readsMatch(_ previous: [DerivedSourceEdge]) -> Bool {
+    guard reads.count == previous.count else { return false }
+    for index in reads.indices where reads[index].serial != previous[index].serial {
+      return false
+    }
+    return true
+  }
+
+  /// Adds `dependent` to the dependents of each value in `sources` (the new record) that
+  /// `reads` (now the record it replaced) does not name.
+  func addEdges(from sources: [DerivedSourceEdge], to dependent: DerivedNodeBase) {
     var previous: Set<UInt64>?
-    for (index, read) in reads.enumerated() {
-      let serial = read.node.serial
+    for (index, source) in sources.enumerated() {
+      let serial = source.serial
       if previous == nil {
-        if index < sources.count && sources[index].serial == serial { continue }
-        previous = Set(sources.lazy.map(\.serial))
+        if index < reads.count && reads[index].serial == serial { continue }
+        previous = Set(reads.lazy.map(\.serial))
       }
       if previous.unsafelyUnwrapped.contains(serial) { continue }
-      read.node.addDependent(dependent)
+      source.node.addDependent(dependent)
     }
   }
 
   /// Keeps the earliest epoch seen of `core`: O(1) expected, a scan of a few stamps or, once
   /// there are many (a total over thousands of models), a look in `stampIndex`.
   private func stamp(_ core: RegistrarCore, _ epoch: UInt64) {
+    if sharesStamps { unshareStamps() }
     if let last = stamps.indices.last, stamps[last].core === core {
       stamps[last].epoch = min(stamps[last].epoch, epoch)
       return
@@ -133,6 +145,16 @@ final class DerivedFrame {
     }
   }
 
+  /// Copies a shared source's stamps into the frame's own storage, before another stamp joins
+  /// them. The shared stamps hold one registrar each, so they are appended as they are.
+  private func unshareStamps() {
+    var shared: [DerivedStamp] = []
+    swap(&shared, &stamps)
+    swap(&stamps, &ownStamps)
+    sharesStamps = false
+    stamps.append(contentsOf: shared)
+  }
+
   /// Past this many stamps, they are found through `stampIndex` instead of a scan.
   private static let stampScanLimit = 16
 
@@ -147,8 +169,8 @@ final class DerivedFrame {
       swap(&runs, &state.runs)
       swap(&records, &state.records)
     }
-    if !(sources.isEmpty && state.derivedSources.isEmpty) {
-      swap(&sources, &state.derivedSources)
+    if !(reads.isEmpty && state.derivedSources.isEmpty) {
+      swap(&reads, &state.derivedSources)
     }
     if !(stamps.isEmpty && state.stamps.isEmpty) {
       swap(&stamps, &state.stamps)
@@ -157,31 +179,28 @@ final class DerivedFrame {
   }
 
   /// Empties the frame for its next use, keeping its arrays' storage unless it grew large.
-  func reset() {
+  func reset(useID: UInt64) {
     scope = nil
-    reads.removeAllKeepingStorage()
-    runs.removeAllKeepingStorage()
-    sources.removeAllKeepingStorage()
+    staleRead = false
+    if !reads.isEmpty { reads.removeAllKeepingStorage() }
+    if !runs.isEmpty { runs.removeAllKeepingStorage() }
     if sharesStamps {
       // A shared array, not the frame's: drop it and take the frame's own storage back.
       stamps = []
       swap(&stamps, &ownStamps)
       stamps.removeAllKeepingStorage()
       sharesStamps = false
-    } else {
+    } else if !stamps.isEmpty {
       stamps.removeAllKeepingStorage()
     }
     if !stampIndex.isEmpty { stampIndex.removeAll(keepingCapacity: stampIndex.count <= 4_096) }
-    if records.count > 4_096 { records = [] } else { records.removeAllKeepingStorage() }
-    useID = derivedSerials.wrappingAdd(1, ordering: .relaxed).newValue
+    if records.count > 4_096 {
+      records = []
+    } else if !records.isEmpty {
+      records.removeAllKeepingStorage()
+    }
+    self.useID = useID
   }
-
-}
-
-/// A derived value read by a computation, and the version of it the computation saw.
-struct DerivedRead {
-  let node: DerivedNodeBase
-  let version: UInt64
 }
 
 /// The derived values being computed on one thread, innermost last: how a derived value
@@ -210,7 +229,9 @@ final class DerivedContext {
   /// A frame for a recomputation of `node`, with no scope and no reads.
   @inline(__always)
   func takeFrame(for node: DerivedNodeBase) -> DerivedFrame {
-    guard let frame = spareFrames.popLast() else { return DerivedFrame(node: node) }
+    guard let frame = spareFrames.popLast() else {
+      return DerivedFrame(node: node, useID: nextUseID())
+    }
     frame.node = node
     return frame
   }
@@ -219,8 +240,30 @@ final class DerivedContext {
   @inline(__always)
   func giveBack(_ frame: DerivedFrame) {
     guard spareFrames.count < Self.spareFrameLimit else { return }
-    frame.reset()
+    frame.reset(useID: nextUseID())
     spareFrames.append(frame)
+  }
+
+  /// The high bits of this thread's ``DerivedFrame/useID``s: a number no other context has
+  /// (taken from ``derivedUseBases``), so that a use is named without an atomic operation per
+  /// computation; `uses` counts the uses named with it.
+  @exclusivity(unchecked) private var useBase = DerivedContext.newUseBase()
+  @exclusivity(unchecked) private var uses: UInt64 = 0
+
+  /// A use identifier no computation on any thread had: this context's base and a count. After
+  /// 2³² uses the context takes a new base, so identifiers never repeat.
+  @inline(__always)
+  func nextUseID() -> UInt64 {
+    uses &+= 1
+    if _slowPath(uses > 0xFFFF_FFFF) {
+      useBase = Self.newUseBase()
+      uses = 1
+    }
+    return useBase | uses
+  }
+
+  private static func newUseBase() -> UInt64 {
+    derivedUseBases.wrappingAdd(1, ordering: .relaxed).newValue &<< 32
   }
   /// The values being checked by ``DerivedNodeBase/refreshedVersion(of:adopt:)`` on this
   /// thread, innermost last; each call works above the entries it found.
@@ -281,13 +324,11 @@ final class DerivedContext {
   /// The calling thread's context, created on first use.
   static var current: DerivedContext { ThreadContext.current.derived }
 
-  /// The frame of the computation that is reading right now, if the innermost tracking scope
-  /// on this thread is a derived value's own.
-  static var readingFrame: DerivedFrame? {
-    guard let context = ThreadContext.currentIfPresent,
-      let frame = context.derived.frames.last
-    else { return nil }
-    let scope = context.scope?.toOpaque()
+  /// The frame of the computation that is reading right now on the thread of `thread`, if
+  /// the innermost tracking scope there is a derived value's own.
+  static func readingFrame(_ thread: ThreadContext) -> DerivedFrame? {
+    guard let frame = thread.derived.frames.last else { return nil }
+    let scope = thread.scope?.toOpaque()
     return scope != nil && scope == frame.scope ? frame : nil
   }
 }

@@ -317,6 +317,11 @@ class DerivedNodeBase: @unchecked Sendable {
 
   /// Marks every value that depends on this one, transitively, `check`, then brings the marked
   /// values that have observers (this one included) up to date.
+  ///
+  /// One lock trip per value: a value is marked and its dependents listed in the same
+  /// critical section (``markListingDependents(_:into:single:)``). The walk is depth-first from this
+  /// value, first dependent first; a value reached twice (a diamond) is marked, and so
+  /// visited, once.
   fileprivate func markDependents() {
     let context = DerivedContext.current
     // The lists are taken out of the context while in use (a refresh below may mark again)
@@ -325,50 +330,20 @@ class DerivedNodeBase: @unchecked Sendable {
     var observed: [DerivedNodeBase] = []
     swap(&visit, &context.spareVisitList)
     swap(&observed, &context.spareObservedList)
-    // The next value to visit is kept apart from the list, so that a chain (one dependent
+    if isObserved { observed.append(self) }
+    // The next value to mark is kept apart from the list, so that a chain (one dependent
     // each) moves nothing through it.
-    var next: DerivedNodeBase? = self
+    var next = withState { state in Self.listDependents(&state, into: &visit) }
+    Self.putFirstListedLast(&visit, from: 0, next: &next)
     while let node = next ?? visit.popLast() {
       next = nil
-      if node.isObserved { observed.append(node) }
-      // The dependents are listed under the node's lock and marked each under its own, one
-      // lock at a time; those already marked are dropped from the list.
       let start = visit.count
-      // One live dependent (a chain, the usual case) goes straight to `next`.
-      let single = node.withState { state -> DerivedNodeBase? in
-        if let single = state.dependents.single { return single }
-        state.dependents.appendLive(to: &visit)
-        return nil
+      let marked = node.withState { state -> Bool in
+        Self.markListingDependents(&state, into: &visit, single: &next)
       }
-      if let single {
-        if single.withState({ $0.status.sourceMayHaveChanged() }) { next = single }
-        continue
-      }
-      var kept = start
-      var index = start
-      while index < visit.count {
-        if visit[index].withState({ $0.status.sourceMayHaveChanged() }) {
-          if kept != index { visit.swapAt(kept, index) }
-          kept &+= 1
-        }
-        index &+= 1
-      }
-      while visit.count > kept { visit.removeLast() }
-      // The first dependent is visited next, the others last first: the order of the
-      // observed values (and so of their refreshes) stays the graph's depth-first one.
-      if kept > start {
-        let count = kept &- start
-        if count > 1 {
-          // Rotates the first to the end, moving the others down: no reference counting.
-          visit.withUnsafeMutableBufferPointer { buffer in
-            let first = buffer.baseAddress.unsafelyUnwrapped + start
-            let moved = first.move()
-            first.moveInitialize(from: first + 1, count: count &- 1)
-            (first + (count &- 1)).initialize(to: moved)
-          }
-        }
-        next = visit.removeLast()
-      }
+      guard marked else { continue }
+      if node.isObserved { observed.append(node) }
+      Self.putFirstListedLast(&visit, from: start, next: &next)
     }
     if !observed.isEmpty {
       // Inside a notification loop, the refreshes wait until it has marked the whole graph
@@ -388,6 +363,46 @@ class DerivedNodeBase: @unchecked Sendable {
     if context.spareObservedList.capacity <= observed.capacity {
       swap(&observed, &context.spareObservedList)
     }
+  }
+
+  /// Marks a value `check` and lists its live dependents: the only one in `single` (a chain),
+  /// several appended to `visit`. Returns false, listing nothing, when it was already marked.
+  /// Called under the value's lock.
+  private static func markListingDependents(
+    _ state: inout State, into visit: inout [DerivedNodeBase], single: inout DerivedNodeBase?
+  ) -> Bool {
+    guard state.status.sourceMayHaveChanged() else { return false }
+    single = listDependents(&state, into: &visit)
+    return true
+  }
+
+  /// The only live dependent, or nil after appending several to `visit`. Called under the
+  /// value's lock.
+  private static func listDependents(
+    _ state: inout State, into visit: inout [DerivedNodeBase]
+  ) -> DerivedNodeBase? {
+    if let single = state.dependents.single { return single }
+    state.dependents.appendLive(to: &visit)
+    return nil
+  }
+
+  /// Makes the first of the values listed from `start` the next to visit and leaves the others
+  /// to be visited last first, so that the walk stays depth-first in the graph's order.
+  private static func putFirstListedLast(
+    _ visit: inout [DerivedNodeBase], from start: Int, next: inout DerivedNodeBase?
+  ) {
+    let count = visit.count &- start
+    guard next == nil, count > 0 else { return }
+    if count > 1 {
+      // Rotates the first to the end, moving the others down: no reference counting.
+      visit.withUnsafeMutableBufferPointer { buffer in
+        let first = buffer.baseAddress.unsafelyUnwrapped + start
+        let moved = first.move()
+        first.moveInitialize(from: first + 1, count: count &- 1)
+        (first + (count &- 1)).initialize(to: moved)
+      }
+    }
+    next = visit.removeLast()
   }
 
   /// Brings the value up to date in its isolation: at once when the caller is there (no
@@ -546,8 +561,8 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   @usableFromInline
   func readSlow(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) {
     if checksIsolation { delivery.preconditionIsolated(displayName) }
-    if let context = DerivedContext.currentIfPresent, !context.frames.isEmpty {
-      readInsideComputation(owner: owner, context, into: value)
+    if let thread = ThreadContext.currentIfPresent, !thread.derived.frames.isEmpty {
+      readInsideComputation(owner: owner, thread, into: value)
       return
     }
     recordRead(of: upToDate(owner: owner, into: value), owner: owner, into: value)
@@ -570,20 +585,35 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   /// records an edge when the reader is the innermost computation itself. Initialises
   /// `value`.
   ///
-  /// The context, not its `frames`, is passed: a copy of the array held across the refresh
-  /// below would make the nested computations' pushes copy it.
+  /// The first read by a computation of a value that is up to date copies the value and
+  /// records the edge with the value's stamps in one critical section
+  /// (``DerivedFrame/record(_:version:in:)``); a value that must be brought up to date first
+  /// is recorded under its lock again afterwards.
   private func readInsideComputation(
-    owner: AnyObject?, _ context: DerivedContext, into value: UnsafeMutablePointer<Value>
+    owner: AnyObject?, _ thread: ThreadContext, into value: UnsafeMutablePointer<Value>
   ) {
-    checkForCycle(context)
-    let version = upToDate(owner: owner, into: value)
-    if let frame = DerivedContext.readingFrame {
-      if lastReader.exchange(frame.useID, ordering: .relaxed) != frame.useID {
-        frame.reads.append(DerivedRead(node: self, version: version))
-      }
+    checkForCycle(thread.derived)
+    guard let frame = DerivedContext.readingFrame(thread) else {
+      recordRead(of: upToDate(owner: owner, into: value), owner: owner, into: value)
       return
     }
-    recordRead(of: version, owner: owner, into: value)
+    // Read before by the same computation: its edge is recorded.
+    if lastReader.load(ordering: .relaxed) == frame.useID {
+      _ = upToDate(owner: owner, into: value)
+      return
+    }
+    // Relaxed: a computation on another thread may overwrite it between two reads, which only
+    // records the edge twice (harmless).
+    lastReader.store(frame.useID, ordering: .relaxed)
+    let cached = withState { state -> Bool in
+      guard state.status.isClean, hasCached, Self.stampsHold(&state) else { return false }
+      value.initialize(to: storage.pointee)
+      frame.record(self, version: state.status.version, in: state)
+      return true
+    }
+    if cached { return }
+    let version = upToDate(owner: owner, into: value)
+    withState { state in frame.record(self, version: version, in: state) }
   }
 
   // The methods below initialise the uninitialised storage `value` with the value and return
@@ -675,14 +705,17 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       versionBefore = state.status.version
       owner = self.owner
     }
-    let context = DerivedContext.current
+    let thread = ThreadContext.current
+    let context = thread.derived
     let frame = context.takeFrame(for: self)
     context.frames.append(frame)
     computations.wrappingAdd(1, ordering: .relaxed)
     let compute = self.compute
     let modelCompute = self.modelCompute
-    let (value, scope) = AccessScope.run(mergingIntoParent: false) { () -> Value in
-      frame.scope = ThreadContext.currentIfPresent?.scope?.toOpaque()
+    let (value, scope) = AccessScope.run(
+      mergingIntoParent: false, on: Unmanaged.passUnretained(thread)
+    ) { () -> Value in
+      frame.scope = thread.scope?.toOpaque()
       if let compute { return compute() }
       guard let owner, let modelCompute else {
         fatalError("ArborealTracking: a model's derived value was read before its model")
@@ -691,10 +724,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     }
     context.frames.removeLast()
     computations.wrappingSubtract(1, ordering: .relaxed)
-    // Whether every derived value read still has the version read: else the result is
-    // stored for what it is (the latest this computation could make) but marked `check`, so
-    // that no read takes it as up to date.
-    let current = frame.recordSources(of: scope)
+    frame.recordTracked(of: scope)
     // Writes to these registrars now move the clock that lets cached reads skip the stamps.
     // Before the stamps are stored: no read can rely on them before the registrars count.
     for stamp in frame.stamps { stamp.core.countWritesForDerivedValues() }
@@ -706,12 +736,15 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     if hadPrevious { previous.deinitialize(count: 1) }
     var released = false
     let readsTracked = !scope.runs.isEmpty
+    // The new record, when it names a value the old one did not: its edges are added after
+    // the lock (see "dependents").
+    var newSources: [DerivedSourceEdge]?
+    var moved = false
     let (generation, version, link) = withState {
       state -> (UInt64, UInt64, ObserverCore?) in
       if state.status.computed(duplicate: same, versionBefore: versionBefore) {
         publishedVersion.store(state.status.version, ordering: .releasing)
       }
-      if !current { _ = state.status.sourceMayHaveChanged() }
       if hasCached {
         previous.moveInitialize(from: storage, count: 1)
         released = true
@@ -722,7 +755,16 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       // The frame takes the old record away (to empty and reuse) and leaves the new one;
       // a node disposed meanwhile keeps no sources and gets no input link (see `dispose()`).
       let isDisposed = self.isDisposed
-      if !isDisposed { frame.swapSources(with: &state) }
+      if !isDisposed {
+        let edgesExist = frame.readsMatch(state.derivedSources)
+        frame.swapSources(with: &state)
+        if !edgesExist { newSources = state.derivedSources }
+        // Whether a derived value read has moved since: the result is stored for what it is
+        // (the latest this computation could make) but marked `check`, so that no read takes
+        // it as up to date.
+        moved = frame.staleRead || Self.sourceMoved(state.derivedSources)
+        if moved { _ = state.status.sourceMayHaveChanged() }
+      }
       state.checkedAt = .max
       if state.inputLink == nil && readsTracked && !isDisposed {
         state.inputLink = makeInputLink()
@@ -746,23 +788,28 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     }
     // Edges from the sources this computation reads and the one it replaced did not (the
     // frame now holds the replaced record; see "dependents").
-    if !isDisposed { frame.addEdges(to: self) }
-    // A source that changed after it was read and before its edge existed pushed nothing
-    // here: catch it now. Every source, including those whose edge an earlier computation
-    // adds: it may not have added it yet.
-    if !current {
+    if let newSources { frame.addEdges(from: newSources, to: self) }
+    if moved {
       markDependents()
-    } else {
-      for read in frame.reads
-      where read.node.publishedVersion.load(ordering: .acquiring) != read.version {
-        sourcesMayHaveChanged()
-        break
-      }
+    } else if let newSources, Self.sourceMoved(newSources) {
+      // A source that changed after it was read and before its edge existed pushed nothing
+      // here: caught now. Every source, including those whose edge an earlier computation
+      // adds: it may not have added it yet.
+      sourcesMayHaveChanged()
     }
     context.giveBack(frame)
     if !same && !first { reportChange() }
     result.initialize(to: value)
     return version
+  }
+
+  /// Whether a value in `sources` no longer has the version recorded.
+  private static func sourceMoved(_ sources: [DerivedSourceEdge]) -> Bool {
+    for source in sources
+    where source.node.publishedVersion.load(ordering: .acquiring) != source.version {
+      return true
+    }
+    return false
   }
 
   /// The input link: an observer that marks this value when a tracked property it read

@@ -25,8 +25,11 @@ struct DerivedCheck {
 
 /// One value on a thread's refresh stack (``DerivedContext/checks``): the check it began, the
 /// source it has reached, and whether it waits for that source's version.
+///
+/// The node is not retained: the entry below it holds its check, whose `sources` hold it (the
+/// bottom entry's node is held by the caller of ``DerivedNodeBase/refreshedVersion(of:adopt:)``).
 struct DerivedCheckEntry {
-  let node: DerivedNodeBase
+  unowned(unsafe) let node: DerivedNodeBase
   var check: DerivedCheck?
   var next = 0
   var awaitsSource = false

@@ -115,6 +115,7 @@ struct DerivedDependents {
   }
 }
 
-/// The serials of derived values (see ``DerivedSourceEdge``) and of their computations'
-/// frames (see ``DerivedFrame/useID``).
+/// The serials of derived values (see ``DerivedSourceEdge``).
 let derivedSerials = Atomic<UInt64>(0)
+/// The bases of the threads' computation identifiers (see ``DerivedContext/nextUseID()``).
+let derivedUseBases = Atomic<UInt64>(0)
