@@ -265,9 +265,27 @@ final class DerivedContext {
   private static func newUseBase() -> UInt64 {
     derivedUseBases.wrappingAdd(1, ordering: .relaxed).newValue &<< 32
   }
-  /// The values being checked by ``DerivedNodeBase/refreshedVersion(of:adopt:)`` on this
-  /// thread, innermost last; each call works above the entries it found.
-  @exclusivity(unchecked) var checks: [DerivedCheckEntry] = []
+  /// Empty stacks for ``DerivedNodeBase/refreshedVersion(of:adopt:)``, with their storage:
+  /// each call takes one for its values being checked and gives it back (a call nested in a
+  /// recomputation takes another), so that the stack is a local variable while in use (an
+  /// element read through the context would retain the array each time) and a warm thread
+  /// allocates none.
+  @exclusivity(unchecked) private var spareCheckStacks: [[DerivedCheckEntry]] = []
+
+  /// An empty stack of checks, with the storage of an earlier one when there is one.
+  @inline(__always)
+  func takeCheckStack() -> [DerivedCheckEntry] { spareCheckStacks.popLast() ?? [] }
+
+  /// Takes back a stack from ``takeCheckStack()``, emptied, leaving `checkStack` without
+  /// storage.
+  @inline(__always)
+  func giveBack(checkStack: inout [DerivedCheckEntry]) {
+    guard checkStack.capacity <= 4_096, spareCheckStacks.count < 16 else { return }
+    checkStack.removeAll(keepingCapacity: true)
+    var given: [DerivedCheckEntry] = []
+    swap(&given, &checkStack)
+    spareCheckStacks.append(given)
+  }
   /// The nodes whose last handle went, waiting for ``DerivedNodeBase/disposeIteratively(_:)``.
   @exclusivity(unchecked) var disposals: [Unmanaged<DerivedNodeBase>] = []
   /// Whether ``DerivedNodeBase/disposeIteratively(_:)`` runs on this thread.

@@ -17,10 +17,10 @@ enum DerivedCheckStart {
 /// A check in progress: the marks it started at, the derived sources to compare, and the
 /// registrar epochs read before it began (see ``DerivedNodeBase/finishCheck(_:_:)``).
 struct DerivedCheck {
-  let marks: UInt64
-  let sources: [DerivedSourceEdge]
-  let sharesStamps: Bool
-  let epochs: SmallList<UInt64>
+  var marks: UInt64 = 0
+  var sources: [DerivedSourceEdge] = []
+  var sharesStamps = false
+  var epochs = SmallList<UInt64>()
 }
 
 /// One value on a thread's refresh stack (``DerivedContext/checks``): the check it began, the
@@ -30,15 +30,17 @@ struct DerivedCheck {
 /// bottom entry's node is held by the caller of ``DerivedNodeBase/refreshedVersion(of:adopt:)``).
 struct DerivedCheckEntry {
   unowned(unsafe) let node: DerivedNodeBase
-  var check: DerivedCheck?
+  /// Whether the check began (`check` holds it).
+  var began = false
+  var check = DerivedCheck()
   var next = 0
   var awaitsSource = false
 }
 
 extension DerivedNodeBase {
   /// Brings `root` up to date and returns its version, without recursion: a chain of any
-  /// length is checked with an explicit stack, on the calling thread's context, instead of
-  /// the call stack.
+  /// length is checked with an explicit stack (storage reused from the calling thread's
+  /// context) instead of the call stack.
   ///
   /// The state machine, per value on the stack: *begin* (``beginCheck(_:)``: up to date, must
   /// recompute, or check); *check* its derived sources in first-read order, each brought up to
@@ -48,56 +50,73 @@ extension DerivedNodeBase {
   /// computation intervened. A recomputation runs the value's closure, whose reads are
   /// cached ones when the check brought its sources up to date; a read that is not (another
   /// thread wrote meanwhile, or a dirty value's sources) refreshes through this function
-  /// again, above this call's part of the stack.
+  /// again, on a stack of its own.
   ///
   /// - Parameter adopt: Runs under the root's lock when its check begins (a model's value
   ///   learns its model there).
   static func refreshedVersion(of root: DerivedNodeBase, adopt: () -> Void = {}) -> UInt64 {
-    let context = DerivedContext.current
-    let base = context.checks.count
-    var result: UInt64 = 0
+    let context: DerivedContext
+    var checks: [DerivedCheckEntry]
     switch root.beginCheck(adopt) {
     case .upToDate(let version): return version
     case .mustRecompute: return root.recomputeVersion()
-    case .check(let check): context.checks.append(DerivedCheckEntry(node: root, check: check))
+    case .check(let check):
+      // The check moves into the stack: a copy of its source list left here, held across a
+      // recomputation, would make the record's storage shared.
+      context = DerivedContext.current
+      checks = context.takeCheckStack()
+      checks.append(DerivedCheckEntry(node: root, began: true, check: consume check))
     }
-    while context.checks.count > base {
-      let top = context.checks.count - 1
-      if context.checks[top].check == nil {
-        let node = context.checks[top].node
-        switch node.beginCheck() {
+    let result = refresh(&checks)
+    context.giveBack(checkStack: &checks)
+    return result
+  }
+
+  /// The loop of ``refreshedVersion(of:adopt:)``, over its stack of checks (a local variable
+  /// of the caller's), until the stack is empty. Entries are read field by field in place: a
+  /// copy of one would retain its lists.
+  private static func refresh(_ checks: inout [DerivedCheckEntry]) -> UInt64 {
+    var result: UInt64 = 0
+    while !checks.isEmpty {
+      let top = checks.count - 1
+      if !checks[top].began {
+        switch checks[top].node.beginCheck() {
         case .upToDate(let version):
-          context.checks.removeLast()
+          checks.removeLast()
           result = version
           continue
         case .mustRecompute:
-          context.checks.removeLast()
+          let node = checks.removeLast().node
           result = node.recomputeVersion()
           continue
         case .check(let check):
-          context.checks[top].check = check
+          checks[top].check = check
+          checks[top].began = true
         }
       }
       // No copy of the source list outlives these lines: held across a recomputation, it
       // would make the record's storage shared (see `DerivedNode.refresh`).
-      if context.checks[top].awaitsSource {
-        context.checks[top].awaitsSource = false
-        let next = context.checks[top].next
-        guard result == context.checks[top].check.unsafelyUnwrapped.sources[next].version else {
-          let node = context.checks.removeLast().node
+      if checks[top].awaitsSource {
+        checks[top].awaitsSource = false
+        let next = checks[top].next
+        guard result == checks[top].check.sources[next].version else {
+          // The entry goes first, in its own statement: its copy of the source list, held
+          // across the recomputation, would make the record's storage shared.
+          let node = checks.removeLast().node
           result = node.recomputeVersion()
           continue
         }
-        context.checks[top].next += 1
+        checks[top].next = next &+ 1
       }
-      let next = context.checks[top].next
-      if let source = context.checks[top].check.unsafelyUnwrapped.sources.dropFirst(next).first {
-        context.checks[top].awaitsSource = true
-        context.checks.append(DerivedCheckEntry(node: source.node))
+      let next = checks[top].next
+      if next < checks[top].check.sources.count {
+        checks[top].awaitsSource = true
+        let source = checks[top].check.sources[next].node
+        checks.append(DerivedCheckEntry(node: source))
         continue
       }
-      let node = context.checks[top].node
-      let version = node.finishCheck(context.checks.removeLast().check.unsafelyUnwrapped)
+      let node = checks[top].node
+      let version = node.finishCheck(checks.removeLast().check)
       result = version != 0 ? version : node.recomputeVersion()
     }
     return result
