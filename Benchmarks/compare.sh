@@ -5,8 +5,11 @@
 # operations per iteration), and likewise for allocations. ratio = ours / anchor.
 #
 # Usage: ./compare.sh [extra `swift package benchmark` options, e.g. --filter 'notify.*']
-# The last line of the output is `ratios: key=value ...`; the line before it is
-# `memory: key=value ...` (bytes, from Sources/MemoryProfile).
+# The last line of the output is `ratios: key=value ...`; before it come
+# `memory: key=value ...` (bytes, from Sources/MemoryProfile) and, when `node` is installed and
+# the signals anchor is found (`$SIGNALS_ANCHOR`, default ../../shared/anchors/signals), the
+# `signals-ratios:` and `signals-per-node-ns:` lines of its `ratios.sh --cpu` (ours against
+# alien-signals on the derived shapes, run now on this machine).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -41,7 +44,8 @@ for argument in "$@"; do
 done
 
 python_status=0
-python3 - "$results" "${filters[@]}" <<'PY' || python_status=$?
+report="$results/report.txt"
+python3 - "$results" "${filters[@]}" >"$report" <<'PY' || python_status=$?
 import glob, os, re, statistics, sys
 
 results = sys.argv[1]
@@ -275,4 +279,20 @@ else:
 print("ratios: " + " ".join(f"{key}={fmt_ratio(ratios.get(key))}" for key in KEYS))
 sys.exit(1 if missing else 0)
 PY
+# Everything but the last line (`ratios:`), then the signals lines, then `ratios:`.
+sed '$d' "$report"
+anchor="${SIGNALS_ANCHOR:-../../shared/anchors/signals}"
+if command -v node >/dev/null 2>&1 && [ -x "$anchor/ratios.sh" ] \
+  && grep -q '^| derived-' "$report"; then
+  echo "Running alien-signals on the derived shapes (log: $results/signals.txt) ..." >&2
+  if "$anchor/run.sh" >"$results/signals.txt" 2>&1; then
+    "$anchor/ratios.sh" --cpu "$report" "$results/signals.txt" \
+      | grep -E '^signals-(ratios|per-node-ns):' || echo "signals-ratios: failed (see ratios.sh)"
+  else
+    echo "signals-ratios: alien-signals failed (see $results/signals.txt)"
+  fi
+else
+  echo "signals-ratios: skipped (needs node, the anchor in $anchor and derived rows)"
+fi
+tail -n 1 "$report"
 exit $(( status != 0 ? status : python_status ))

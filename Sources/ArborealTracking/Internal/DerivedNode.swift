@@ -28,7 +28,14 @@ import Synchronization
 /// A computation builds its record of sources in its thread's frame (``DerivedFrame``) and
 /// swaps it with the node's when it stores its result; the frame takes the old record away
 /// and, emptied, builds the next computation's in the same storage: a steady-state
-/// recomputation allocates nothing for its record.
+/// recomputation allocates nothing for its record. Storing is a transition of `State` alone
+/// (``State/store(_:duplicate:versionBefore:readsTracked:isDisposed:)``), which returns what
+/// the node does next (``DerivedStoreOutput``); the node applies the value cache beside it,
+/// under the same lock, and the rest (edges, marks, the input link's relink) after it.
+///
+/// The node is type-erased: the graph holds `DerivedNodeBase` references, and what needs the
+/// value type (a recomputation copies, compares and stores values) goes through `kind`, the
+/// metatype of ``DerivedNodeKindOf`` for that type.
 ///
 /// ## Reading
 /// A clean value whose stamps all still hold is returned from the cache: one lock and one
@@ -121,11 +128,16 @@ class DerivedNodeBase: @unchecked Sendable {
   /// overwrite it between two reads, which only records the edge twice (harmless).
   final let lastReader = Atomic<UInt64>(0)
 
-  /// File-private: only ``DerivedNode``, declared below, makes one, so the base's abstract
-  /// ``refreshVersion()`` is never the one that runs.
-  fileprivate init(name: String, delivery: Delivery) {
+  /// What the node's value type does (``DerivedNodeKind``): an existential metatype, two
+  /// words and no allocation, through which the type-erased graph recomputes a node.
+  private let kind: any DerivedNodeKind.Type
+
+  /// File-private: only ``DerivedNode``, declared below, makes one, passing the kind of its
+  /// value type.
+  fileprivate init(name: String, delivery: Delivery, kind: any DerivedNodeKind.Type) {
     key = TrackingKey(name)
     self.delivery = delivery
+    self.kind = kind
   }
 
   deinit {
@@ -250,17 +262,11 @@ class DerivedNodeBase: @unchecked Sendable {
       "ArborealTracking: a derived value depends on itself: \(names.joined(separator: " → "))")
   }
 
-  // MARK: Overridden by DerivedNode
+  /// Runs the computation, stores its result and returns its version (through the node's
+  /// kind, which knows its value type).
+  final func recomputeVersion() -> UInt64 { kind.recomputeVersion(of: self) }
 
-  /// Runs the computation, stores its result and returns its version.
-  ///
-  /// Abstract: Swift has none, and a class (not a protocol) is what lets an edge hold a
-  /// non-generic reference and call this through the vtable; a protocol existential would
-  /// double every edge and call through a witness table. Unreachable, since the base's
-  /// initialiser is file-private and ``DerivedNode`` overrides this.
-  func recomputeVersion() -> UInt64 {
-    fatalError("DerivedNodeBase.recomputeVersion is abstract")
-  }
+  // MARK: Overridden by DerivedNode
 
   /// The value's name, for the cycle message.
   var displayName: String { key.name }
@@ -436,6 +442,23 @@ class DerivedNodeBase: @unchecked Sendable {
   }
 }
 
+/// What a type-erased node needs from its value type: the recomputation, which copies,
+/// compares and stores values of that type. Implemented once, by ``DerivedNodeKindOf``: a node
+/// holds the metatype (see ``DerivedNodeBase``), so that edges hold plain `DerivedNodeBase`
+/// references and no method of the base is abstract.
+protocol DerivedNodeKind {
+  /// Recomputes `node`, which is a ``DerivedNode`` of this kind's value type.
+  static func recomputeVersion(of node: DerivedNodeBase) -> UInt64
+}
+
+/// The kind of the nodes whose value type is `Value`.
+enum DerivedNodeKindOf<Value>: DerivedNodeKind {
+  static func recomputeVersion(of node: DerivedNodeBase) -> UInt64 {
+    // A node holds the kind of its own value type (see `DerivedNode.init`).
+    unsafeDowncast(node, to: DerivedNode<Value>.self).recomputeDroppingValue()
+  }
+}
+
 /// A derived value of type `Value` (see ``DerivedNodeBase``).
 @usableFromInline
 final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
@@ -472,7 +495,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       checksIsolation = true
     }
     storage = .allocate(capacity: 1)
-    super.init(name: name, delivery: delivery)
+    super.init(name: name, delivery: delivery, kind: DerivedNodeKindOf<Value>.self)
   }
 
   /// A model's value, computed where the model is used (`.synchronous`), or on the actor its
@@ -491,7 +514,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       checksIsolation = true
     }
     storage = .allocate(capacity: 1)
-    super.init(name: "", delivery: delivery)
+    super.init(name: "", delivery: delivery, kind: DerivedNodeKindOf<Value>.self)
   }
 
   deinit {
@@ -509,7 +532,9 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
 
   override var ownerObject: AnyObject? { withState { _ in owner } }
 
-  override func recomputeVersion() -> UInt64 {
+  /// Runs the computation, stores its result and returns its version, dropping the value
+  /// (the graph's recomputation: its readers copy the value from the cache).
+  fileprivate func recomputeDroppingValue() -> UInt64 {
     withTemporary { value in
       let version = recompute(into: value)
       value.deinitialize(count: 1)
@@ -736,14 +761,13 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     if hadPrevious { previous.deinitialize(count: 1) }
     var released = false
     let readsTracked = !scope.runs.isEmpty
-    // The new record, when it names a value the old one did not: its edges are added after
-    // the lock (see "dependents").
-    var newSources: [DerivedSourceEdge]?
-    var moved = false
-    let (generation, version, link) = withState {
-      state -> (UInt64, UInt64, ObserverCore?) in
-      if state.status.computed(duplicate: same, versionBefore: versionBefore) {
-        publishedVersion.store(state.status.version, ordering: .releasing)
+    let (stored, link) = withState { state -> (DerivedStoreOutput, ObserverCore?) in
+      // A node disposed meanwhile keeps no sources and gets no input link (see `dispose()`).
+      let stored = state.store(
+        frame, duplicate: same, versionBefore: versionBefore, readsTracked: readsTracked,
+        isDisposed: isDisposed)
+      if let published = stored.published {
+        publishedVersion.store(published, ordering: .releasing)
       }
       if hasCached {
         previous.moveInitialize(from: storage, count: 1)
@@ -751,26 +775,10 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       }
       storage.initialize(to: value)
       hasCached = true
-      state.hasValue = true
-      // The frame takes the old record away (to empty and reuse) and leaves the new one;
-      // a node disposed meanwhile keeps no sources and gets no input link (see `dispose()`).
-      let isDisposed = self.isDisposed
-      if !isDisposed {
-        let edgesExist = frame.readsMatch(state.derivedSources)
-        frame.swapSources(with: &state)
-        if !edgesExist { newSources = state.derivedSources }
-        // Whether a derived value read has moved since: the result is stored for what it is
-        // (the latest this computation could make) but marked `check`, so that no read takes
-        // it as up to date.
-        moved = frame.staleRead || Self.sourceMoved(state.derivedSources)
-        if moved { _ = state.status.sourceMayHaveChanged() }
-      }
-      state.checkedAt = .max
-      if state.inputLink == nil && readsTracked && !isDisposed {
-        state.inputLink = makeInputLink()
-      }
-      return (state.status.generation, state.status.version, state.inputLink)
+      if stored.needsInputLink { state.inputLink = makeInputLink() }
+      return (stored, state.inputLink)
     }
+    let (generation, version, moved) = (stored.generation, stored.version, stored.moved)
     // The old value goes outside the lock (a deinit is user code).
     if released { previous.deinitialize(count: 1) }
 
@@ -788,10 +796,10 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     }
     // Edges from the sources this computation reads and the one it replaced did not (the
     // frame now holds the replaced record; see "dependents").
-    if let newSources { frame.addEdges(from: newSources, to: self) }
+    if let newSources = stored.newSources { frame.addEdges(from: newSources, to: self) }
     if moved {
       markDependents()
-    } else if let newSources, Self.sourceMoved(newSources) {
+    } else if let newSources = stored.newSources, DerivedNodeBase.sourceMoved(newSources) {
       // A source that changed after it was read and before its edge existed pushed nothing
       // here: caught now. Every source, including those whose edge an earlier computation
       // adds: it may not have added it yet.
@@ -801,15 +809,6 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     if !same && !first { reportChange() }
     result.initialize(to: value)
     return version
-  }
-
-  /// Whether a value in `sources` no longer has the version recorded.
-  private static func sourceMoved(_ sources: [DerivedSourceEdge]) -> Bool {
-    for source in sources
-    where source.node.publishedVersion.load(ordering: .acquiring) != source.version {
-      return true
-    }
-    return false
   }
 
   /// The input link: an observer that marks this value when a tracked property it read

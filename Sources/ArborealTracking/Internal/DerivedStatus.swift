@@ -93,17 +93,20 @@ struct DerivedStatus: Equatable {
     return true
   }
 
-  /// Asserts the invariants when built with `-DARBOREAL_INTERNAL_CHECKS`; does nothing
-  /// otherwise. O(1).
-  @inline(__always)
-  func checkInvariants() {
-    #if ARBOREAL_INTERNAL_CHECKS
+  #if ARBOREAL_INTERNAL_CHECKS
+    /// Asserts the invariants (built with `-DARBOREAL_INTERNAL_CHECKS`). O(1).
+    @inline(never)
+    func checkInvariants() {
       precondition(
         (phase == .uncomputed) == (version == 0),
         "DerivedStatus: a version without a computation, or a computation without one")
       precondition(
         (phase == .uncomputed) == (generation == 0),
         "DerivedStatus: a generation without a computation, or a computation without one")
-    #endif
-  }
+    }
+  #else
+    /// Does nothing: the invariants are asserted when built with `-DARBOREAL_INTERNAL_CHECKS`.
+    @inline(__always)
+    func checkInvariants() {}
+  #endif
 }
