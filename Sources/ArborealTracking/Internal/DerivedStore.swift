@@ -2,7 +2,8 @@ import Synchronization
 
 /// What storing a computation's result did to a derived value's state, for the node to act
 /// on: under its lock (publish the version, store the value, make the input link) and after it
-/// (add edges, mark dependents). Returned by ``DerivedNodeBase/State/store(_:duplicate:versionBefore:readsTracked:isDisposed:)``.
+/// (add edges, mark dependents). Returned by
+/// ``DerivedNodeBase/State/store(_:duplicate:versionBefore:readsTracked:isDisposed:)``.
 struct DerivedStoreOutput {
   /// The new version, when it moved (to publish for the lock-free re-check of reads).
   var published: UInt64?
@@ -88,7 +89,9 @@ extension DerivedNodeBase.State {
       if stamps.count <= 64 {
         for first in stamps.indices {
           for second in stamps.indices where second > first {
-            precondition(stamps[first].core !== stamps[second].core, "DerivedNode: two stamps of one registrar")
+            precondition(
+              stamps[first].core !== stamps[second].core,
+              "DerivedNode: two stamps of one registrar")
           }
         }
       }
