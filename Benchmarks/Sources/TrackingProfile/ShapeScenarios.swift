@@ -1,7 +1,8 @@
 import ArborealTracking
 
-// Three of the derived shapes (DerivedShapesBenchmarks), one write repeated `count` times:
-// the deep chain, mux and cellx, for their instruction counts per recomputed value.
+// Five of the derived shapes (DerivedShapesBenchmarks), one write repeated `count` times:
+// the deep chain, mux and cellx, for their instruction counts per recomputed value, and
+// avoidable and unstable (without the benchmark's busy work), for the fixed cost of a write.
 
 /// Four sources, as `CellxSource` in the benchmarks. `@unchecked Sendable`: one thread.
 final class ProfileCellxSource: Trackable, @unchecked Sendable {
@@ -44,6 +45,33 @@ let shapeScenarios: [String: @Sendable (Int) -> Void] = [
     for index in 0..<count { sources[index % 100].count = index &+ 1 }
     precondition(sink.runs == 100 + count)
     for token in tokens { token.cancel() }
+  },
+  "avoidable/ours": { count in
+    let source = TrackedModel()
+    let first = Derived { source.count }
+    let zero = Derived { first.value &* 0 }
+    let heavy = Derived { zero.value &+ 1 }
+    let last = Derived { heavy.value &+ 1 }
+    let sink = Sink()
+    let token = observeOutput(sink) { last.value }
+    for index in 0..<count { source.count = index &+ 1 }
+    precondition(sink.runs == 1)
+    token.cancel()
+  },
+  "unstable/ours": { count in
+    let source = TrackedModel()
+    let double = Derived { source.count &* 2 }
+    let inverse = Derived { 0 &- source.count }
+    let current = Derived {
+      var sum = 0
+      for _ in 0..<20 { sum &+= source.count % 2 == 0 ? double.value : inverse.value }
+      return sum
+    }
+    let sink = Sink()
+    let token = observeOutput(sink) { current.value }
+    for index in 0..<count { source.count = index &+ 1 }
+    precondition(sink.runs == count + 1)
+    token.cancel()
   },
   "cellx/ours": { count in
     let source = ProfileCellxSource()
