@@ -109,6 +109,41 @@ private final class Result: Sendable {
     #expect(seen.after == 11)
   }
 
+  /// The other window, forced: a computation on another thread reads a value that must be
+  /// recomputed first (`row`, marked by a write and not yet a source of `summary`, whose
+  /// dependencies changed); that recomputation stores its result and, releasing the one it
+  /// replaced, pauses before the reader has recorded what it read. The test writes again and
+  /// reads `row` (recomputed here from the newer input) in between. The reader's result, made
+  /// from the older `row`, must not be taken as up to date by a read that begins afterwards.
+  @Test func aReadOfASourceReplacedBeforeTheReaderRecordsItIsNotTakenAsUpToDate() {
+    // Two models: the summary's own tracked read says nothing about the row's input.
+    let shared = SharedCounter()
+    let switches = SharedCounter()
+    let whenReplaced = Pause(armed: false)
+    let row = Derived("row") { Result(shared.value, pause: whenReplaced) }
+    let summary = Derived("summary") { switches.value == 0 ? -1 : row.value.number }
+    #expect(summary.value == -1)
+    #expect(row.value.number == 0)
+    shared.value = 1
+    switches.value = 1
+    whenReplaced.arm()
+    let done = DispatchSemaphore(value: 0)
+    let seenThere = Locked.make(0)
+    DispatchQueue.global().async {
+      let seen = summary.value
+      seenThere.withLock { $0 = seen }
+      done.signal()
+    }
+    whenReplaced.reached.wait()
+    shared.value = 2
+    #expect(row.value.number == 2)
+    whenReplaced.resume.signal()
+    done.wait()
+    // The other thread's read began before the second write returned: either value is right.
+    #expect([1, 2].contains(seenThere.withLock { $0 }))
+    #expect(summary.value == 2)
+  }
+
   /// Threads that each write their own model and read a total over all of them: a read after
   /// a thread's own write sees at least that write.
   @Test func eachThreadSeesItsOwnWriteInATotalOthersRecompute() async {
