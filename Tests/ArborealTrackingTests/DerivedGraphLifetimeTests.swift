@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import Testing
 
@@ -207,5 +208,36 @@ import Testing
 
   @Test func valuesMadeInADetachedTaskGo() async {
     #expect(await Task.detached { Self.liveAfterUse() }.value == 0)
+  }
+
+  /// A value whose last handle goes while it computes on another thread stores no input link;
+  /// the tracked reads of that computation still let go of their registrar (else its
+  /// properties' observed bits could never be cleared, and every write to them would take
+  /// the slow path for good).
+  @Test func aValueDisposedWhileItComputesLetsGoOfTheRegistrarItRead() {
+    let source = Source()
+    let reading = DispatchSemaphore(value: 0)
+    let goOn = DispatchSemaphore(value: 0)
+    var value: Derived<Int>? = Derived {
+      let count = source.count
+      reading.signal()
+      goOn.wait()
+      return count
+    }
+    let node = value.unsafelyUnwrapped.node
+    let done = DispatchSemaphore(value: 0)
+    // The other thread reads the node (kept alive by a retain of the test's) through no handle.
+    let unmanaged = Unmanaged.passRetained(node)
+    DispatchQueue.global().async {
+      _ = unmanaged.takeUnretainedValue().read(owner: nil)
+      done.signal()
+    }
+    reading.wait()
+    value = nil
+    goOn.signal()
+    done.wait()
+    #expect(node.isDisposed)
+    #expect(source.registrar.core.pendingScopes.load(ordering: .sequentiallyConsistent) == 0)
+    unmanaged.release()
   }
 }

@@ -792,6 +792,9 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       // A tracked property changed between the computation's read and the relink.
       if !changed.isEmpty { inputsChanged(generation: generation) }
     } else {
+      // No input link: nothing read a tracked property, or the node was disposed meanwhile;
+      // then the reads' hold on their registrars' observed bits goes here.
+      if readsTracked { scope.discard() }
       scope.recycle()
     }
     // Edges from the sources this computation reads and the one it replaced did not (the
