@@ -535,11 +535,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   /// Runs the computation, stores its result and returns its version, dropping the value
   /// (the graph's recomputation: its readers copy the value from the cache).
   fileprivate func recomputeDroppingValue() -> UInt64 {
-    withTemporary { value in
-      let version = recompute(into: value)
-      value.deinitialize(count: 1)
-      return version
-    }
+    withTemporary { previous in recompute(into: nil, previous: previous) }
   }
 
   /// Runs `body` with uninitialised storage for one value; `body` leaves it uninitialised.
@@ -715,9 +711,9 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   }
 
   /// ``recompute(into:)`` with uninitialised storage for the previous value, which it leaves
-  /// uninitialised.
+  /// uninitialised; without `result`, the value stays in the cache only.
   private func recompute(
-    into result: UnsafeMutablePointer<Value>, previous: UnsafeMutablePointer<Value>
+    into result: UnsafeMutablePointer<Value>?, previous: UnsafeMutablePointer<Value>
   ) -> UInt64 {
     var hadPrevious = false
     var versionBefore: UInt64 = 0
@@ -810,7 +806,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     }
     context.giveBack(frame)
     if !same && !first { reportChange() }
-    result.initialize(to: value)
+    result?.initialize(to: value)
     return version
   }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -89,7 +91,22 @@ final class ThreadContext {
     }
   }
 
-  private static let key: pthread_key_t = {
+  /// The thread-specific key, once created, plus one (0 before). An atomic with a constant
+  /// initial value is initialised statically: a lookup costs a load, where a lazily
+  /// initialised `static let` would cost a `swift_once` call on every lookup.
+  private static let storedKey = Atomic<UInt>(0)
+
+  /// The thread-specific key of the contexts, created the first time.
+  @inline(__always)
+  private static var key: pthread_key_t {
+    let stored = storedKey.load(ordering: .acquiring)
+    if _fastPath(stored != 0) { return pthread_key_t(truncatingIfNeeded: stored &- 1) }
+    return createKey()
+  }
+
+  /// Creates the key; a thread that loses the race to store it deletes its own.
+  @inline(never)
+  private static func createKey() -> pthread_key_t {
     var key = pthread_key_t()
     let status = pthread_key_create(&key) { pointer in
       #if canImport(Darwin)
@@ -99,8 +116,12 @@ final class ThreadContext {
       #endif
     }
     precondition(status == 0, "ArborealTracking: pthread_key_create failed (\(status))")
-    return key
-  }()
+    let (stored, original) = storedKey.compareExchange(
+      expected: 0, desired: UInt(key) &+ 1, ordering: .acquiringAndReleasing)
+    if stored { return key }
+    pthread_key_delete(key)
+    return pthread_key_t(truncatingIfNeeded: original &- 1)
+  }
 
   /// The calling thread's context, if one was created, without retaining it.
   static var unmanagedCurrent: Unmanaged<ThreadContext>? {
