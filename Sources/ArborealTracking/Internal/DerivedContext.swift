@@ -84,8 +84,14 @@ final class DerivedFrame {
 
   /// Records the computation's tracked reads, from `scope`. A tracked property's stamp is the
   /// epoch its read saw.
+  ///
+  /// Writes to the registrars read now move the clock that lets cached reads skip the stamps
+  /// (``RegistrarCore/countWritesForDerivedValues()``), before the stamps are stored: no read
+  /// can rely on them before the registrars count. A derived source's stamps were counted so
+  /// by the computation that first took them from a tracked read.
   func recordTracked(of scope: AccessScope) {
     for run in scope.runs {
+      run.core.countWritesForDerivedValues()
       let start = records.count
       let read = scope.records(of: run)
       records.append(contentsOf: read)

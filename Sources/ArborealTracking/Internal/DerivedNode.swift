@@ -746,9 +746,6 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     context.frames.removeLast()
     computations.wrappingSubtract(1, ordering: .relaxed)
     frame.recordTracked(of: scope)
-    // Writes to these registrars now move the clock that lets cached reads skip the stamps.
-    // Before the stamps are stored: no read can rely on them before the registrars count.
-    for stamp in frame.stamps { stamp.core.countWritesForDerivedValues() }
 
     // Compared outside the lock: `==` is user code.
     let same = hadPrevious && (isDuplicate?(previous.pointee, value) ?? false)
