@@ -111,16 +111,21 @@ final class DerivedFrame {
   }
 
   /// Adds `dependent` to the dependents of each value in `sources` (the new record) that
-  /// `reads` (now the record it replaced) does not name.
+  /// `reads` (now the record it replaced) does not name. The old record is searched in
+  /// place while it is short (a value whose few sources change from one computation to the
+  /// next, which would otherwise allocate a set each time), through a set past
+  /// `stampScanLimit`.
   func addEdges(from sources: [DerivedSourceEdge], to dependent: DerivedNodeBase) {
     var previous: Set<UInt64>?
     for (index, source) in sources.enumerated() {
       let serial = source.serial
-      if previous == nil {
-        if index < reads.count && reads[index].serial == serial { continue }
-        previous = Set(reads.lazy.map(\.serial))
+      if index < reads.count && reads[index].serial == serial { continue }
+      if reads.count <= Self.stampScanLimit {
+        if reads.contains(where: { $0.serial == serial }) { continue }
+      } else {
+        if previous == nil { previous = Set(reads.lazy.map(\.serial)) }
+        if previous.unsafelyUnwrapped.contains(serial) { continue }
       }
-      if previous.unsafelyUnwrapped.contains(serial) { continue }
       source.node.addDependent(dependent)
     }
   }

@@ -731,14 +731,12 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
     let frame = context.takeFrame(for: self)
     context.frames.append(frame)
     computations.wrappingAdd(1, ordering: .relaxed)
-    let compute = self.compute
-    let modelCompute = self.modelCompute
     let (value, scope) = AccessScope.run(
       mergingIntoParent: false, on: Unmanaged.passUnretained(thread)
     ) { () -> Value in
       frame.scope = thread.scope?.toOpaque()
-      if let compute { return compute() }
-      guard let owner, let modelCompute else {
+      if let compute = self.compute { return compute() }
+      guard let owner, let modelCompute = self.modelCompute else {
         fatalError("ArborealTracking: a model's derived value was read before its model")
       }
       return modelCompute(owner)
