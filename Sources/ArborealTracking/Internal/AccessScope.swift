@@ -216,13 +216,10 @@ final class AccessScope {
     return groups
   }
 
-  /// Returns the scope to its thread's pool. Call once the scope is consumed, on the thread
-  /// that ran it.
-  /// Asserts the invariants when built with `-DARBOREAL_INTERNAL_CHECKS`; does nothing
-  /// otherwise. O(*r*) for *r* runs.
-  @inline(__always)
-  func checkInvariants() {
-    #if ARBOREAL_INTERNAL_CHECKS
+  #if ARBOREAL_INTERNAL_CHECKS
+    /// Asserts the invariants (built with `-DARBOREAL_INTERNAL_CHECKS`). O(*r*) for *r* runs.
+    @inline(never)
+    func checkInvariants() {
       var next = 0
       for index in runs.indices {
         let run = runs[index]
@@ -236,9 +233,15 @@ final class AccessScope {
       }
       precondition(
         runs.isEmpty || next == recordCount, "AccessScope: records after the last run")
-    #endif
-  }
+    }
+  #else
+    /// Does nothing: the invariants are asserted when built with `-DARBOREAL_INTERNAL_CHECKS`.
+    @inline(__always)
+    func checkInvariants() {}
+  #endif
 
+  /// Returns the scope to its thread's pool. Call once the scope is consumed, on the thread
+  /// that ran it.
   func recycle() {
     runs.removeAllKeepingStorage()
     if records.count > 1_024 { records = [] }
