@@ -582,7 +582,10 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   @usableFromInline
   func readSlow(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) {
     if checksIsolation { delivery.preconditionIsolated(displayName) }
-    if let thread = ThreadContext.currentIfPresent, !thread.derived.frames.isEmpty {
+    // Unmanaged: the thread keeps its context alive.
+    if let thread = ThreadContext.unmanagedCurrent,
+      thread._withUnsafeGuaranteedRef({ !$0.derived.frames.isEmpty })
+    {
       readInsideComputation(owner: owner, thread, into: value)
       return
     }
@@ -611,10 +614,10 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
   /// (``DerivedFrame/record(_:version:in:)``); a value that must be brought up to date first
   /// is recorded under its lock again afterwards.
   private func readInsideComputation(
-    owner: AnyObject?, _ thread: ThreadContext, into value: UnsafeMutablePointer<Value>
+    owner: AnyObject?, _ thread: Unmanaged<ThreadContext>, into value: UnsafeMutablePointer<Value>
   ) {
-    checkForCycle(thread.derived)
-    guard let frame = DerivedContext.readingFrame(thread) else {
+    thread._withUnsafeGuaranteedRef { checkForCycle($0.derived) }
+    guard let frame = thread._withUnsafeGuaranteedRef({ DerivedContext.readingFrame($0) }) else {
       recordRead(of: upToDate(owner: owner, into: value), owner: owner, into: value)
       return
     }
@@ -726,22 +729,26 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       versionBefore = state.status.version
       owner = self.owner
     }
-    let thread = ThreadContext.current
-    let context = thread.derived
-    let frame = context.takeFrame(for: self)
-    context.frames.append(frame)
+    // Unmanaged: the thread keeps its context alive, and a managed reference would cost a
+    // retain and a release for each use.
+    let thread = ThreadContext.unmanagedCurrentOrNew
+    let frame = thread._withUnsafeGuaranteedRef { thread in
+      let frame = thread.derived.takeFrame(for: self)
+      thread.derived.frames.append(frame)
+      return frame
+    }
     computations.wrappingAdd(1, ordering: .relaxed)
     let (value, scope) = AccessScope.run(
-      mergingIntoParent: false, on: Unmanaged.passUnretained(thread)
+      mergingIntoParent: false, on: thread
     ) { () -> Value in
-      frame.scope = thread.scope?.toOpaque()
+      frame.scope = thread._withUnsafeGuaranteedRef { $0.scope?.toOpaque() }
       if let compute = self.compute { return compute() }
       guard let owner, let modelCompute = self.modelCompute else {
         fatalError("ArborealTracking: a model's derived value was read before its model")
       }
       return modelCompute(owner)
     }
-    context.frames.removeLast()
+    _ = thread._withUnsafeGuaranteedRef { $0.derived.frames.removeLast() }
     computations.wrappingSubtract(1, ordering: .relaxed)
     frame.recordTracked(of: scope)
 
@@ -799,7 +806,7 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       // adds: it may not have added it yet.
       sourcesMayHaveChanged()
     }
-    context.giveBack(frame)
+    thread._withUnsafeGuaranteedRef { $0.derived.giveBack(frame) }
     if !same && !first { reportChange() }
     result?.initialize(to: value)
     return version

@@ -55,7 +55,8 @@ extension DerivedNodeBase {
   /// - Parameter adopt: Runs under the root's lock when its check begins (a model's value
   ///   learns its model there).
   static func refreshedVersion(of root: DerivedNodeBase, adopt: () -> Void = {}) -> UInt64 {
-    let context: DerivedContext
+    // Unmanaged: the thread keeps its context alive.
+    let thread: Unmanaged<ThreadContext>
     var checks: [DerivedCheckEntry]
     switch root.beginCheck(adopt) {
     case .upToDate(let version): return version
@@ -63,12 +64,12 @@ extension DerivedNodeBase {
     case .check(let check):
       // The check moves into the stack: a copy of its source list left here, held across a
       // recomputation, would make the record's storage shared.
-      context = DerivedContext.current
-      checks = context.takeCheckStack()
+      thread = ThreadContext.unmanagedCurrentOrNew
+      checks = thread._withUnsafeGuaranteedRef { $0.derived.takeCheckStack() }
       checks.append(DerivedCheckEntry(node: root, began: true, check: consume check))
     }
     let result = refresh(&checks)
-    context.giveBack(checkStack: &checks)
+    thread._withUnsafeGuaranteedRef { $0.derived.giveBack(checkStack: &checks) }
     return result
   }
 
