@@ -20,7 +20,37 @@ struct DerivedCheck {
   var marks: UInt64 = 0
   var sources: [DerivedSourceEdge] = []
   var sharesStamps = false
-  var epochs = SmallList<UInt64>()
+  var epochs = DerivedEpochs()
+}
+
+/// The registrar epochs a check read, in the order of the value's stamps: the first inline,
+/// the others in an array made only when there are several (most values depend on one
+/// registrar). No array at all while empty, where a `SmallList`'s empty array would still be
+/// retained and released with every check.
+struct DerivedEpochs {
+  private var first: UInt64 = 0
+  private var rest: [UInt64]?
+  private(set) var count = 0
+
+  /// Makes room for `count` epochs in all.
+  mutating func reserveCapacity(_ count: Int) {
+    if count > 1 { rest = []; rest?.reserveCapacity(count &- 1) }
+  }
+
+  mutating func append(_ epoch: UInt64) {
+    if count == 0 {
+      first = epoch
+    } else if rest == nil {
+      rest = [epoch]
+    } else {
+      rest?.append(epoch)
+    }
+    count &+= 1
+  }
+
+  subscript(index: Int) -> UInt64 {
+    index == 0 ? first : rest.unsafelyUnwrapped[index &- 1]
+  }
 }
 
 /// One value on a thread's refresh stack (``DerivedContext/checks``): the check it began, the
@@ -132,7 +162,7 @@ extension DerivedNodeBase {
   final func beginCheck(_ adopt: () -> Void = {}) -> DerivedCheckStart {
     guard !isDisposed else { return .upToDate(0) }
     // A small list: most values depend on one registrar, whose epoch then needs no array.
-    var epochs = SmallList<UInt64>()
+    var epochs = DerivedEpochs()
     return withState { state -> DerivedCheckStart in
       adopt()
       if state.status.isClean, state.hasValue, Self.stampsHold(&state) {
