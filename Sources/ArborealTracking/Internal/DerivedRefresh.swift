@@ -172,11 +172,14 @@ extension DerivedNodeBase {
       // Shared stamps are taken from the source instead (see `finishCheck`).
       if !state.sharesStamps {
         epochs.reserveCapacity(state.stamps.count)
-        for stamp in state.stamps {
-          epochs.append(stamp.core.epoch.load(ordering: .sequentiallyConsistent))
+        // By index: an element bound by `for … in` is a copy, its registrar retained.
+        for index in state.stamps.indices {
+          epochs.append(state.stamps[index].core.epoch.load(ordering: .sequentiallyConsistent))
         }
       }
-      for run in state.runs where run.hasChanged(in: state.records) { return .mustRecompute }
+      for index in state.runs.indices where state.runs[index].hasChanged(in: state.records) {
+        return .mustRecompute
+      }
       return .check(
         DerivedCheck(
           marks: marks, sources: state.derivedSources, sharesStamps: state.sharesStamps,
