@@ -34,7 +34,9 @@ struct DerivedEpochs {
 
   /// Makes room for `count` epochs in all.
   mutating func reserveCapacity(_ count: Int) {
-    if count > 1 { rest = []; rest?.reserveCapacity(count &- 1) }
+    guard count > 1 else { return }
+    rest = []
+    rest?.reserveCapacity(count &- 1)
   }
 
   mutating func append(_ epoch: UInt64) {
@@ -53,8 +55,8 @@ struct DerivedEpochs {
   }
 }
 
-/// One value on a thread's refresh stack (``DerivedContext/checks``): the check it began, the
-/// source it has reached, and whether it waits for that source's version.
+/// One value on the stack of ``DerivedNodeBase/refreshedVersion(of:adopt:)``: the check it
+/// began, the source it has reached, and whether it waits for that source's version.
 ///
 /// The node is not retained: the entry below it holds its check, whose `sources` hold it (the
 /// bottom entry's node is held by the caller of ``DerivedNodeBase/refreshedVersion(of:adopt:)``).
