@@ -232,10 +232,18 @@ import Testing
       _ = unmanaged.takeUnretainedValue().read(owner: nil)
       done.signal()
     }
-    reading.wait()
+    // Bounded, so that a regression fails here, naming the wait, instead of hanging.
+    guard reading.wait(timeout: .now() + 120) == .success else {
+      Issue.record("the other thread's computation never started")
+      unmanaged.release()
+      return
+    }
     value = nil
     goOn.signal()
-    done.wait()
+    guard done.wait(timeout: .now() + 120) == .success else {
+      Issue.record("the other thread's read never returned")
+      return
+    }
     #expect(node.isDisposed)
     #expect(source.registrar.core.pendingScopes.load(ordering: .sequentiallyConsistent) == 0)
     unmanaged.release()

@@ -134,11 +134,16 @@ private final class Result: Sendable {
       seenThere.withLock { $0 = seen }
       done.signal()
     }
-    whenReplaced.reached.wait()
+    // Bounded, so that a regression fails here, naming the wait, instead of hanging.
+    guard whenReplaced.reached.wait(timeout: .now() + 120) == .success else {
+      Issue.record("the other thread never recomputed `row` inside the summary's computation")
+      return
+    }
     shared.value = 2
     #expect(row.value.number == 2)
     whenReplaced.resume.signal()
-    done.wait()
+    #expect(
+      done.wait(timeout: .now() + 120) == .success, "the other thread's read never returned")
     // The other thread's read began before the second write returned: either value is right.
     #expect([1, 2].contains(seenThere.withLock { $0 }))
     #expect(summary.value == 2)

@@ -58,6 +58,8 @@ let shapeScenarios: [String: @Sendable (Int) -> Void] = [
     precondition(sink.runs == 1)
     token.cancel()
   },
+  // A deliberate twin of `derived-unstable` in DerivedShapesBenchmarks (the same graph, so that
+  // its instruction counts explain the benchmark's times); change both together.
   "unstable/ours": { count in
     let source = TrackedModel()
     let double = Derived { source.count &* 2 }
