@@ -221,7 +221,8 @@ import Testing
     var value: Derived<Int>? = Derived {
       let count = source.count
       reading.signal()
-      goOn.wait()
+      // Bounded: a test that failed before signalling leaves no thread waiting for ever.
+      _ = goOn.wait(timeout: .now() + 120)
       return count
     }
     let node = value.unsafelyUnwrapped.node

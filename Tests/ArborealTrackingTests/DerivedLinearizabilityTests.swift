@@ -18,13 +18,27 @@ private final class Pause: Sendable {
 
   func arm() { armed.store(true, ordering: .releasing) }
 
-  /// Pauses the first caller since the pause was armed until `resume` is signalled; returns
-  /// at once for the others.
+  /// Pauses the first caller since the pause was armed until `resume` is signalled (or two
+  /// minutes pass: a test that failed before resuming it leaves no thread waiting for ever);
+  /// returns at once for the others.
   func take() {
     guard armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
     reached.signal()
-    resume.wait()
+    _ = resume.wait(timeout: .now() + 120)
   }
+}
+
+/// Waits for `semaphore` for at most two minutes; records an issue naming `what` did not
+/// happen when the time runs out, so that a regression fails instead of hanging.
+private func waitBounded(
+  for semaphore: DispatchSemaphore, _ what: String,
+  sourceLocation: SourceLocation = #_sourceLocation
+) -> Bool {
+  guard semaphore.wait(timeout: .now() + 120) == .success else {
+    Issue.record("waited two minutes, and \(what)", sourceLocation: sourceLocation)
+    return false
+  }
+  return true
 }
 
 /// A computed result that takes `pause` when it is released: a store that replaces it
@@ -54,7 +68,7 @@ private final class Result: Sendable {
   /// more. Returns the three reads: between, while storing, after.
   private func readsAroundAnOlderStore(
     reading read: @escaping @Sendable (SharedCounter) -> @Sendable () -> Int
-  ) -> (between: Int, whileStoring: Int, after: Int) {
+  ) -> (between: Int, whileStoring: Int, after: Int)? {
     let shared = SharedCounter()
     let afterReading = Pause(armed: true)
     let whenReplaced = Pause(armed: false)
@@ -69,41 +83,51 @@ private final class Result: Sendable {
       _ = summary.value
       done.signal()
     }
-    afterReading.reached.wait()
+    guard waitBounded(for: afterReading.reached, "the other thread's computation never read")
+    else { return nil }
     shared.value = 1
     let between = summary.value.number
     whenReplaced.arm()
     afterReading.resume.signal()
-    whenReplaced.reached.wait()
+    guard
+      waitBounded(
+        for: whenReplaced.reached, "the other thread's computation never stored its result")
+    else { return nil }
     let whileStoring = summary.value.number
     whenReplaced.resume.signal()
-    done.wait()
+    guard waitBounded(for: done, "the other thread's read never returned") else { return nil }
     return (between, whileStoring, summary.value.number)
   }
 
   @Test func aValueOfATrackedPropertyReadAfterAWriteSeesIt() {
-    let seen = readsAroundAnOlderStore { shared in { shared.value } }
+    guard let seen = readsAroundAnOlderStore(reading: { shared in { shared.value } }) else {
+      return
+    }
     #expect(seen.between == 1)
     #expect(seen.whileStoring == 1)
     #expect(seen.after == 1)
   }
 
   @Test func aValueOfADerivedValueReadAfterAWriteSeesIt() {
-    let seen = readsAroundAnOlderStore { shared in
-      let row = Derived("row") { shared.value }
-      return { row.value }
-    }
+    guard
+      let seen = readsAroundAnOlderStore(reading: { shared in
+        let row = Derived("row") { shared.value }
+        return { row.value }
+      })
+    else { return }
     #expect(seen.between == 1)
     #expect(seen.whileStoring == 1)
     #expect(seen.after == 1)
   }
 
   @Test func aValueAtTheEndOfAChainReadAfterAWriteSeesIt() {
-    let seen = readsAroundAnOlderStore { shared in
-      let row = Derived("row") { shared.value }
-      let middle = Derived("middle") { row.value * 10 }
-      return { middle.value + 1 }
-    }
+    guard
+      let seen = readsAroundAnOlderStore(reading: { shared in
+        let row = Derived("row") { shared.value }
+        let middle = Derived("middle") { row.value * 10 }
+        return { middle.value + 1 }
+      })
+    else { return }
     #expect(seen.between == 11)
     #expect(seen.whileStoring == 11)
     #expect(seen.after == 11)
@@ -134,16 +158,15 @@ private final class Result: Sendable {
       seenThere.withLock { $0 = seen }
       done.signal()
     }
-    // Bounded, so that a regression fails here, naming the wait, instead of hanging.
-    guard whenReplaced.reached.wait(timeout: .now() + 120) == .success else {
-      Issue.record("the other thread never recomputed `row` inside the summary's computation")
-      return
-    }
+    guard
+      waitBounded(
+        for: whenReplaced.reached,
+        "the other thread never recomputed `row` inside the summary's computation")
+    else { return }
     shared.value = 2
     #expect(row.value.number == 2)
     whenReplaced.resume.signal()
-    #expect(
-      done.wait(timeout: .now() + 120) == .success, "the other thread's read never returned")
+    guard waitBounded(for: done, "the other thread's read never returned") else { return }
     // The other thread's read began before the second write returned: either value is right.
     #expect([1, 2].contains(seenThere.withLock { $0 }))
     #expect(summary.value == 2)

@@ -83,7 +83,12 @@ import Testing
       let changes = withChangeRecording { other.count = 9 }.1
       elsewhere.withLock { $0 = changes.count }
     }
-    group.wait()
+    // Bounded, so that a deadlock fails here, naming the wait, instead of hanging.
+    guard group.wait(timeout: .now() + 120) == .success else {
+      Issue.record("the recording on the other thread never finished")
+      _ = endChangeRecording(mark, keepingValues: false)
+      return
+    }
     counter.count = 2
     #expect(elsewhere.withLock { $0 } == 1)
     #expect(endChangeRecording(mark, keepingValues: false).map(\.key.name) == ["count"])
