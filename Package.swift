@@ -38,7 +38,8 @@ let package = Package(
       name: "todos", dependencies: ["Arboreal", "ArborealDevtools", "ExampleSupport"],
       path: "Examples/Todos"),
     .executableTarget(
-      name: "signup", dependencies: ["Arboreal", "ExampleSupport"], path: "Examples/Signup"),
+      name: "signup", dependencies: ["Arboreal", "ArborealDevtools", "ExampleSupport"],
+      path: "Examples/Signup"),
     .executableTarget(
       name: "meetings", dependencies: ["Arboreal", "ExampleSupport"], path: "Examples/Meetings"),
 

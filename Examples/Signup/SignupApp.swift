@@ -73,7 +73,11 @@ final class SignupApp {
   }
 
   private func enter(_ line: String, in field: SignupField) {
-    let binding = store.binding(get: { $0.value(of: field) }, tag: { .set(field, $0) })
+    // The secrets travel in the action as `Redacted` too, so that no log or recording of it
+    // holds them.
+    let binding = store.binding(
+      get: { $0.value(of: field) },
+      tag: { field.isSecret ? .setSecret(field, Redacted($0)) : .set(field, $0) })
     // An empty line keeps a value that is already fine (when editing).
     if !(line.isEmpty && form.problem(with: field) == nil) {
       binding.wrappedValue = line

@@ -1,5 +1,5 @@
 /// The fields of the form, in the order they are asked for.
-enum SignupField: String, CaseIterable, Sendable {
+enum SignupField: String, CaseIterable, Codable, Sendable {
   case name
   case email
   case password

@@ -1,8 +1,9 @@
 import Arboreal
+import ArborealDevtools
 import ExampleSupport
 import Foundation
 
-/// `swift run signup [--fail N] [--latency MS]`: a sign-up form against a simulated service.
+/// `swift run signup [--fail N] [--latency MS] [--record FILE]`: a sign-up form against a simulated service.
 @main
 @MainActor
 enum SignupMain {
@@ -31,6 +32,15 @@ enum SignupMain {
     }
     let service = SignupService.simulated(latency: options.latency, failures: options.failures)
     let store = Store(state: SignupForm(), environment: service)
+    var recorder: StoreRecorder<SignupForm>?
+    if let path = options.recordPath {
+      do {
+        recorder = try StoreRecorder(store, to: path, keepingSteps: false)
+      } catch {
+        console.error("\(error)", hint: "choose a file in a folder that exists: --record PATH")
+        exit(1)
+      }
+    }
     let app = SignupApp(store: store, console: console, onFinish: { continuation.finish() })
     app.start()
     for await line in events {
@@ -42,6 +52,12 @@ enum SignupMain {
       if app.step == .finished || !app.handle(line) { break }
     }
     await app.waitWhileSending()
+    if let recorder {
+      await recorder.finish()
+      if let problem = recorder.writeError {
+        console.error("the recording is incomplete: \(problem)")
+      }
+    }
     exit(app.exitCode)
   }
 }

@@ -3,14 +3,18 @@ struct SignupOptions {
   var latency = Duration.milliseconds(1500)
   /// How many submissions the service refuses before it accepts one.
   var failures = 0
+  /// Where to record the session's actions (JSON Lines), if anywhere.
+  var recordPath: String?
   var showHelp = false
 
   static let usage = """
-    usage: signup [--fail N] [--latency MS]
+    usage: signup [--fail N] [--latency MS] [--record FILE]
 
     Asks for a name, an email and a password, then signs up with a simulated service.
       --fail N       the service refuses the first N attempts (or $SIGNUP_FAILURES)
       --latency MS   the service takes MS milliseconds (or $SIGNUP_LATENCY_MS; 1500)
+      --record FILE  records the session's actions to FILE (JSON Lines), the password and
+                     its confirmation as <redacted>
     While it sends, type 'cancel' to stop; after a failure, 'retry'.
     """
 
@@ -30,6 +34,11 @@ struct SignupOptions {
         options.failures = try count(remaining.popFirst(), argument)
       case "--latency":
         options.latency = .milliseconds(try count(remaining.popFirst(), argument))
+      case "--record":
+        guard let path = remaining.popFirst(), !path.isEmpty else {
+          throw OptionError(message: "--record needs a file, like '--record session.jsonl'")
+        }
+        options.recordPath = path
       case "--help", "-h":
         options.showHelp = true
       default:

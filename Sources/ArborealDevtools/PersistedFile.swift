@@ -176,6 +176,7 @@ public struct PersistedFile<Model: ReplayableModel>: Sendable {
     } catch {
       throw PersistenceError(.snapshotDoesNotEncode(describe(error)), path: path)
     }
+    reportSecrets(inJSON: data, "the snapshot of \(Model.self) persisted at \(path)")
     data.append(contentsOf: Array("}\n".utf8))
     return data
   }

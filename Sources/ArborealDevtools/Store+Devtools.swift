@@ -62,7 +62,10 @@ extension StoreLogEntry {
         lines.append("  \(change.key.qualifiedName): \(before) → \(after)")
       }
     }
-    return lines.joined(separator: "\n")
+    let report = lines.joined(separator: "\n")
+    reportSecrets(
+      inDescription: report, "the change report of step \(sequence) (`\(caseName(of: action))`)")
+    return report
   }
 }
 

@@ -81,7 +81,10 @@ public final class StoreRecorder<Model: ReplayableModel>: Sendable where Model.A
     var header: Data?
     if path != nil {
       do {
-        header = try RecordingFormat.header(model: String(describing: Model.self), snapshot: start)
+        let encoded = try RecordingFormat.header(
+          model: String(describing: Model.self), snapshot: start)
+        reportSecrets(inJSON: encoded, "the starting snapshot of the recording at \(path ?? "")")
+        header = encoded
       } catch {
         throw RecordingError(
           .file("the snapshot does not encode: \(describe(error))"), line: 1, path: path)

@@ -20,6 +20,26 @@ import Testing
         """)
   }
 
+  /// The password typed, recorded with `--record`: the file holds `<redacted>` in its place
+  /// (in the snapshot and in the actions that set it) and no trace of it, and a debug build
+  /// finds no secret in the open while writing it.
+  @Test func aRecordedSessionHoldsNoTraceOfThePassword() async throws {
+    let directory = try TemporaryDirectory()
+    let run = try await signup.run(
+      ["--latency", "10", "--record", "session.jsonl"], input: answers, in: directory.url)
+    #expect(run.status == 0)
+    #expect(run.stderr == "")
+    let recording = try String(contentsOf: directory.file("session.jsonl"), encoding: .utf8)
+    #expect(!recording.contains("lovelace"))
+    let lines = recording.split(separator: "\n")
+    #expect(lines.count == 7, "the header, four answers, the submission and its outcome")
+    #expect(lines.first?.contains(#""password":"<redacted>""#) == true)
+    #expect(
+      lines.filter { $0.contains(#""action":{"setSecret":{"#) && $0.contains("<redacted>") }
+        .count == 2)
+    #expect(lines.contains { $0.contains(#""_1":"ada@example.com""#) }, "the rest is written")
+  }
+
   @Test func eachInvalidValueIsExplainedAndAskedForAgain() async throws {
     let directory = try TemporaryDirectory()
     let run = try await signup.run(

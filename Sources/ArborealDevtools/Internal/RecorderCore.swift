@@ -189,6 +189,10 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
         changes: changes)
       do {
         var data = try line.encoded(with: output.encoder)
+        reportSecrets(
+          inJSON: data,
+          "step \(item.sequence) of the recording \(path.map { "at \($0) " } ?? "")"
+            + "(action `\(caseName(of: item.action))`)")
         data.append(UInt8(ascii: "\n"))
         if let reason = writeAll(data, to: output.descriptor) {
           failure = RecordingError(.file(reason), line: item.sequence + 1, path: path)

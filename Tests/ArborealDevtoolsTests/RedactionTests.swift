@@ -1,0 +1,155 @@
+import Arboreal
+import ArborealDevtools
+import ArborealTestSupport
+import Foundation
+import Testing
+
+/// A login form whose token is a secret: `Redacted` in the model, in the action that sets it
+/// and in the snapshot. `leak` carries a secret in the open, the mistake debug builds report.
+final class Login: ReplayableModel {
+  enum Action: Codable, Sendable {
+    case setUser(String)
+    case setToken(Redacted<String>)
+    /// The mistake: the token as a plain string.
+    case leak(String)
+  }
+
+  struct Snapshot: Codable, Equatable, Sendable {
+    var user: String
+    var token: Redacted<String>
+  }
+
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var user = ""
+  @Tracked private(set) var token = Redacted("")
+
+  init() {}
+
+  convenience init(snapshot: Snapshot) {
+    self.init()
+    user = snapshot.user
+    token = snapshot.token
+  }
+
+  var snapshot: Snapshot { Snapshot(user: user, token: token) }
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .setUser(let name): user = name
+    case .setToken(let secret): token = secret
+    case .leak(let secret): token = Redacted(secret)
+    }
+    return .none
+  }
+}
+
+/// Redaction: a `Redacted` value never reaches a recording, a persisted file, a change report
+/// or a description, and what is read back in its place replays.
+@MainActor
+@Suite(.serialized) struct RedactionTests {
+  let secret = "s3cret-token-4711"
+
+  @Test func aRedactedValueDescribesAndDumpsAsThePlaceholder() {
+    let token = Redacted(secret)
+    #expect("\(token)" == "<redacted>")
+    #expect(String(reflecting: token) == "<redacted>")
+    var dumped = ""
+    dump(token, to: &dumped)
+    #expect(!dumped.contains(secret))
+    #expect(Mirror(reflecting: token).children.isEmpty)
+    #expect(token.value == secret)
+    #expect(Redacted(secret) == token)
+    #expect(Redacted("other") != token)
+  }
+
+  @Test func itEncodesAsThePlaceholderAndDecodesAsTheTypesPlaceholderOrAnOlderPlainValue()
+    throws
+  {
+    let encoded = try JSONEncoder().encode(Login.Snapshot(user: "ada", token: Redacted(secret)))
+    let text = String(decoding: encoded, as: UTF8.self)
+    #expect(!text.contains(secret))
+    #expect(text.contains(#""token":"<redacted>""#))
+    let decoded = try JSONDecoder().decode(Login.Snapshot.self, from: encoded)
+    #expect(decoded == Login.Snapshot(user: "ada", token: Redacted("")))
+    // A file written before the property was marked still reads.
+    let older = try JSONDecoder().decode(
+      Login.Snapshot.self, from: Data(#"{"user":"ada","token":"plain"}"#.utf8))
+    #expect(older.token.value == "plain")
+    let count = try JSONDecoder().decode(
+      [Redacted<Int>].self, from: Data(#"["<redacted>", 7]"#.utf8))
+    #expect(count.map(\.value) == [0, 7])
+  }
+
+  @Test func aRecordingHoldsNoTraceOfTheSecretAndReplaysWithThePlaceholder() async throws {
+    let file = try TemporaryFile("login.jsonl")
+    let store = Store(state: Login(), environment: ())
+    let recorder = try StoreRecorder(store, to: file.path)
+    store.send(.setUser("ada"))
+    store.send(.setToken(Redacted(secret)))
+    await recorder.finish()
+
+    let written = try String(contentsOfFile: file.path, encoding: .utf8)
+    #expect(!written.contains(secret))
+    #expect(written.contains(#"{"setToken":{"_0":"<redacted>"}}"#))
+    let recording = try Recording<Login>(contentsOf: file.path)
+    #expect(recording.steps.map { $0.changes.map(\.name) } == [["user"], ["token"]])
+    let replayed = recording.replay(environment: ())
+    #expect(replayed.user == "ada")
+    #expect(replayed.token.value == "", "a replayed model holds the type's placeholder")
+  }
+
+  @Test func changeReportsShowThePlaceholder() async {
+    let store = Store(state: Login(), environment: ())
+    var output: [String] = []
+    store.printChanges { output.append($0) }
+    store.send(.setToken(Redacted(secret)))
+    // The instance's number depends on the other tests that run: not compared.
+    let lines = output.first?.split(separator: "\n").map(String.init) ?? []
+    #expect(lines.first == "#1 setToken(<redacted>)")
+    #expect(lines.count == 2 && lines[1].hasSuffix(".token: <redacted> → <redacted>"), "\(lines)")
+  }
+
+  @Test func aPersistedFileHoldsThePlaceholderAndLoadsBack() throws {
+    let temporary = try TemporaryFile("login.json")
+    let file = PersistedFile<Login>(path: temporary.path)
+    let login = Login()
+    _ = login.update(action: .setToken(Redacted(secret)), environment: ())
+    _ = login.update(action: .setUser("ada"), environment: ())
+    try file.save(login.snapshot)
+    let written = try String(contentsOfFile: temporary.path, encoding: .utf8)
+    #expect(!written.contains(secret))
+    #expect(written.contains("<redacted>"))
+    #expect(try file.load() == Login.Snapshot(user: "ada", token: Redacted("")))
+  }
+
+  #if DEBUG
+    /// The secret carried in the open by an action is reported (in debug builds) when the
+    /// recording and the change report would write it, naming the step and the action's
+    /// case, never the secret.
+    @Test func aSecretCarriedInTheOpenIsReportedWhereItWouldBeWritten() async throws {
+      let reports = Locked.make([String]())
+      TrackingDiagnostics.unredactedSecretHandler = { message in
+        reports.withLock { $0.append(message) }
+      }
+      defer { TrackingDiagnostics.unredactedSecretHandler = nil }
+      let file = try TemporaryFile("leak.jsonl")
+      let store = Store(state: Login(), environment: ())
+      let recorder = try StoreRecorder(store, to: file.path)
+      store.printChanges { _ in }
+      store.send(.setUser("ada"))
+      store.send(.leak("open-secret-42"))
+      await recorder.finish()
+      let messages = reports.withLock { $0 }
+      #expect(messages.count == 2, "\(messages)")
+      #expect(messages.contains { $0.contains("the change report of step 2 (`leak`)") })
+      #expect(messages.contains { $0.contains("step 2 of the recording at \(file.path)") })
+      #expect(messages.allSatisfy { !$0.contains("open-secret-42") })
+      // Wrapped where it is carried, the same secret is reported nowhere.
+      reports.withLock { $0 = [] }
+      let again = Store(state: Login(), environment: ())
+      again.printChanges { _ in }
+      again.send(.setToken(Redacted("open-secret-42")))
+      #expect(reports.withLock { $0 } == [])
+    }
+  #endif
+}
