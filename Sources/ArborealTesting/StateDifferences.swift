@@ -72,13 +72,13 @@ private struct StateComparison {
       if let model, let expectedModel {
         compare(model, expectedModel, at: path)
       } else {
-        lines.append("\(path): \(String(reflecting: value)) ≠ \(String(reflecting: expected))")
+        lines.append("\(path): \(describeForTest(value)) ≠ \(describeForTest(expected))")
       }
       return
     }
     if let equatable = value as? any Equatable {
       if !Self.isEqual(equatable, expected) {
-        lines.append("\(path): \(String(reflecting: value)) ≠ \(String(reflecting: expected))")
+        lines.append("\(path): \(describeForTest(value)) ≠ \(describeForTest(expected))")
       }
       return
     }
@@ -87,8 +87,15 @@ private struct StateComparison {
     guard mirror.displayStyle != .class, mirror.children.count == expectedMirror.children.count,
       !mirror.children.isEmpty
     else {
+      // A redacted value describes as its placeholder, whatever it holds: its secrets compare.
+      if let secret = value as? any RedactedValueRevealing,
+        let expectedSecret = expected as? any RedactedValueRevealing
+      {
+        compareValues(secret.revealedValue, expectedSecret.revealedValue, at: path)
+        return
+      }
       if String(reflecting: value) != String(reflecting: expected) {
-        lines.append("\(path): \(String(reflecting: value)) ≠ \(String(reflecting: expected))")
+        lines.append("\(path): \(describeForTest(value)) ≠ \(describeForTest(expected))")
       }
       return
     }

@@ -195,3 +195,14 @@ package enum RedactedSecrets {
     return secrets.contains { written.contains(quote($0)) }
   }
 }
+
+/// Package hook: how the test store reaches a redacted value's secret, to compare it and to
+/// show it in a failure (a test's own values are not secrets worth hiding from its author).
+package protocol RedactedValueRevealing {
+  /// The secret, as `Any`.
+  var revealedValue: Any { get }
+}
+
+extension Redacted: RedactedValueRevealing {
+  package var revealedValue: Any { value }
+}

@@ -98,6 +98,21 @@ final class Login: ReplayableModel {
     #expect(replayed.token.value == "", "a replayed model holds the type's placeholder")
   }
 
+  /// The viewer's page, made from the recording in memory (whose actions still hold the
+  /// secret, wrapped): the state and the actions show the placeholder.
+  @Test func theViewersPageHoldsNoTraceOfTheSecret() async throws {
+    let store = Store(state: Login(), environment: ())
+    let recorder = try StoreRecorder(store, to: nil)
+    store.send(.setUser("ada"))
+    store.send(.setToken(Redacted(secret)))
+    await recorder.flush()
+    let page = RecordingViewer(recorder.recording, environment: ()).html
+    await recorder.finish()
+    #expect(!page.contains(secret))
+    #expect(page.contains("redacted"))
+    #expect(page.contains("ada"))
+  }
+
   @Test func changeReportsShowThePlaceholder() async {
     let store = Store(state: Login(), environment: ())
     var output: [String] = []

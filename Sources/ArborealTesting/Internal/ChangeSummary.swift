@@ -29,7 +29,7 @@ enum ChangeSummary {
 
   /// `Counter#1.count = 2`.
   static func describe(_ change: RecordedChange) -> String {
-    let value = change.currentValue.map { String(reflecting: $0) } ?? "(unavailable)"
+    let value = change.currentValue.map(describeForTest) ?? "(unavailable)"
     return "\(change.key.qualifiedName) = \(value)"
   }
 }

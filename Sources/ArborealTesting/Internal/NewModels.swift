@@ -77,7 +77,7 @@ enum NewModels {
           for property in properties {
             if !property.isRead(in: accesses) {
               unread.append(
-                "\(property.key.qualifiedName) = \(String(reflecting: property.value))")
+                "\(property.key.qualifiedName) = \(describeForTest(property.value))")
             }
             var children: [any Trackable] = []
             collect(in: property.value, into: &children, depth: 0, search: &search)
