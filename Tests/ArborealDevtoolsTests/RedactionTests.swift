@@ -6,7 +6,7 @@ import Testing
 
 /// A login form whose token is a secret: `Redacted` in the model, in the action that sets it
 /// and in the snapshot. `leak` carries a secret in the open, the mistake debug builds report.
-final class Login: ReplayableModel {
+final class TokenForm: ReplayableModel {
   enum Action: Codable, Sendable {
     case setUser(String)
     case setToken(Redacted<String>)
@@ -65,15 +65,15 @@ final class Login: ReplayableModel {
   @Test func itEncodesAsThePlaceholderAndDecodesAsTheTypesPlaceholderOrAnOlderPlainValue()
     throws
   {
-    let encoded = try JSONEncoder().encode(Login.Snapshot(user: "ada", token: Redacted(secret)))
+    let encoded = try JSONEncoder().encode(TokenForm.Snapshot(user: "ada", token: Redacted(secret)))
     let text = String(decoding: encoded, as: UTF8.self)
     #expect(!text.contains(secret))
     #expect(text.contains(#""token":"<redacted>""#))
-    let decoded = try JSONDecoder().decode(Login.Snapshot.self, from: encoded)
-    #expect(decoded == Login.Snapshot(user: "ada", token: Redacted("")))
+    let decoded = try JSONDecoder().decode(TokenForm.Snapshot.self, from: encoded)
+    #expect(decoded == TokenForm.Snapshot(user: "ada", token: Redacted("")))
     // A file written before the property was marked still reads.
     let older = try JSONDecoder().decode(
-      Login.Snapshot.self, from: Data(#"{"user":"ada","token":"plain"}"#.utf8))
+      TokenForm.Snapshot.self, from: Data(#"{"user":"ada","token":"plain"}"#.utf8))
     #expect(older.token.value == "plain")
     let count = try JSONDecoder().decode(
       [Redacted<Int>].self, from: Data(#"["<redacted>", 7]"#.utf8))
@@ -82,7 +82,7 @@ final class Login: ReplayableModel {
 
   @Test func aRecordingHoldsNoTraceOfTheSecretAndReplaysWithThePlaceholder() async throws {
     let file = try TemporaryFile("login.jsonl")
-    let store = Store(state: Login(), environment: ())
+    let store = Store(state: TokenForm(), environment: ())
     let recorder = try StoreRecorder(store, to: file.path)
     store.send(.setUser("ada"))
     store.send(.setToken(Redacted(secret)))
@@ -91,7 +91,7 @@ final class Login: ReplayableModel {
     let written = try String(contentsOfFile: file.path, encoding: .utf8)
     #expect(!written.contains(secret))
     #expect(written.contains(#"{"setToken":{"_0":"<redacted>"}}"#))
-    let recording = try Recording<Login>(contentsOf: file.path)
+    let recording = try Recording<TokenForm>(contentsOf: file.path)
     #expect(recording.steps.map { $0.changes.map(\.name) } == [["user"], ["token"]])
     let replayed = recording.replay(environment: ())
     #expect(replayed.user == "ada")
@@ -101,7 +101,7 @@ final class Login: ReplayableModel {
   /// The viewer's page, made from the recording in memory (whose actions still hold the
   /// secret, wrapped): the state and the actions show the placeholder.
   @Test func theViewersPageHoldsNoTraceOfTheSecret() async throws {
-    let store = Store(state: Login(), environment: ())
+    let store = Store(state: TokenForm(), environment: ())
     let recorder = try StoreRecorder(store, to: nil)
     store.send(.setUser("ada"))
     store.send(.setToken(Redacted(secret)))
@@ -114,7 +114,7 @@ final class Login: ReplayableModel {
   }
 
   @Test func changeReportsShowThePlaceholder() async {
-    let store = Store(state: Login(), environment: ())
+    let store = Store(state: TokenForm(), environment: ())
     var output: [String] = []
     store.printChanges { output.append($0) }
     store.send(.setToken(Redacted(secret)))
@@ -126,15 +126,15 @@ final class Login: ReplayableModel {
 
   @Test func aPersistedFileHoldsThePlaceholderAndLoadsBack() throws {
     let temporary = try TemporaryFile("login.json")
-    let file = PersistedFile<Login>(path: temporary.path)
-    let login = Login()
+    let file = PersistedFile<TokenForm>(path: temporary.path)
+    let login = TokenForm()
     _ = login.update(action: .setToken(Redacted(secret)), environment: ())
     _ = login.update(action: .setUser("ada"), environment: ())
     try file.save(login.snapshot)
     let written = try String(contentsOfFile: temporary.path, encoding: .utf8)
     #expect(!written.contains(secret))
     #expect(written.contains("<redacted>"))
-    #expect(try file.load() == Login.Snapshot(user: "ada", token: Redacted("")))
+    #expect(try file.load() == TokenForm.Snapshot(user: "ada", token: Redacted("")))
   }
 
   #if DEBUG
@@ -148,7 +148,7 @@ final class Login: ReplayableModel {
       }
       defer { TrackingDiagnostics.unredactedSecretHandler = nil }
       let file = try TemporaryFile("leak.jsonl")
-      let store = Store(state: Login(), environment: ())
+      let store = Store(state: TokenForm(), environment: ())
       let recorder = try StoreRecorder(store, to: file.path)
       store.printChanges { _ in }
       store.send(.setUser("ada"))
@@ -161,7 +161,7 @@ final class Login: ReplayableModel {
       #expect(messages.allSatisfy { !$0.contains("open-secret-42") })
       // Wrapped where it is carried, the same secret is reported nowhere.
       reports.withLock { $0 = [] }
-      let again = Store(state: Login(), environment: ())
+      let again = Store(state: TokenForm(), environment: ())
       again.printChanges { _ in }
       again.send(.setToken(Redacted("open-secret-42")))
       #expect(reports.withLock { $0 } == [])

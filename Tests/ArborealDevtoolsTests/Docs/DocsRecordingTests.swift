@@ -55,10 +55,48 @@ enum DocsRecording {
     }
   }
   // article ends: model
+
+  // article begins: secretModel
+  final class Login: ReplayableModel {
+    enum Action: Codable, Sendable {
+      case setUser(String)
+      case setPassword(Redacted<String>)
+    }
+
+    struct Snapshot: Codable, Equatable, Sendable {
+      var user: String
+      var password: Redacted<String>
+    }
+
+    let registrar = TrackingRegistrar()
+    @Tracked private(set) var user = ""
+    @Tracked private(set) var password = Redacted("")
+
+    init() {}
+
+    init(snapshot: Snapshot) {
+      user = snapshot.user
+      password = snapshot.password
+    }
+
+    var snapshot: Snapshot { Snapshot(user: user, password: password) }
+
+    var canSignIn: Bool { password.value.count >= 8 }
+
+    func update(action: Action, environment: Void) -> Fx<Action> {
+      switch action {
+      case .setUser(let user): self.user = user
+      case .setPassword(let password): self.password = password
+      }
+      return .none
+    }
+  }
+  // article ends: secretModel
 }
 
 @MainActor @Suite struct DocsRecordingTests {
   typealias Search = DocsRecording.Search
+  typealias Login = DocsRecording.Login
 
   /// Records the article's session to `path` and returns the store.
   private func record(to path: String) async throws -> Store<Search> {
@@ -144,6 +182,30 @@ enum DocsRecording {
     // article ends: printChanges
     let owner = try #require(store.state.$query.owner)
     #expect(lines == ["#1 queryChanged(\"oat\")\n  \(owner).query: \"\" → \"oat\""])
+  }
+
+  @Test func secrets() async throws {
+    let file = try TemporaryFile("login.jsonl")
+    let path = file.path
+    var printed: [String] = []
+    let print = { (value: Any) in printed.append("\(value)") }
+    // article begins: secrets
+    let store = Store(state: Login(), environment: ())
+    let recorder = try StoreRecorder(store, to: path)
+    store.send(.setUser("ada"))
+    store.send(.setPassword(Redacted("lovelace1843")))
+    print(store.state.password)  // <redacted>
+    print(store.state.canSignIn)  // true: the model reads `value`
+    await recorder.finish()
+    // The file: {"seq":2,…,"action":{"setPassword":{"_0":"<redacted>"}},…}
+    let replayed = try Recording<Login>(contentsOf: path).replay(environment: ())
+    print(replayed.password.value.isEmpty)  // true: String's placeholder, ""
+    // article ends: secrets
+    #expect(printed == ["<redacted>", "true", "true"])
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(text.contains(#""action":{"setPassword":{"_0":"<redacted>"}}"#))
+    #expect(!text.contains("lovelace"))
+    #expect(replayed.user == "ada")
   }
 
   @Test func badInput() async throws {
