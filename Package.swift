@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "ArborealTesting", targets: ["ArborealTesting"]),
     .library(name: "ArborealObservation", targets: ["ArborealObservation"]),
     .library(name: "ArborealDevtools", targets: ["ArborealDevtools"]),
+    .library(name: "ArborealPersistence", targets: ["ArborealPersistence"]),
   ],
   dependencies: [],
   targets: [
@@ -20,9 +21,13 @@ let package = Package(
     .target(name: "ArborealTracking"),
     .target(name: "Arboreal", dependencies: ["ArborealTracking"]),
     .target(name: "ArborealTesting", dependencies: ["Arboreal", "ArborealTracking"]),
-    // Recording, replay, time travel: the only library target that imports Foundation (for
-    // JSON and files), so that the store itself never does.
-    .target(name: "ArborealDevtools", dependencies: ["Arboreal"]),
+    // Keeping a model in a file between runs: a production feature, apart from the devtools.
+    // With the devtools, the only library targets that import Foundation (for JSON and
+    // files), so that the store itself never does.
+    .target(name: "ArborealPersistence", dependencies: ["Arboreal"]),
+    // Recording, replay, time travel, the viewer; their files are written with persistence's
+    // file writing and JSON text.
+    .target(name: "ArborealDevtools", dependencies: ["Arboreal", "ArborealPersistence"]),
     // Interop: the only target that imports the toolchain's Observation module, kept out of
     // Sources so that the registrar's independence from it is visible in the tree.
     // It needs nothing of the store, so it depends on the registrar alone.
@@ -35,7 +40,8 @@ let package = Package(
     // access, not a product.
     .target(name: "ExampleSupport", path: "Examples/ExampleSupport"),
     .executableTarget(
-      name: "todos", dependencies: ["Arboreal", "ArborealDevtools", "ExampleSupport"],
+      name: "todos",
+      dependencies: ["Arboreal", "ArborealDevtools", "ArborealPersistence", "ExampleSupport"],
       path: "Examples/Todos"),
     .executableTarget(
       name: "signup", dependencies: ["Arboreal", "ArborealDevtools", "ExampleSupport"],
@@ -51,7 +57,7 @@ let package = Package(
       path: "Tests/RecorderBurst"),
     // The same for a `StorePersister`: killed mid-burst of saves, its file must stay whole.
     .executableTarget(
-      name: "persist-burst", dependencies: ["Arboreal", "ArborealDevtools"],
+      name: "persist-burst", dependencies: ["Arboreal", "ArborealPersistence"],
       path: "Tests/PersistBurst"),
     // What several test targets share: a seeded generator, a thread-safe log, the switch of
     // the reliability suites. Depends on the registrar for its ThreadSanitizer-aware lock.
@@ -64,7 +70,9 @@ let package = Package(
       name: "ArborealTestingTests", dependencies: ["ArborealTesting", "ArborealTestSupport"]),
     .testTarget(
       name: "ArborealDevtoolsTests",
-      dependencies: ["ArborealDevtools", "ArborealTesting", "ArborealTestSupport"]),
+      dependencies: [
+        "ArborealDevtools", "ArborealPersistence", "ArborealTesting", "ArborealTestSupport",
+      ]),
     .testTarget(
       name: "ArborealObservationTests", dependencies: ["ArborealObservation", "Arboreal"]),
     // Runs the example executables as processes; depends on nothing of the library but the

@@ -27,6 +27,7 @@ let package = Package(
         .product(name: "Arboreal", package: "Arboreal"),
         .product(name: "ArborealObservation", package: "Arboreal"),
         .product(name: "ArborealDevtools", package: "Arboreal"),
+        .product(name: "ArborealPersistence", package: "Arboreal"),
         .product(name: "Benchmark", package: "package-benchmark"),
       ],
       path: "Benchmarks/TrackingBenchmarks",

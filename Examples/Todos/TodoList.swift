@@ -1,5 +1,6 @@
 import Arboreal
 import ArborealDevtools
+import ArborealPersistence
 import ExampleSupport
 import Foundation
 

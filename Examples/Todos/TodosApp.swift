@@ -1,5 +1,6 @@
 import Arboreal
 import ArborealDevtools
+import ArborealPersistence
 import ExampleSupport
 
 /// The command line around the store: runs one typed line at a time and prints the results.

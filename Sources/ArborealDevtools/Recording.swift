@@ -1,4 +1,5 @@
 import Arboreal
+import ArborealPersistence
 import Foundation
 
 /// A recorded session: the model's starting state and every action the store handled, in

@@ -1,4 +1,5 @@
 import Arboreal
+import ArborealPersistence
 import Foundation
 
 /// A recording as one self-contained HTML page: the actions, what each changed, the state at

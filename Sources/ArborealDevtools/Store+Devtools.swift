@@ -1,4 +1,5 @@
 import Arboreal
+import ArborealPersistence
 
 extension Store {
   /// Prints each action the store handles and what it changed, old → new, as it happens:

@@ -1,4 +1,5 @@
 import Arboreal
+import ArborealPersistence
 import Foundation
 
 /// Records the actions a store handles, with where they came from and what they changed, to
@@ -33,7 +34,7 @@ import Foundation
 ///   promised survives a power loss as well.
 ///
 /// The first line holds the model's snapshot when recording started, so a recording replays
-/// on its own. Actions must be `Codable`; so must the model's snapshot (``ReplayableModel``).
+/// on its own. Actions must be `Codable`; so must the model's snapshot (`ReplayableModel`).
 ///
 /// The recorder also keeps the steps in memory (``steps``), for a program's own history
 /// and `why` commands; pass `keepingSteps: false` for long recordings that only go to disk.

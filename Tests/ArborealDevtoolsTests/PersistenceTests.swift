@@ -1,5 +1,6 @@
 import Arboreal
 import ArborealDevtools
+import ArborealPersistence
 import ArborealTesting
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import Arboreal
 import ArborealDevtools
+import ArborealPersistence
 import ArborealTestSupport
 import Foundation
 import Testing

@@ -7,7 +7,7 @@
 //   persist-burst PATH
 
 import Arboreal
-import ArborealDevtools
+import ArborealPersistence
 import Foundation
 
 /// A list of numbers that are all equal: a state that is easy to check whole (every entry

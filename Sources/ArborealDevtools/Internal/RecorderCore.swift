@@ -1,4 +1,5 @@
 import Arboreal
+import ArborealPersistence
 import Dispatch
 import Foundation
 

@@ -1,4 +1,5 @@
 import Arboreal
+import ArborealPersistence
 import Foundation
 
 #if canImport(Glibc)
@@ -85,25 +86,6 @@ struct StepLine<Action: Encodable> {
   }
 }
 
-/// `text` as a JSON string literal.
-func jsonString(_ text: String) -> String {
-  var result = "\""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\"": result += "\\\""
-    case "\\": result += "\\\\"
-    case "\n": result += "\\n"
-    case "\r": result += "\\r"
-    case "\t": result += "\\t"
-    case _ where scalar.value < 0x20:
-      let hex = String(scalar.value, radix: 16)
-      result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-    default: result.unicodeScalars.append(scalar)
-    }
-  }
-  return result + "\""
-}
-
 /// A step as read: the action is decoded apart, so that an action that no longer decodes is
 /// told from a line that is not a step.
 struct StepLineRead<Action: Decodable>: Decodable {
@@ -146,27 +128,6 @@ struct PropertyLine: Decodable {
   var property: String
 }
 
-/// A decoding error in one line of words: `no field "seq"`, `"done" is a String, not a Bool`.
-func describe(_ error: any Error) -> String {
-  func path(_ context: DecodingError.Context) -> String {
-    let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
-    return path.isEmpty ? "" : " at \(path.joined(separator: "."))"
-  }
-  switch error {
-  case DecodingError.keyNotFound(let key, let context):
-    return "no field \"\(key.stringValue)\"\(path(context))"
-  case DecodingError.typeMismatch(let type, let context):
-    return "expected \(type)\(path(context)) (\(context.debugDescription))"
-  case DecodingError.valueNotFound(let type, let context):
-    return "expected \(type)\(path(context)), found null"
-  case DecodingError.dataCorrupted(let context):
-    if context.codingPath.isEmpty { return "not valid JSON" }
-    return "\(context.debugDescription)\(path(context))"
-  default:
-    return "\(error)"
-  }
-}
-
 /// The name of a recorded action as its JSON shows it: the key of a one-key object (how a
 /// Swift enum case encodes: `{"addItem":{"_0":"milk"}}` is `addItem`), a string's value, or
 /// else the JSON itself, shortened.
@@ -181,32 +142,4 @@ func actionName(inLine line: Data) -> String {
   let data = try? JSONSerialization.data(withJSONObject: action, options: [.fragmentsAllowed])
   let text = data.map { String(decoding: $0, as: UTF8.self) } ?? "?"
   return text.count > 40 ? String(text.prefix(40)) + "…" : text
-}
-
-/// A file that could not be read, with the system's reason.
-struct FileFailure: Error {
-  var reason: String
-  /// The system's error number (`ENOENT` for a missing file).
-  var code: Int32 = 0
-}
-
-/// The whole contents of a file, read with the C library, so that a failure comes with the
-/// system's own words (`No such file or directory`).
-func readFile(at path: String) throws(FileFailure) -> Data {
-  let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-  guard descriptor >= 0 else {
-    throw FileFailure(reason: String(cString: strerror(errno)), code: errno)
-  }
-  defer { close(descriptor) }
-  var data = Data()
-  var buffer = [UInt8](repeating: 0, count: 1 << 16)
-  while true {
-    let count = read(descriptor, &buffer, buffer.count)
-    if count < 0, errno == EINTR { continue }
-    guard count >= 0 else {
-      throw FileFailure(reason: String(cString: strerror(errno)), code: errno)
-    }
-    if count == 0 { return data }
-    data.append(contentsOf: buffer[..<count])
-  }
 }

@@ -1,11 +1,12 @@
 import Arboreal
 import ArborealDevtools
+import ArborealPersistence
 import ArborealTesting
 import Foundation
 import Testing
 
 // The code of the "Persisting models" article
-// (Sources/ArborealDevtools/ArborealDevtools.docc/PersistingModels.md), verbatim between the
+// (Sources/ArborealPersistence/ArborealPersistence.docc/PersistingModels.md), verbatim between the
 // `article begins` and `article ends` markers, so that it keeps compiling and doing what it
 // says. `.ci/check-article-code.py` checks that the article still shows it.
 

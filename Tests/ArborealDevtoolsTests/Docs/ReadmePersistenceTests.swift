@@ -1,5 +1,6 @@
 import Arboreal
 import ArborealDevtools
+import ArborealPersistence
 import Testing
 
 /// The README's "Persisting models" example, verbatim, with the article's `Notes` model; the

@@ -9,7 +9,7 @@ import Foundation
 ///   - json: The bytes about to be written.
 ///   - what: What they are, for the message (never the secret).
 @inline(__always)
-func reportSecrets(inJSON json: Data, _ what: @autoclosure () -> String) {
+package func reportSecrets(inJSON json: Data, _ what: @autoclosure () -> String) {
   #if DEBUG
     // `JSONEncoder` writes `/` as `\/`; `jsonString` quotes the secret the other way.
     let text = String(decoding: json, as: UTF8.self).replacingOccurrences(of: "\\/", with: "/")
@@ -23,7 +23,7 @@ func reportSecrets(inJSON json: Data, _ what: @autoclosure () -> String) {
 /// `String(reflecting:)`) holds a recent `Redacted` secret as a quoted string. Release
 /// builds: nothing.
 @inline(__always)
-func reportSecrets(inDescription text: String, _ what: @autoclosure () -> String) {
+package func reportSecrets(inDescription text: String, _ what: @autoclosure () -> String) {
   #if DEBUG
     if RedactedSecrets.appear(in: text, quotedBy: \.debugDescription) {
       TrackingDiagnostics.reportUnredactedSecret(in: what())
@@ -33,7 +33,7 @@ func reportSecrets(inDescription text: String, _ what: @autoclosure () -> String
 
 /// The name of an action's case, without its payload: `set` for `set(.password, "…")`. Safe
 /// to print when the payload may hold a secret.
-func caseName(of action: some Any) -> String {
+package func caseName(of action: some Any) -> String {
   let text = String(describing: action)
   return text.firstIndex(of: "(").map { String(text[..<$0]) } ?? text
 }

@@ -1,3 +1,4 @@
+import Arboreal
 import Foundation
 
 #if canImport(Glibc)

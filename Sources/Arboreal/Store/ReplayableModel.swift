@@ -1,5 +1,3 @@
-import Arboreal
-
 /// A model that can be saved as a value and rebuilt from it: what a recording starts from,
 /// what replay compares, and what time travel jumps back to.
 ///

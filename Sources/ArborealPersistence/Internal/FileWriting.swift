@@ -8,13 +8,14 @@ import Foundation
   import Darwin
 #endif
 
-// The module's file writing, shared by the recorder (lines appended to an open file), the
-// persister (a snapshot replacing a file, synced) and the viewer (a page replacing a file).
+// The file reading and writing of persisted files and recordings, shared by the persister (a snapshot
+// replacing a file, synced), the recorder (lines appended to an open file) and the viewer (a
+// page replacing a file).
 
 /// Writes all of `data` to `descriptor`, retrying interrupted and partial writes.
 ///
 /// - Returns: nil, or the system's reason when a write fails.
-func writeAll(_ data: Data, to descriptor: Int32) -> String? {
+package func writeAll(_ data: Data, to descriptor: Int32) -> String? {
   data.withUnsafeBytes { buffer -> String? in
     var offset = 0
     while offset < buffer.count {
@@ -34,7 +35,7 @@ func writeAll(_ data: Data, to descriptor: Int32) -> String? {
 /// the new file also survives a power loss. The temporary file is removed on failure.
 ///
 /// - Returns: nil, or the system's reason when the file cannot be written.
-func replaceFile(at path: String, with data: Data, syncing: Bool) -> String? {
+package func replaceFile(at path: String, with data: Data, syncing: Bool) -> String? {
   let url = URL(fileURLWithPath: path)
   let folder = url.deletingLastPathComponent().path
   let temporary =
@@ -58,4 +59,32 @@ func replaceFile(at path: String, with data: Data, syncing: Bool) -> String? {
     }
   }
   return nil
+}
+
+/// A file that could not be read, with the system's reason.
+package struct FileFailure: Error {
+  package var reason: String
+  /// The system's error number (`ENOENT` for a missing file).
+  package var code: Int32 = 0
+}
+
+/// The whole contents of a file, read with the C library, so that a failure comes with the
+/// system's own words (`No such file or directory`).
+package func readFile(at path: String) throws(FileFailure) -> Data {
+  let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+  guard descriptor >= 0 else {
+    throw FileFailure(reason: String(cString: strerror(errno)), code: errno)
+  }
+  defer { close(descriptor) }
+  var data = Data()
+  var buffer = [UInt8](repeating: 0, count: 1 << 16)
+  while true {
+    let count = read(descriptor, &buffer, buffer.count)
+    if count < 0, errno == EINTR { continue }
+    guard count >= 0 else {
+      throw FileFailure(reason: String(cString: strerror(errno)), code: errno)
+    }
+    if count == 0 { return data }
+    data.append(contentsOf: buffer[..<count])
+  }
 }
