@@ -15,7 +15,7 @@ import Synchronization
 /// ```
 ///
 /// ## When it saves
-/// The persister reads the model's ``ReplayableModel/snapshot`` inside a tracking scope, so it
+/// The persister reads the model's `snapshot` (`ReplayableModel`) inside a tracking scope, so it
 /// hears of the first change to any tracked property the snapshot reads (one notification; the
 /// actions after it cost nothing until the save). That change books a save `debounce` later on
 /// `clock`: every change in between goes into the same save, which takes a fresh snapshot on the

@@ -105,41 +105,49 @@ public protocol RedactedPlaceholder {
   static var redactedPlaceholder: Self { get }
 }
 
+/// A string reads back as the empty string in a redacted value's place (``RedactedPlaceholder``).
 extension String: RedactedPlaceholder {
   /// The empty string.
   public static var redactedPlaceholder: String { "" }
 }
 
+/// An integer reads back as zero in a redacted value's place (``RedactedPlaceholder``).
 extension Int: RedactedPlaceholder {
   /// Zero.
   public static var redactedPlaceholder: Int { 0 }
 }
 
+/// A floating-point number reads back as zero in a redacted value's place (``RedactedPlaceholder``).
 extension Double: RedactedPlaceholder {
   /// Zero.
   public static var redactedPlaceholder: Double { 0 }
 }
 
+/// A Boolean reads back as false in a redacted value's place (``RedactedPlaceholder``).
 extension Bool: RedactedPlaceholder {
   /// False.
   public static var redactedPlaceholder: Bool { false }
 }
 
+/// An optional reads back as nil in a redacted value's place (``RedactedPlaceholder``).
 extension Optional: RedactedPlaceholder {
   /// Nil.
   public static var redactedPlaceholder: Wrapped? { nil }
 }
 
+/// An array reads back empty in a redacted value's place (``RedactedPlaceholder``).
 extension Array: RedactedPlaceholder {
   /// The empty array.
   public static var redactedPlaceholder: [Element] { [] }
 }
 
+/// A dictionary reads back empty in a redacted value's place (``RedactedPlaceholder``).
 extension Dictionary: RedactedPlaceholder {
   /// The empty dictionary.
   public static var redactedPlaceholder: [Key: Value] { [:] }
 }
 
+/// A set reads back empty in a redacted value's place (``RedactedPlaceholder``).
 extension Set: RedactedPlaceholder {
   /// The empty set.
   public static var redactedPlaceholder: Set<Element> { [] }
