@@ -19,6 +19,23 @@ import Testing
     var big: UInt64
   }
 
+  /// Actions read as their cases were written: a case reached through its qualified type
+  /// keeps its leading dot; types, numbers and quoted strings are left as they are.
+  @Test func actionsReadAsTheirCasesWereWritten() {
+    let text = ViewerData<Board>.unqualifiedCases
+    #expect(text("setFilter(todos.TodoFilter.active)") == "setFilter(.active)")
+    #expect(
+      text("card(id: 1, ArborealDevtoolsTests.Card.Action.toggle)") == "card(id: 1, .toggle)")
+    #expect(text("Optional(todos.Sort.byName)") == "Optional(.byName)")
+    #expect(
+      text("load([ArborealDevtoolsTests.Card], 1.5)") == "load([ArborealDevtoolsTests.Card], 1.5)")
+    #expect(text(#"rename("a.B.c \" x.Y.z")"#) == #"rename("a.B.c \" x.Y.z")"#)
+    #expect(text(#"rename("a") x.Y.z"#) == #"rename("a") .z"#)
+    #expect(text("set(é.Été.ça)") == "set(.ça)")
+    #expect(text("noop") == "noop")
+    #expect(ViewerData<Board>.actionText(.card(id: 2, .toggle)) == "card(id: 2, .toggle)")
+  }
+
   @Test func aTreeKeepsTheOrderTheValueEncodedItsKeysIn() {
     let value = Outer(
       zebra: 3, apple: [Inner(flag: true, note: nil), Inner(flag: false, note: "a\"b")],

@@ -12,8 +12,8 @@ import Arboreal
 ///   the keys keep their order whatever they look like); a value shown as text is
 ///   `{"x":"{Secret}"}` (a value that cannot be described, or `nan`/`inf`), and an integer
 ///   beyond what a JavaScript number holds exactly is `{"n":"18446744073709551615"}`.
-/// - Step *n* is `steps[n - 1]`: TEXT is `String(describing: action)` (its name, the part
-///   before the first `(`, is what the filter matches); CAUSE is 0 for an action the program
+/// - Step *n* is `steps[n - 1]`: TEXT is the action as its case was written
+///   (``actionText(_:)``; its name, the part before the first `(`, is what the filter matches); CAUSE is 0 for an action the program
 ///   sent, the number of the (earlier) step that started the effect that delivered it, or -1
 ///   for an effect started before the recording (or by a step that is not an earlier one); CHANGED are the recorded properties
 ///   (`Todo#3.isDone`); each CHANGE is `[0,PATH,OLD,NEW]` (set), `[1,PATH,NEW,POSITION]`
@@ -90,7 +90,7 @@ struct ViewerData<Model: ReplayableModel> where Model.Action: Codable {
       let tree = SnapshotValue(of: model.snapshot)
       if index > 0 { write(",") }
       write("[")
-      append(string: String(describing: step.action))
+      append(string: Self.actionText(step.action))
       switch step.cause {
       case .sent: write(",0,[")
       // Only an earlier step: a recording made in memory is not checked as a file is, and the
@@ -112,6 +112,75 @@ struct ViewerData<Model: ReplayableModel> where Model.Action: Codable {
       previous = tree
     }
     written = end
+  }
+
+  /// An action as the user wrote its case: `String(describing:)` with each enumeration case
+  /// written through its qualified type shortened to its leading dot, outside string literals
+  /// (`setFilter(todos.TodoFilter.active)` reads `setFilter(.active)`).
+  static func actionText(_ action: Model.Action) -> String {
+    unqualifiedCases(String(describing: action))
+  }
+
+  /// `text` with every chain of identifiers joined by dots whose last one begins in lower case
+  /// and the one before it in upper case (`Module.Type.case`) replaced by `.case`; quoted
+  /// strings are left as they are.
+  static func unqualifiedCases(_ text: String) -> String {
+    let characters = Array(text.unicodeScalars)
+    var result = String.UnicodeScalarView()
+    var index = 0
+    var inString = false
+    func isStart(_ c: Unicode.Scalar) -> Bool { c == "_" || c.properties.isAlphabetic }
+    func isPart(_ c: Unicode.Scalar) -> Bool { isStart(c) || c.properties.numericType != nil }
+    while index < characters.count {
+      let c = characters[index]
+      if inString {
+        result.append(c)
+        if c == "\\", index + 1 < characters.count {
+          result.append(characters[index + 1])
+          index += 2
+          continue
+        }
+        if c == "\"" { inString = false }
+        index += 1
+        continue
+      }
+      if c == "\"" {
+        inString = true
+        result.append(c)
+        index += 1
+        continue
+      }
+      // An identifier not preceded by a part of one (or a dot: a chain is taken whole).
+      guard isStart(c),
+        index == 0 || !(isPart(characters[index - 1]) || characters[index - 1] == ".")
+      else {
+        result.append(c)
+        index += 1
+        continue
+      }
+      var segments: [Range<Int>] = []
+      var end = index
+      while end < characters.count, isStart(characters[end]) {
+        let start = end
+        while end < characters.count, isPart(characters[end]) { end += 1 }
+        segments.append(start..<end)
+        guard end + 1 < characters.count, characters[end] == ".", isStart(characters[end + 1])
+        else { break }
+        end += 1
+      }
+      let isCase =
+        segments.count >= 2
+        && characters[segments[segments.count - 1].lowerBound].properties.isLowercase
+        && characters[segments[segments.count - 2].lowerBound].properties.isUppercase
+      if isCase {
+        result.append(".")
+        result.append(contentsOf: characters[segments[segments.count - 1]])
+      } else {
+        result.append(contentsOf: characters[index..<end])
+      }
+      index = end
+    }
+    return String(result)
   }
 
   /// Ends the JSON text: call once, after the last step.

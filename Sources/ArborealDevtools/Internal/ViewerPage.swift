@@ -16,13 +16,22 @@
 /// - `#rows .row[data-seq]`: the rows in the document; `.row.selected` the selected one.
 /// - `#state`: the state after the selected step, a `ul` of `li.leaf[data-path]` (a value:
 ///   `span.k` its key, `span.v` its text) and `li.node[data-path]` (an object or array with
-///   its members in a nested `ul`). Paths read `cards[2].done`; the root's own path is empty.
+///   its members in a nested `ul`, empty while it is closed), and `li.more` (members out of
+///   its window, with a `[data-more]` or `[data-earlier]` link). Paths read `cards[2].done`;
+///   the root's own path is empty. Drawn on demand (see the script's "state tree").
+/// - `#search` and `#results li[data-hit][data-path]`: the search of the state and its matches.
+/// - `#shown`: how many actions the list shows, and why (`#only-clear` ends a property's
+///   filter); `#why-only` keeps only the actions that changed the property explained.
 /// - `#why[data-property]`: the property explained, `#why li[data-seq]` its chain.
 /// - `#banner`: the problem that ended the recording early, if any.
 ///
 /// The URL's hash chooses what the page shows at load: `#step=N`, `&why=Todo%233.isDone` to
-/// explain a recorded property, `&filter=add` to filter the list; the page keeps it up to date,
-/// so that an address shows what its page showed.
+/// explain a recorded property, `&filter=add` to filter the list by name, `&changed=Todo%233.isDone`
+/// to list only the actions that changed a property, `&search=milk` to search the state; the
+/// page keeps it up to date (the search aside), so that an address shows what its page showed.
+///
+/// Keys: ↑/↓ (and ←/→ outside a text field) move between the actions listed; `/` goes to the
+/// search, Enter to its first match, Escape clears it.
 enum ViewerPage {
   /// The whole page for a title (plain text) and the data's JSON.
   static func html(title: String, data: String) -> String {
@@ -103,6 +112,9 @@ enum ViewerPage {
         <div id="why" class="panel" hidden></div>
         <div class="panel">
           <h2>State after step <span id="state-step">0</span></h2>
+          <input id="search" type="search" placeholder="Search the state: a path or a value  ( / )"
+            aria-label="Search the state by path or value" autocomplete="off" spellcheck="false">
+          <div id="results" hidden></div>
           <ul id="state" class="tree"></ul>
         </div>
       </section>
@@ -158,11 +170,11 @@ enum ViewerPage {
       font-weight: 500;
     }
     #banner::before { content: "⚠ "; }
-    main {
-      flex: 1; min-height: 0; display: grid; gap: 12px; padding: 12px;
-      grid-template-columns: minmax(0, 1.35fr) minmax(0, 1fr);
-    }
+    /* Two columns as a flex row, each contained: a change inside one (a step's details, a
+       value of the state) is laid out within it, not through a grid of both. */
+    main { flex: 1; min-height: 0; display: flex; gap: 12px; padding: 12px; }
     #actions {
+      flex: 1.35 1 0; min-width: 0; contain: strict;
       display: flex; flex-direction: column; min-height: 0; background: var(--panel);
       border: 1px solid var(--line); border-radius: 8px; overflow: hidden;
     }
@@ -196,7 +208,9 @@ enum ViewerPage {
       border-top: 1px solid var(--line); padding: 5px 12px; color: var(--muted); font-size: 11px;
       background: #fafbfc;
     }
-    #side { min-height: 0; overflow-y: auto; display: flex; flex-direction: column; gap: 12px; }
+    #side { flex: 1 1 0; min-width: 0; min-height: 0; overflow-y: auto; contain: strict; }
+    #side > * + * { margin-top: 12px; }
+    #state { contain: content; }
     .panel {
       background: var(--panel); border: 1px solid var(--line); border-radius: 8px;
       padding: 12px 14px;
@@ -245,6 +259,21 @@ enum ViewerPage {
     .v.null { color: var(--null); }
     .v.opaque { color: var(--opaque); font-style: italic; }
     .v.empty { color: var(--muted); }
+    .tree .more { padding-left: 14px; color: var(--muted); }
+    #search {
+      width: 100%; margin: 0 0 8px; padding: 5px 9px; border-radius: 6px;
+      border: 1px solid var(--line); font: inherit;
+    }
+    #results { margin: 0 0 10px; border-bottom: 1px solid var(--line); padding-bottom: 8px; }
+    #results ul { list-style: none; margin: 4px 0 0; padding: 0; max-height: 240px; overflow-y: auto; }
+    #results li {
+      padding: 1px 4px; cursor: pointer; border-radius: 3px; white-space: nowrap;
+      overflow: hidden; text-overflow: ellipsis;
+      font-family: ui-monospace, "SF Mono", Menlo, Consolas, "DejaVu Sans Mono", monospace;
+      font-size: 12px;
+    }
+    #results li:hover { background: #f5f8fe; }
+    #shown b { color: var(--ink); font-weight: 600; }
     """
 
   private static let script = #"""
@@ -383,15 +412,40 @@ enum ViewerPage {
       // start, step 0, always), only those in view plus a margin in the document.
       let shown = [];
       let names = null;
+      // The property whose changing steps alone are listed (from the recorded changes), and
+      // the steps that changed each property, made the first time one is chosen.
+      let onlyProperty = null, changedBy = null;
+      function stepsChanging(property) {
+        if (!changedBy) {
+          changedBy = new Map();
+          for (let n = 1; n <= count; n++) {
+            for (const p of steps[n - 1][2]) {
+              let list = changedBy.get(p);
+              if (!list) changedBy.set(p, (list = []));
+              if (list[list.length - 1] !== n) list.push(n);
+            }
+          }
+        }
+        return changedBy.get(property) || [];
+      }
       function refilter() {
         const query = filter.value.trim().toLowerCase();
         shown = [0];
         if (query && !names) names = steps.map((s) => nameOf(s[0]).toLowerCase());
-        for (let n = 1; n <= count; n++) if (!query || names[n - 1].includes(query)) shown.push(n);
+        const keeps = (n) => !query || names[n - 1].includes(query);
+        if (onlyProperty !== null) {
+          for (const n of stepsChanging(onlyProperty)) if (keeps(n)) shown.push(n);
+        } else {
+          for (let n = 1; n <= count; n++) if (keeps(n)) shown.push(n);
+        }
         spacer.style.height = shown.length * ROW + "px";
-        $("shown").textContent = query
-          ? grouped(shown.length - 1) + " of " + grouped(count) + " actions match “" + query + "”"
-          : grouped(count) + " actions";
+        let text = grouped(shown.length - 1) + " of " + grouped(count) + " actions";
+        if (query) text += " match “" + esc(query) + "”";
+        if (onlyProperty !== null) {
+          text += (query ? " and" : "") + " changed <b>" + esc(onlyProperty) + "</b> " +
+            `<span class="link" id="only-clear">(show all)</span>`;
+        }
+        $("shown").innerHTML = query || onlyProperty !== null ? text : grouped(count) + " actions";
         renderRows();
       }
       function rowHTML(n, top) {
@@ -413,13 +467,30 @@ enum ViewerPage {
           `<span class="cause${s[1] === 0 ? "" : " effect"}">${causeText(s[1])}</span>` +
           `<span class="chg${parts ? "" : " none"}">${changed}</span></div>`;
       }
+      // What the rows in the document show: a window of `shown`, the why chain they mark and
+      // the selected step. A step that keeps the window and the chain only moves the
+      // `selected` class: drawing the rows again costs the page a layout of all of them.
+      let drawnRows = null;
       function renderRows() {
         const top = scroller.scrollTop, height = scroller.clientHeight || 600;
         const first = Math.max(0, Math.floor(top / ROW) - MARGIN);
         const last = Math.min(shown.length, Math.ceil((top + height) / ROW) + MARGIN);
+        const chain = [...whyChain].join(",");
+        const drawn = drawnRows;
+        if (drawn && drawn.first === first && drawn.last === last && drawn.shown === shown && drawn.chain === chain) {
+          if (drawn.selected !== selectedStep) {
+            const old = rows.querySelector(".row.selected");
+            if (old) old.classList.remove("selected");
+            const row = rows.querySelector(`.row[data-seq="${selectedStep}"]`);
+            if (row) row.classList.add("selected");
+            drawn.selected = selectedStep;
+          }
+          return;
+        }
         let html = "";
         for (let i = first; i < last; i++) html += rowHTML(shown[i], i * ROW);
         rows.innerHTML = html;
+        drawnRows = { first, last, shown, chain, selected: selectedStep };
       }
       // The index in `shown` of the first step at or after n.
       function lowerBound(n) {
@@ -479,6 +550,11 @@ enum ViewerPage {
         if (whyProperty !== null) panel.dataset.property = whyProperty;
         else panel.removeAttribute("data-property");
         let html = `<h2>Why <code>${esc(subject)}</code> <span class="link" id="why-close">(close)</span></h2>`;
+        if (whyProperty !== null) {
+          html += onlyProperty === whyProperty
+            ? `<div><span class="link" id="only-clear">Show all the actions</span></div>`
+            : `<div><span class="link" id="why-only">Show only the actions that changed it</span></div>`;
+        }
         if (!found) {
           html += `<div class="muted">No step up to #${selectedStep} changed it` +
             (whyProperty !== null ? " (as the recording names it)." : ": it is as it started.") + "</div>";
@@ -538,9 +614,50 @@ enum ViewerPage {
         panel.innerHTML = html;
       }
 
-      // The state tree.
-      const closed = new Set();
-      let shallow = new Set();
+      // The state tree, drawn on demand: a closed object or array has no children in the
+      // document, and an open one shows a window of its members, PAGE from the first at
+      // first, wider on request or moved to what a search found. What is open: what the user
+      // opened, the way to what the step changed or the search found, then, breadth first,
+      // whatever fits in BUDGET members; what the user closed stays shut.
+      const BUDGET = 1500, PAGE = 100;
+      const closed = new Set(), opened = new Set(), windows = new Map();
+      let open = new Set(), shallow = new Set();
+      const sizeOf = (v) => (v instanceof Map ? v.size : Array.isArray(v) ? v.length : -1);
+      const pathOf = (path, key, isIndex) =>
+        isIndex ? path + "[" + key + "]" : path === "" ? key : path + "." + key;
+      // A container's window: [first member shown, how many].
+      const windowOf = (path) => windows.get(path) || [0, PAGE];
+      // The members of a container in its window: [key, isIndex, path, value].
+      function members(path, v) {
+        const [first, size] = windowOf(path);
+        const list = [];
+        if (v instanceof Map) {
+          let index = 0;
+          for (const [k, c] of v) {
+            if (index >= first + size) break;
+            if (index++ >= first) list.push([k, false, pathOf(path, k, false), c]);
+          }
+        } else {
+          for (let i = first; i < v.length && i < first + size; i++) list.push([String(i), true, pathOf(path, i, true), v[i]]);
+        }
+        return list;
+      }
+      function decideOpen(state, forced) {
+        open = new Set([""]);
+        if (sizeOf(state) <= 0) return;
+        const queue = members("", state);
+        let drawn = queue.length;
+        for (let i = 0; i < queue.length; i++) {
+          const [, , path, v] = queue[i];
+          const size = sizeOf(v);
+          if (size <= 0 || closed.has(path)) continue;
+          const inner = members(path, v);
+          if (!opened.has(path) && !forced.has(path) && drawn + inner.length > BUDGET) continue;
+          open.add(path);
+          drawn += inner.length;
+          for (const m of inner) queue.push(m);
+        }
+      }
       function leafText(v) {
         if (v === null) return ["null", "null"];
         if (typeof v === "string") return [JSON.stringify(v), "str"];
@@ -553,7 +670,7 @@ enum ViewerPage {
       function nodeHTML(key, isIndex, path, v, changed, marked) {
         const isChanged = changed || marked.has(path);
         const keyHTML = `<span class="k${isIndex ? " idx" : ""}">${esc(key)}</span>`;
-        const size = v instanceof Map ? v.size : Array.isArray(v) ? v.length : -1;
+        const size = sizeOf(v);
         if (size <= 0) {
           const [text, kind] = leafText(v);
           const picked = whyPath === path && whyProperty === null ? " picked" : "";
@@ -562,38 +679,187 @@ enum ViewerPage {
         }
         const summary = v instanceof Map ? `{${size}}` : `[${size}]`;
         const mark = isChanged || shallow.has(path) ? " changed" : "";
+        const isOpen = open.has(path);
         return `<li class="node${mark}" data-path="${esc(path)}">` +
-          `<details${closed.has(path) ? "" : " open"}><summary>${keyHTML}<span class="t">${summary}</span>` +
-          `</summary><ul>${childrenHTML(path, v, isChanged, marked)}</ul></details></li>`;
+          `<details${isOpen ? " open" : ""}><summary>${keyHTML}<span class="t">${summary}</span>` +
+          `</summary><ul>${isOpen ? childrenHTML(path, v, isChanged, marked) : ""}</ul></details></li>`;
       }
       function childrenHTML(path, v, changed, marked) {
+        const [first, size] = windowOf(path);
         let html = "";
-        if (v instanceof Map) {
-          for (const [k, c] of v) html += nodeHTML(k, false, path === "" ? k : path + "." + k, c, changed, marked);
-        } else {
-          for (let i = 0; i < v.length; i++) html += nodeHTML(String(i), true, path + "[" + i + "]", v[i], changed, marked);
+        if (first > 0) {
+          html += `<li class="more">… ${grouped(first)} before <span class="link" data-earlier="${esc(path)}">` +
+            `(show ${grouped(Math.min(first, 1000))} more)</span></li>`;
+        }
+        for (const [k, isIndex, p, c] of members(path, v)) {
+          html += nodeHTML(k, isIndex, p, c, changed, marked);
+        }
+        const rest = sizeOf(v) - first - size;
+        if (rest > 0) {
+          html += `<li class="more">… ${grouped(rest)} more <span class="link" data-more="${esc(path)}">` +
+            `(show ${grouped(Math.min(rest, 1000))} more)</span></li>`;
         }
         return html;
       }
+      // The paths from the root down to (not including) `parts`' own path.
+      function ancestors(parts) {
+        const list = [];
+        let path = "";
+        for (const part of parts.slice(0, -1)) {
+          path = pathOf(path, part, typeof part === "number");
+          list.push(path);
+        }
+        return list;
+      }
+      // Moves the windows on the way to `parts`' value so that each shows the next step.
+      function widen(state, parts) {
+        let node = state, path = "";
+        for (const part of parts) {
+          let position = part;
+          if (node instanceof Map) position = [...node.keys()].indexOf(part);
+          const [first, size] = windowOf(path);
+          if (position < first || position >= first + size) {
+            windows.set(path, [Math.floor(position / PAGE) * PAGE, PAGE]);
+          }
+          node = child(node, part);
+          path = pathOf(path, part, typeof part === "number");
+          if (node === undefined) return;
+        }
+      }
+      let revealing = null;
+      // The step and the pick the tree in the document was drawn for; null once the user
+      // opened, closed or widened something, which only a full drawing shows.
+      let drawnTree = null;
+      const isLeafData = (v) => v === null || typeof v !== "object" || (!Array.isArray(v) && !v.o);
+      // The changes that make the tree drawn for step `from` the tree for `to`, one step
+      // away, when they are values set in place (so are the changes `to` marks) and the same
+      // containers are open for both: then the document is patched instead of drawn again,
+      // which costs the page a layout of the few values changed instead of the whole tree.
+      // A value not in the document (in a closed container, out of its window) needs nothing.
+      // Null otherwise.
+      function patchFor(from, to) {
+        if (Math.abs(from - to) !== 1) return null;
+        const own = to > 0 ? steps[to - 1][3] : [];
+        const crossed = steps[Math.max(from, to) - 1][3];
+        for (const c of own.concat(crossed)) {
+          if (c[0] !== 0 || c[1].length === 0 || !isLeafData(c[2]) || !isLeafData(c[3])) return null;
+        }
+        return crossed;
+      }
+      function patchTree(state, crossed) {
+        const tree = $("state");
+        const item = (parts) => tree.querySelector(`li[data-path="${CSS.escape(pathText(parts))}"]`);
+        for (const li of tree.querySelectorAll(".changed")) li.classList.remove("changed");
+        for (const c of crossed) {
+          const li = item(c[1]);
+          if (!li) continue;
+          let v = state;
+          for (const part of c[1]) v = child(v, part);
+          const [text, kind] = leafText(v);
+          const span = li.querySelector(".v");
+          span.className = "v " + kind;
+          span.textContent = text;
+        }
+        if (selectedStep > 0) {
+          for (const c of steps[selectedStep - 1][3]) {
+            const li = item(c[1]);
+            if (li) li.classList.add("changed");
+          }
+        }
+      }
+      const sameSet = (a, b) => a.size === b.size && [...a].every((x) => b.has(x));
       function renderState() {
         const state = stateAt(selectedStep);
         // Values set or inserted by the step are marked with all they hold; an array that lost
         // an element, alone.
         const marked = new Set();
+        const forced = new Set();
         shallow = new Set();
         if (selectedStep > 0) {
           for (const c of steps[selectedStep - 1][3]) {
             const last = c[1][c[1].length - 1];
-            if (c[0] === 2 && typeof last === "number") shallow.add(pathText(c[1].slice(0, -1)));
-            else marked.add(pathText(c[1]));
+            const parts = c[0] === 2 && typeof last === "number" ? c[1].slice(0, -1) : c[1];
+            if (parts !== c[1]) shallow.add(pathText(parts)); else marked.add(pathText(parts));
+            for (const path of ancestors(parts)) forced.add(path);
           }
         }
-        const all = marked.has("") && selectedStep > 0;
-        const container = state instanceof Map || Array.isArray(state);
-        $("state").innerHTML = container && (state instanceof Map ? state.size : state.length) > 0
-          ? childrenHTML("", state, all, marked)
-          : nodeHTML("(state)", false, "", state, all, marked);
+        if (revealing) {
+          widen(state, revealing);
+          for (const path of ancestors(revealing)) forced.add(path);
+        }
+        const before = open;
+        decideOpen(state, forced);
+        const pick = whyProperty === null ? whyPath : null;
+        const crossed = drawnTree && !revealing && drawnTree.pick === pick && sameSet(before, open)
+          ? patchFor(drawnTree.step, selectedStep) : null;
+        if (crossed) {
+          patchTree(state, crossed);
+        } else {
+          const all = marked.has("") && selectedStep > 0;
+          $("state").innerHTML = sizeOf(state) > 0
+            ? childrenHTML("", state, all, marked)
+            : nodeHTML("(state)", false, "", state, all, marked);
+        }
+        drawnTree = { step: selectedStep, pick };
         $("state-step").textContent = String(selectedStep);
+      }
+
+      // Search of the state shown: the values whose path or text holds the query (any case);
+      // the first 100 are listed, and choosing one opens the way to it and picks it.
+      const search = $("search"), results = $("results");
+      let hits = [];
+      function runSearch() {
+        const query = search.value.trim().toLowerCase();
+        hits = [];
+        if (query === "") {
+          results.hidden = true;
+          results.innerHTML = "";
+          return;
+        }
+        let total = 0;
+        const stack = [[[], current]];
+        while (stack.length) {
+          const [parts, v] = stack.pop();
+          const path = pathText(parts);
+          const size = sizeOf(v);
+          const text = size > 0 ? "" : leafText(v)[0];
+          if (parts.length && (path.toLowerCase().includes(query) || text.toLowerCase().includes(query))) {
+            total += 1;
+            if (hits.length < 100) hits.push([parts, path, v]);
+          }
+          if (size <= 0) continue;
+          const inner = [];
+          if (v instanceof Map) for (const [k, c] of v) inner.push([parts.concat([k]), c]);
+          else for (let i = 0; i < v.length; i++) inner.push([parts.concat([i]), v[i]]);
+          for (let i = inner.length - 1; i >= 0; i--) stack.push(inner[i]);
+        }
+        let html = `<div class="muted">${total === 0 ? "No value matches" : grouped(total) +
+          (total === 1 ? " value matches" : " values match")}${total > hits.length ? " (the first " + hits.length + " listed)" : ""}</div>`;
+        if (hits.length) {
+          html += "<ul>";
+          hits.forEach(([, path, v], i) => {
+            const value = sizeOf(v) > 0 ? (v instanceof Map ? `{${v.size}}` : `[${v.length}]`) : leafText(v)[0];
+            html += `<li data-hit="${i}" data-path="${esc(path)}"><span class="k">${esc(path)}</span>` +
+              `<span class="v">${esc(value.length > 80 ? value.slice(0, 79) + "…" : value)}</span></li>`;
+          });
+          html += "</ul>";
+        }
+        results.innerHTML = html;
+        results.hidden = false;
+      }
+      // Opens the way to a hit, picks it (its why) and scrolls it into view.
+      function goToHit(i) {
+        const hit = hits[i];
+        if (!hit) return;
+        const [parts, path] = hit;
+        revealing = parts;
+        for (const p of ancestors(parts)) { opened.add(p); closed.delete(p); }
+        whyPath = path;
+        whyProperty = null;
+        select(selectedStep, { reveal: false, keepSearch: true });
+        revealing = null;
+        const shownNode = $("state").querySelector(`li[data-path="${CSS.escape(path)}"]`);
+        if (shownNode) shownNode.scrollIntoView({ block: "nearest" });
       }
 
       // Selection.
@@ -607,11 +873,13 @@ enum ViewerPage {
         renderDetails();
         renderState();
         renderWhy();
+        if (search.value !== "" && !(options && options.keepSearch)) runSearch();
         if (!options || options.reveal !== false) reveal(n);
         renderRows();
         let hash = "#step=" + n;
         if (whyProperty !== null) hash += "&why=" + encodeURIComponent(whyProperty);
         if (filter.value !== "") hash += "&filter=" + encodeURIComponent(filter.value);
+        if (onlyProperty !== null) hash += "&changed=" + encodeURIComponent(onlyProperty);
         try { history.replaceState(null, "", hash); } catch (e) { /* a page without history */ }
       }
       function move(by) {
@@ -632,20 +900,52 @@ enum ViewerPage {
         if (why) { whyProperty = why.dataset.why; whyPath = null; select(selectedStep, { reveal: false }); return; }
         const leaf = event.target.closest("#state li.leaf");
         if (leaf) { whyPath = leaf.dataset.path; whyProperty = null; select(selectedStep, { reveal: false }); return; }
-        if (event.target.id === "why-close") { whyProperty = whyPath = null; select(selectedStep, { reveal: false }); }
+        if (event.target.id === "why-close") { whyProperty = whyPath = null; select(selectedStep, { reveal: false }); return; }
+        if (event.target.id === "why-only") { onlyProperty = whyProperty; refilter(); select(selectedStep); return; }
+        if (event.target.id === "only-clear") { onlyProperty = null; refilter(); select(selectedStep); return; }
+        const more = event.target.closest("[data-more], [data-earlier]");
+        if (more) {
+          const path = more.dataset.more !== undefined ? more.dataset.more : more.dataset.earlier;
+          const [first, size] = windowOf(path);
+          const by = Math.min(1000, more.dataset.more !== undefined ? Infinity : first);
+          windows.set(path, more.dataset.more !== undefined ? [first, size + by] : [first - by, size + by]);
+          opened.add(path);
+          drawnTree = null;
+          renderState();
+          return;
+        }
+        const hit = event.target.closest("#results li[data-hit]");
+        if (hit) goToHit(Number(hit.dataset.hit));
       });
       $("state").addEventListener("toggle", (event) => {
         const node = event.target.closest("li.node");
         if (!node) return;
-        if (event.target.open) closed.delete(node.dataset.path); else closed.add(node.dataset.path);
+        const path = node.dataset.path;
+        // A toggle the drawing itself caused (an element drawn open) is not the user's.
+        if (event.target.open === open.has(path)) return;
+        drawnTree = null;
+        if (event.target.open) {
+          closed.delete(path);
+          opened.add(path);
+          renderState();
+        } else {
+          opened.delete(path);
+          closed.add(path);
+          open.delete(path);
+        }
       }, true);
       document.addEventListener("keydown", (event) => {
         const target = event.target;
         if (target === slider) return;
-        const inText = target === filter;
-        if (event.key === "ArrowDown" || (!inText && event.key === "ArrowRight")) { move(1); event.preventDefault(); }
+        const inText = target === filter || target === search;
+        if (event.key === "/" && !inText) { search.focus(); search.select(); event.preventDefault(); }
+        else if (event.key === "Escape" && target === search) { search.value = ""; runSearch(); search.blur(); }
+        else if (event.key === "Enter" && target === search) { goToHit(0); event.preventDefault(); }
+        else if (event.key === "ArrowDown" || (!inText && event.key === "ArrowRight")) { move(1); event.preventDefault(); }
         else if (event.key === "ArrowUp" || (!inText && event.key === "ArrowLeft")) { move(-1); event.preventDefault(); }
       });
+      // At once: a walk of 50,000 values takes a few milliseconds.
+      search.addEventListener("input", runSearch);
       slider.addEventListener("input", () => select(Number(slider.value)));
       $("previous").addEventListener("click", () => move(-1));
       $("next").addEventListener("click", () => move(1));
@@ -656,7 +956,7 @@ enum ViewerPage {
         pending = true;
         requestAnimationFrame(() => { pending = false; renderRows(); });
       });
-      window.addEventListener("resize", renderRows);
+      window.addEventListener("resize", () => { drawnRows = null; renderRows(); });
 
       // First render.
       document.title = data.title;
@@ -674,6 +974,8 @@ enum ViewerPage {
       }));
       if (params.has("why") && params.get("why") !== "") whyProperty = params.get("why");
       if (params.has("filter")) filter.value = params.get("filter");
+      if (params.has("changed") && params.get("changed") !== "") onlyProperty = params.get("changed");
+      if (params.has("search")) search.value = params.get("search");
       refilter();
       select(params.has("step") ? Number(params.get("step")) || 0 : 0);
       document.body.dataset.readyMs = String(performance.now());
