@@ -202,6 +202,52 @@ public struct Recording<Model: ReplayableModel>: Sendable where Model.Action: Co
     }
   }
 
+  /// Replays the steps up to and including step `step` but those in `skipped`: what the
+  /// session would have come to without them (Redux DevTools' "skip").
+  ///
+  /// ```swift
+  /// let without = recording.replay(skipping: [4], environment: .offline)
+  /// ```
+  ///
+  /// Only the steps named are left out: an action an effect of a skipped step delivered is a
+  /// step of its own, applied unless it is named too (``RecordedStep/cause`` says which step
+  /// started it; ``skippingWithEffects(_:)`` names them all).
+  ///
+  /// - Parameters:
+  ///   - skipped: The numbers of the steps to leave out.
+  ///   - step: The last step to consider, from 0 to `steps.count`; all by default.
+  ///   - environment: The environment `update` receives; effects are never started.
+  /// - Returns: The model after those steps.
+  /// - Complexity: O(*n*) updates for *n* steps.
+  @MainActor
+  public func replay(
+    skipping skipped: Set<Int>, upTo step: Int? = nil, environment: Model.Environment
+  ) -> Model {
+    let model = Model(snapshot: start)
+    let kept = steps[0..<min(max(step ?? steps.count, 0), steps.count)].filter {
+      !skipped.contains($0.sequence)
+    }
+    Self.apply(kept[...], to: model, environment)
+    return model
+  }
+
+  /// `steps` with every step an effect of theirs delivered, transitively (the effect's
+  /// effects too): what to skip to leave out an action and all that followed from it.
+  ///
+  /// - Parameter steps: Step numbers.
+  /// - Returns: Those numbers and the numbers of the steps their effects delivered.
+  /// - Complexity: O(*n*) for *n* steps.
+  public func skippingWithEffects(_ steps: Set<Int>) -> Set<Int> {
+    var result = steps
+    // A delivered action names an earlier step, so one pass in order sees each cause first.
+    for step in self.steps {
+      if case .effect(let startedBy?) = step.cause, result.contains(startedBy) {
+        result.insert(step.sequence)
+      }
+    }
+    return result
+  }
+
   // MARK: Why
 
   /// Which step last changed a property, up to step `step`, and the chain of actions and

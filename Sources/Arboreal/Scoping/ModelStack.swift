@@ -40,6 +40,24 @@ public struct StackElementID: Hashable, Comparable, Sendable, CustomStringConver
   public var description: String { "#\(rawValue)" }
 }
 
+/// Encoded as its number (`2`), as a recording writes it in a ``StackAction``.
+extension StackElementID: Codable {
+  /// Reads the number.
+  ///
+  /// - Parameter decoder: The decoder.
+  public init(from decoder: any Decoder) throws {
+    self.init(rawValue: try decoder.singleValueContainer().decode(Int.self))
+  }
+
+  /// Writes the number.
+  ///
+  /// - Parameter encoder: The encoder.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(rawValue)
+  }
+}
+
 /// A navigation stack of child models, bottom first, each with a stable ``StackElementID``.
 ///
 /// Hold it in a tracked property and forward its ``StackAction``s in one line; screens pushed
@@ -103,6 +121,42 @@ public struct ModelStack<Element: StackScreen>: RandomAccessCollection {
   public subscript(id id: StackElementID) -> Element? {
     guard let index = index(of: id) else { return nil }
     return elements[index]
+  }
+
+  /// The identifier the next screen pushed gets.
+  public var nextElementID: StackElementID { StackElementID(rawValue: nextID) }
+
+  /// A stack as it was: its screens with their identifiers, bottom first, and the identifier
+  /// the next push gets. What a ``ReplayableModel`` restores its stack with, so that the
+  /// actions of a recording (which name screens by identifier) reach the same screens, and a
+  /// later push gets the identifier it got when recorded.
+  ///
+  /// ```swift
+  /// path = ModelStack(
+  ///   restoring: snapshot.path.map { ($0.id, Screen(snapshot: $0.screen)) },
+  ///   nextElementID: snapshot.nextPathID)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - screens: The screens and their identifiers, bottom first, in ascending order.
+  ///   - nextElementID: The identifier of the next push: above every screen's.
+  /// - Precondition: The identifiers ascend, and `nextElementID` is above the last (a stack
+  ///   never has them otherwise; a snapshot edited by hand may).
+  public init(
+    restoring screens: some Sequence<(StackElementID, Element)>, nextElementID: StackElementID
+  ) {
+    for (id, element) in screens {
+      precondition(
+        ids.last.map { $0 < id } ?? true,
+        "ModelStack(restoring:): the identifiers must ascend (\(ids.last!) then \(id))")
+      ids.append(id)
+      elements.append(element)
+    }
+    precondition(
+      ids.last.map { $0 < nextElementID } ?? true,
+      "ModelStack(restoring:): the next identifier (\(nextElementID)) must be above the last "
+        + "screen's (\(ids.last!))")
+    nextID = nextElementID.rawValue
   }
 
   /// The identifier of the screen at `position`.

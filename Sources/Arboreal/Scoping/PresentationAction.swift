@@ -30,3 +30,7 @@ public enum PresentationAction<Action: Sendable>: Sendable {
 
 extension PresentationAction: Equatable where Action: Equatable {}
 extension PresentationAction: Hashable where Action: Hashable {}
+
+/// Encoded as Swift encodes enumerations (`{"presented":{"_0":…}}`, `{"dismiss":{}}`), so that
+/// an app with a presented child can be recorded and replayed.
+extension PresentationAction: Codable where Action: Codable {}

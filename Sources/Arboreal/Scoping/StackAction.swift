@@ -22,3 +22,7 @@ public enum StackAction<Action: Sendable>: Sendable {
 
 extension StackAction: Equatable where Action: Equatable {}
 extension StackAction: Hashable where Action: Hashable {}
+
+/// Encoded as Swift encodes enumerations (`{"element":{"id":2,"action":…}}`,
+/// `{"popFrom":{"id":2}}`), so that an app with a stack can be recorded and replayed.
+extension StackAction: Codable where Action: Codable {}
