@@ -47,7 +47,8 @@ let package = Package(
       name: "signup", dependencies: ["Arboreal", "ArborealDevtools", "ExampleSupport"],
       path: "Examples/Signup"),
     .executableTarget(
-      name: "meetings", dependencies: ["Arboreal", "ExampleSupport"], path: "Examples/Meetings"),
+      name: "meetings", dependencies: ["Arboreal", "ArborealDevtools", "ExampleSupport"],
+      path: "Examples/Meetings"),
 
     // Tests
     // A helper that `ExamplesTests` runs and kills mid-burst to check what a recording keeps;
@@ -79,7 +80,8 @@ let package = Package(
     // shared test support.
     .testTarget(name: "ExamplesTests", dependencies: ["ArborealTestSupport"]),
     // The models of the `meetings` example, through the test store and its clock.
-    .testTarget(name: "MeetingsModelTests", dependencies: ["meetings", "ArborealTesting"]),
+    .testTarget(
+      name: "MeetingsModelTests", dependencies: ["meetings", "ArborealDevtools", "ArborealTesting"]),
   ],
   swiftLanguageModes: [.v6]
 )

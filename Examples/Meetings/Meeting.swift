@@ -1,6 +1,6 @@
 /// A meeting as the list keeps it: a value, copied into the screens that show, edit or record
 /// it.
-struct Meeting: Equatable, Identifiable, Sendable {
+struct Meeting: Codable, Equatable, Identifiable, Sendable {
   let id: Int
   var title: String
   var attendees: [String] = []

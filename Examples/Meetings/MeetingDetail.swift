@@ -11,12 +11,12 @@ final class MeetingDetail: ArborealModel {
     case editor(MeetingEditor)
     case alert(AlertState<Alert>)
 
-    enum Action: Sendable, Equatable {
+    enum Action: Codable, Sendable, Equatable {
       case editor(MeetingEditor.Action)
       case alert(Alert)
     }
 
-    enum Alert: Sendable, Equatable {
+    enum Alert: Codable, Sendable, Equatable {
       case confirmDelete
     }
 
@@ -26,14 +26,14 @@ final class MeetingDetail: ArborealModel {
     ]
   }
 
-  enum Action: Sendable, Equatable {
+  enum Action: Codable, Sendable, Equatable {
     case editTapped
     case deleteTapped
     case destination(PresentationAction<Destination.Action>)
     /// What the screen tells the list.
     case delegate(Delegate)
 
-    enum Delegate: Sendable, Equatable {
+    enum Delegate: Codable, Sendable, Equatable {
       case changed(Meeting)
       case delete(Meeting.ID)
     }
@@ -60,13 +60,7 @@ final class MeetingDetail: ArborealModel {
       destination = .editor(MeetingEditor(draft: meeting))
       return .none
     case .deleteTapped:
-      destination = .alert(
-        AlertState(
-          title: "Delete “\(meeting.title)”?", message: "It cannot be undone.",
-          buttons: [
-            AlertButton("Delete", role: .destructive, action: .confirmDelete),
-            AlertButton("Cancel", role: .cancel),
-          ]))
+      destination = .alert(Self.deleteQuestion(for: meeting))
       return .none
     case .destination(let action):
       // Every action of the destination is forwarded (the alert closes there), the editor's
@@ -85,6 +79,52 @@ final class MeetingDetail: ArborealModel {
       }
     case .delegate:
       return .none
+    }
+  }
+}
+
+// MARK: Snapshots
+
+extension MeetingDetail {
+  /// The question asked before deleting a meeting.
+  static func deleteQuestion(for meeting: Meeting) -> AlertState<Destination.Alert> {
+    AlertState(
+      title: "Delete “\(meeting.title)”?", message: "It cannot be undone.",
+      buttons: [
+        AlertButton("Delete", role: .destructive, action: .confirmDelete),
+        AlertButton("Cancel", role: .cancel),
+      ])
+  }
+
+  /// What the screen shows over itself, as a value: the alert is made again from the meeting
+  /// (an `AlertState` is not `Codable`).
+  enum DestinationSnapshot: Codable, Equatable, Sendable {
+    case editor(draft: Meeting)
+    case deleteQuestion
+  }
+
+  /// The screen as a value, for `--record`.
+  struct Snapshot: Codable, Equatable, Sendable {
+    var meeting: Meeting
+    var destination: DestinationSnapshot?
+  }
+
+  var snapshot: Snapshot {
+    let shown: DestinationSnapshot? =
+      switch destination {
+      case .editor(let editor): .editor(draft: editor.draft)
+      case .alert: .deleteQuestion
+      case nil: nil
+      }
+    return Snapshot(meeting: meeting, destination: shown)
+  }
+
+  convenience init(snapshot: Snapshot) {
+    self.init(meeting: snapshot.meeting)
+    switch snapshot.destination {
+    case .editor(let draft): destination = .editor(MeetingEditor(draft: draft))
+    case .deleteQuestion: destination = .alert(Self.deleteQuestion(for: snapshot.meeting))
+    case nil: break
     }
   }
 }

@@ -5,7 +5,7 @@ import Arboreal
 /// Saving hands the draft to the presenting screen as a delegate action; that screen keeps it
 /// and dismisses the sheet. Cancelling asks to be dismissed (`Fx.dismiss`).
 final class MeetingEditor: ArborealModel {
-  enum Action: Sendable, Equatable {
+  enum Action: Codable, Sendable, Equatable {
     case setTitle(String)
     case setAttendees([String])
     case setMinutes(Int)
@@ -14,7 +14,7 @@ final class MeetingEditor: ArborealModel {
     /// What the sheet tells the screen that presents it.
     case delegate(Delegate)
 
-    enum Delegate: Sendable, Equatable {
+    enum Delegate: Codable, Sendable, Equatable {
       case save(Meeting)
     }
   }

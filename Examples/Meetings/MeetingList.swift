@@ -7,7 +7,7 @@ final class MeetingList: ArborealModel {
     case detail(MeetingDetail)
     case record(RecordMeeting)
 
-    enum Action: Sendable, Equatable {
+    enum Action: Codable, Sendable, Equatable {
       case detail(MeetingDetail.Action)
       case record(RecordMeeting.Action)
     }
@@ -20,7 +20,7 @@ final class MeetingList: ArborealModel {
     ]
   }
 
-  enum Action: Sendable, Equatable {
+  enum Action: Codable, Sendable, Equatable {
     case add(title: String)
     /// Pushes the detail screen of a meeting.
     case open(Meeting.ID)
@@ -72,5 +72,58 @@ final class MeetingList: ArborealModel {
       return fx
     }
     return .none
+  }
+}
+
+// MARK: Snapshots
+
+/// A `ReplayableModel`, for `--record`: the list, its id counter, and the stack with each
+/// screen's identifier and the next one (`ModelStack(restoring:nextElementID:)`), so that a
+/// replayed session's actions reach the screens they were sent to.
+extension MeetingList: ReplayableModel {
+  /// A screen of the stack as a value.
+  enum ScreenSnapshot: Codable, Equatable, Sendable {
+    case detail(MeetingDetail.Snapshot)
+    case record(RecordMeeting.Snapshot)
+  }
+
+  /// The app as a value.
+  struct Snapshot: Codable, Equatable, Sendable {
+    struct Screen: Codable, Equatable, Sendable {
+      var id: StackElementID
+      var screen: ScreenSnapshot
+    }
+
+    var meetings: [Meeting]
+    var nextID: Int
+    var path: [Screen]
+    var nextScreenID: StackElementID
+  }
+
+  var snapshot: Snapshot {
+    let screens = path.indices.map { index in
+      let screen: ScreenSnapshot =
+        switch path[index] {
+        case .detail(let detail): .detail(detail.snapshot)
+        case .record(let record): .record(record.snapshot)
+        }
+      return Snapshot.Screen(id: path.id(at: index), screen: screen)
+    }
+    return Snapshot(
+      meetings: meetings, nextID: nextID, path: screens, nextScreenID: path.nextElementID)
+  }
+
+  convenience init(snapshot: Snapshot) {
+    self.init()
+    meetings = snapshot.meetings
+    nextID = snapshot.nextID
+    path = ModelStack(
+      restoring: snapshot.path.map { screen in
+        switch screen.screen {
+        case .detail(let detail): (screen.id, Path.detail(MeetingDetail(snapshot: detail)))
+        case .record(let record): (screen.id, Path.record(RecordMeeting(snapshot: record)))
+        }
+      },
+      nextElementID: snapshot.nextScreenID)
   }
 }

@@ -1,4 +1,5 @@
 import Arboreal
+import ArborealDevtools
 import ExampleSupport
 import Foundation
 
@@ -24,19 +25,32 @@ enum MeetingsMain {
 
     // The session runs in a function of its own, so that its store is released before the
     // program exits: a leak checker finds nothing of it left.
-    await session(options, console: console)
-    exit(0)
+    exit(await session(options, console: console))
   }
 
-  /// Runs the meetings until the input ends or the user quits.
-  private static func session(_ options: MeetingsOptions, console: Console) async {
+  /// Runs the meetings until the input ends or the user quits; the exit status.
+  private static func session(_ options: MeetingsOptions, console: Console) async -> Int32 {
     let environment = MeetingsEnvironment(clock: ContinuousClock(), tick: options.tick)
-    let app = MeetingsApp(
-      store: Store(state: MeetingList(), environment: environment), console: console)
+    let store = Store(state: MeetingList(), environment: environment)
+    var recorder: StoreRecorder<MeetingList>?
+    if let path = options.recordPath {
+      do {
+        recorder = try StoreRecorder(store, to: path, keepingSteps: false)
+      } catch {
+        console.error("\(error)", hint: "choose a file in a folder that exists: --record PATH")
+        return 1
+      }
+    }
+    let app = MeetingsApp(store: store, console: console)
     app.start()
     await console.readCommands { line in await app.handle(line) }
     // A recording still shown keeps its timer running: the program ends without waiting, and
     // the store's release cancels the timer.
     app.stop()
+    guard let recorder else { return 0 }
+    await recorder.finish()
+    guard let problem = recorder.writeError else { return 0 }
+    console.error("the recording is incomplete: \(problem)")
+    return 1
   }
 }

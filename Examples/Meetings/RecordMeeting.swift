@@ -7,7 +7,7 @@ import Arboreal
 /// whoever shows the screen. Nothing in this screen or in its parent stops it: it belongs to
 /// the screen, and ends when the screen is popped.
 final class RecordMeeting: SubscribingModel {
-  enum Action: Sendable, Equatable {
+  enum Action: Codable, Sendable, Equatable {
     case tick
   }
 
@@ -29,5 +29,22 @@ final class RecordMeeting: SubscribingModel {
 
   func subscriptions(environment: MeetingsEnvironment) -> [Subscription<Action>] {
     [.every(environment.tick, clock: environment.clock, id: "timer") { .tick }]
+  }
+}
+
+// MARK: Snapshots
+
+extension RecordMeeting {
+  /// The screen as a value, for `--record`.
+  struct Snapshot: Codable, Equatable, Sendable {
+    var meeting: Meeting
+    var secondsElapsed: Int
+  }
+
+  var snapshot: Snapshot { Snapshot(meeting: meeting, secondsElapsed: secondsElapsed) }
+
+  convenience init(snapshot: Snapshot) {
+    self.init(meeting: snapshot.meeting)
+    secondsElapsed = snapshot.secondsElapsed
   }
 }

@@ -55,6 +55,26 @@ import Testing
         """)
   }
 
+  /// `--record FILE`: one line for the start and one per action, the stack's screens named
+  /// by identifier. (`MeetingsRecordingTests` replays such a session.)
+  @Test func aSessionIsRecordedWithRecord() async throws {
+    let directory = try TemporaryDirectory()
+    let run = try await meetings.run(
+      ["--tick-ms", "600000", "--record", "session.jsonl"],
+      input: "add Standup\nopen 1\nedit\ntitle Daily\nsave\nback\nquit\n", in: directory.url)
+    #expect(run.status == 0)
+    #expect(run.stderr == "")
+    let lines = try String(contentsOf: directory.file("session.jsonl"), encoding: .utf8)
+      .split(separator: "\n")
+    // The header, add, open, edit, title, save, the editor's delegate save, the detail's
+    // delegate change, back.
+    #expect(lines.count == 9, "\(lines.joined(separator: "\n"))")
+    #expect(
+      lines.first?.hasPrefix(#"{"format":"arboreal-recording","version":1,"model":"MeetingList""#)
+        == true)
+    #expect(lines.last?.contains(#""action":{"path":{"_0":{"popFrom":{"id":0}}}}"#) == true)
+  }
+
   @Test func cancellingTheEditSheetKeepsTheMeetingAsItWas() async throws {
     let directory = try TemporaryDirectory()
     let run = try await meetings.run(
