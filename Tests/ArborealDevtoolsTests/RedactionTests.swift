@@ -138,7 +138,53 @@ final class TokenForm: ReplayableModel {
     #expect(try file.load() == TokenForm.Snapshot(user: "ada", token: Redacted("")))
   }
 
+  /// Secrets made on many threads at once (every isolation: detached tasks, the main actor,
+  /// another actor) are described and encoded as the placeholder on each.
+  @Test func secretsMadeOnManyThreadsAtOnceStayRedacted() async throws {
+    actor Vault {
+      func describe(_ secret: String) -> String { "\(Redacted(secret))" }
+    }
+    let vault = Vault()
+    let described = await withTaskGroup(of: [String].self) { group in
+      for thread in 0..<8 {
+        group.addTask {
+          var texts: [String] = []
+          for index in 0..<200 {
+            let secret = Redacted("secret-\(thread)-\(index)")
+            texts.append("\(secret)")
+            texts.append(String(decoding: try! JSONEncoder().encode([secret]), as: UTF8.self))
+          }
+          texts.append(await vault.describe("actor-secret-\(thread)"))
+          return texts
+        }
+      }
+      var all: [String] = []
+      for await texts in group { all += texts }
+      return all
+    }
+    #expect(described.count == 8 * 401)
+    #expect(described.allSatisfy { $0 == "<redacted>" || $0 == #"["<redacted>"]"# })
+    #expect("\(Redacted("main-actor-secret"))" == "<redacted>")
+  }
+
   #if DEBUG
+    /// Debug builds look for the last 64 secrets only, however many are made: a long session
+    /// that types a million of them holds 64.
+    @Test func onlyTheLast64SecretsAreLookedFor() {
+      let reports = Locked.make(0)
+      TrackingDiagnostics.unredactedSecretHandler = { _ in reports.withLock { $0 += 1 } }
+      defer { TrackingDiagnostics.unredactedSecretHandler = nil }
+      let store = Store(state: TokenForm(), environment: ())
+      store.printChanges { _ in }
+      _ = Redacted("first-of-many-secrets")
+      for index in 0..<1_000 { _ = Redacted("later-secret-\(index)") }
+      // `setUser` carries its text in the open and makes no `Redacted` of it.
+      store.send(.setUser("first-of-many-secrets"))
+      #expect(reports.withLock { $0 } == 0, "forgotten after 64 newer ones")
+      store.send(.setUser("later-secret-999"))
+      #expect(reports.withLock { $0 } == 1)
+    }
+
     /// The secret carried in the open by an action is reported (in debug builds) when the
     /// recording and the change report would write it, naming the step and the action's
     /// case, never the secret.

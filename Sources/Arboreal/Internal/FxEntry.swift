@@ -98,3 +98,35 @@ enum FxEntry<Action: Sendable>: Sendable {
     }
   }
 }
+
+/// An effect's body and the closure it sends actions with, handed to the effect's task, which
+/// runs the body once and lets go of both as it returns (see `Store.launch`).
+///
+/// Invariant (why `@unchecked Sendable` holds): made on the main actor and handed to one task,
+/// whose start happens after the init; only that task reads or clears `parts`, once.
+final class EffectBody<Action: Sendable>: @unchecked Sendable {
+  private var parts:
+    (
+      operation: @Sendable (_ send: @escaping FxEntry<Action>.Send) async -> Void,
+      send: FxEntry<Action>.Send
+    )?
+
+  init(
+    operation: @escaping @Sendable (_ send: @escaping FxEntry<Action>.Send) async -> Void,
+    send: @escaping FxEntry<Action>.Send
+  ) {
+    parts = (operation, send)
+  }
+
+  /// Runs the body (with `wait` as the task-local `EffectWait`, when there is one) and lets go
+  /// of it and of its `send` when it returns.
+  func run(in wait: EffectWait?) async {
+    guard let (operation, send) = parts else { return }
+    parts = nil
+    if let wait {
+      await EffectWait.$current.withValue(wait) { await operation(send) }
+    } else {
+      await operation(send)
+    }
+  }
+}

@@ -789,13 +789,14 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     // handle is attached below: both need the main actor, which this code holds. It runs at
     // the priority of the task that sent the action (for an action an effect delivered, that
     // effect's).
+    // The body and its `send` go into a box the task empties as it starts: what they hold (a
+    // forwarded effect's child, through its link) goes when the body returns, before the end
+    // is reported, not whenever the task's own context is freed on its thread afterwards. A
+    // program that exits once its effects have ended then holds no model of theirs.
+    let body = EffectBody(operation: operation, send: send)
     let task = Task.detached(executorPreference: executorSetting, priority: Task.currentPriority) {
-      [operation, settle] in
-      if let wait {
-        await EffectWait.$current.withValue(wait) { await operation(send) }
-      } else {
-        await operation(send)
-      }
+      [body, settle] in
+      await body.run(in: wait)
       await finish()
       settle?()
     }
