@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A value that is never written out: recordings, persisted files, logs, change reports and
 /// anything else that describes or encodes it show ``placeholder`` in its place.
 ///
@@ -181,10 +179,11 @@ extension TrackingDiagnostics {
 /// ``TrackingDiagnostics/unredactedSecretHandler``): the texts of the last 64
 /// `Redacted<String>` values of at least 4 characters, oldest first.
 ///
-/// Invariant: `texts` holds at most `capacity` distinct strings; guarded by its mutex.
+/// Invariant: `texts` holds at most `capacity` distinct strings; guarded by the package's lock
+/// (which ThreadSanitizer sees, where a bare `Mutex` is a futex it does not).
 package enum RedactedSecrets {
   static let capacity = 64
-  private static let texts = Mutex<[String]>([])
+  private static let texts = Locked<[String]>.make([])
 
   /// Remembers `value` when it is a string long enough to look for.
   static func remember<Value>(_ value: Value) {
