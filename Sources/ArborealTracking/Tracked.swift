@@ -150,18 +150,20 @@ public struct Tracked<Value> {
         model[keyPath: storageKeyPath].value = newValue
         return
       }
-      var write: WriteValues?
-      if let isDuplicate = model[keyPath: storageKeyPath].isDuplicate {
-        if isDuplicate(model[keyPath: storageKeyPath].value, newValue) { return }
-        if RegistrarCore.keepsWrites(Unmanaged.passUnretained(model.registrar.core)) {
-          // Shared, not copied: the property lets go of the old value on the next line.
-          write = TrackedWriteValues(
-            before: model[keyPath: storageKeyPath].value, after: newValue,
-            isDuplicate: isDuplicate)
-        }
+      guard let isDuplicate = model[keyPath: storageKeyPath].isDuplicate else {
+        model[keyPath: storageKeyPath].value = newValue
+        reportChange(model, id: id)
+        return
       }
-      model[keyPath: storageKeyPath].value = newValue
-      reportChange(model, id: id, write: write)
+      if isDuplicate(model[keyPath: storageKeyPath].value, newValue) { return }
+      // Swapped, not copied: the old value moves out of the property to the write log (see
+      // `WriteLog`), which keeps it inline when a transaction or a recording is open.
+      var before = newValue
+      swap(&model[keyPath: storageKeyPath].value, &before)
+      RegistrarCore.didChange(
+        Unmanaged.passUnretained(model.registrar.core), id: id,
+        model: Unmanaged.passUnretained(model as AnyObject), before: before,
+        after: model[keyPath: storageKeyPath].value, isDuplicate: isDuplicate)
     }
     // In-place mutation (`items.append(x)`): a get-then-set would copy a collection on every
     // append. One yield on every path keeps the coroutine inlinable.
@@ -182,15 +184,15 @@ public struct Tracked<Value> {
       }
       yield &model[keyPath: storageKeyPath].value
       if _slowPath(slow) {
-        var write: WriteValues?
         if let old, let isDuplicate = model[keyPath: storageKeyPath].isDuplicate {
           if isDuplicate(old, model[keyPath: storageKeyPath].value) { return }
-          if RegistrarCore.keepsWrites(Unmanaged.passUnretained(model.registrar.core)) {
-            write = TrackedWriteValues(
-              before: old, after: model[keyPath: storageKeyPath].value, isDuplicate: isDuplicate)
-          }
+          RegistrarCore.didChange(
+            Unmanaged.passUnretained(model.registrar.core), id: id,
+            model: Unmanaged.passUnretained(model as AnyObject), before: old,
+            after: model[keyPath: storageKeyPath].value, isDuplicate: isDuplicate)
+          return
         }
-        reportChange(model, id: id, write: write)
+        reportChange(model, id: id)
       }
     }
   }
@@ -209,16 +211,17 @@ public struct Tracked<Value> {
     model.registrar.core.observedMask.load(ordering: .relaxed) & TrackingKey.maskBit(of: id) != 0
   }
 
-  /// Reports a change of the property to the registrar, which notifies its observers.
+  /// Reports a change of the property that kept no values to the registrar, which notifies
+  /// its observers.
   ///
   /// Takes the id, not the storage key path: a key path passed to a function, even an
   /// inlined one, is materialised at run time (an allocation per write), while one used
   /// directly in the accessor folds into a field access.
   @inlinable @inline(__always)
-  static func reportChange<Model: Trackable>(_ model: Model, id: UInt64, write: WriteValues?) {
+  static func reportChange<Model: Trackable>(_ model: Model, id: UInt64) {
     RegistrarCore.didChange(
       Unmanaged.passUnretained(model.registrar.core), id: id,
-      model: Unmanaged.passUnretained(model as AnyObject), write: write)
+      model: Unmanaged.passUnretained(model as AnyObject))
   }
 }
 

@@ -51,6 +51,7 @@ package func openTransaction() -> OpenTransaction? {
 private func open(in context: ThreadContext) -> OpenTransaction? {
   if context.isInTransaction { return nil }
   context.isInTransaction = true
+  context.transaction.open(context)
   return OpenTransaction(context: context)
 }
 
@@ -61,5 +62,5 @@ private func open(in context: ThreadContext) -> OpenTransaction? {
 @usableFromInline
 package func closeTransaction(_ opened: OpenTransaction) {
   opened.context.isInTransaction = false
-  opened.context.transaction.deliver()
+  opened.context.transaction.deliver(opened.context)
 }

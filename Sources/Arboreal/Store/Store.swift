@@ -364,7 +364,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   @inlinable @inline(never)
   func applyLogging(_ action: Model.Action, origin: Int?) -> Fx<Model.Action> {
     let fx: Fx<Model.Action>
-    let changes: [RecordedChange]
+    let changes: RecordedChanges
     // Taken now: a handler may add or remove handlers.
     let dispatch = logDispatch
     let logsValues = logsAnyValues
@@ -394,33 +394,15 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   }
 
   /// Each changed property once, first change first, with the value before its first write
-  /// and the value after its last.
-  ///
-  /// - Complexity: O(*c*²) for *c* changes (an action changes a handful of properties).
+  /// and the value after its last (read from the model when a write kept none).
   @usableFromInline
   static func describe(
-    _ changes: [RecordedChange]
+    _ changes: RecordedChanges
   ) -> [StoreLogEntry<Model.Action>.ChangedValue] {
-    var order: [RecordedChange] = []
-    var befores: [Any?] = []
-    var afters: [Any?] = []
-    for change in changes {
-      let values = change.values
-      if let index = order.firstIndex(where: {
-        $0.registrar == change.registrar && $0.key == change.key
-      }) {
-        afters[index] = values?.after
-        if values == nil { befores[index] = nil }
-      } else {
-        order.append(change)
-        befores.append(values?.before)
-        afters.append(values?.after)
-      }
-    }
-    return order.indices.map { index in
-      let after = afters[index] ?? order[index].currentValue
+    changes.map { change in
+      let after = change.values?.after ?? change.currentValue
       return .init(
-        key: order[index].key, before: befores[index].map { String(reflecting: $0) },
+        key: change.key, before: change.values.map { String(reflecting: $0.before) },
         after: after.map { String(reflecting: $0) })
     }
   }

@@ -284,31 +284,46 @@ final class RegistrarCore: @unchecked Sendable {
 
   // MARK: Writes
 
-  /// Records a change of the `@Tracked` property `id` of `model` and notifies its observers,
-  /// naming the property with the name its id carries, or after the model's stored wrapper
-  /// (see ``ExplicitNames``). The caller keeps `core` and `model` alive.
-  ///
-  /// - Parameter write: The values before and after the write, when the caller kept them
-  ///   (see ``keepsWrites(_:)``).
+  /// Records a change of the `@Tracked` property `id` of `model`, which kept no values (an
+  /// in-place edit of a collection, a value that is not `Equatable`), and notifies its
+  /// observers. The caller keeps `core` and `model` alive.
   @usableFromInline
   static func didChange(
-    _ core: Unmanaged<RegistrarCore>, id: UInt64, model: Unmanaged<AnyObject>,
-    write: WriteValues? = nil
+    _ core: Unmanaged<RegistrarCore>, id: UInt64, model: Unmanaged<AnyObject>
   ) {
     core._withUnsafeGuaranteedRef { core in
       model._withUnsafeGuaranteedRef { model in
-        core.didChange(tracked: id, model: model, write: write)
+        core.didChange(tracked: id, model: model, logged: false)
       }
     }
   }
 
-  /// Whether a write on this thread should keep its values (``WriteValues``): a transaction is
-  /// open, or a change recording is running. Not inlined: only the slow path of a write calls
-  /// it.
+  /// Records a change of the `@Tracked` property `id` of `model` from `before` to `after`
+  /// (unequal by `isDuplicate`), and notifies its observers. With a transaction or a change
+  /// recording open on this thread, the write goes to its write log with both values, which
+  /// decide the net change (see ``WriteLog``). The caller keeps `core` and `model` alive.
+  ///
+  /// Not inlined: only the slow path of a write calls it.
   @usableFromInline
-  static func keepsWrites(_ core: Unmanaged<RegistrarCore>) -> Bool {
-    guard let context = ThreadContext.unmanagedCurrent else { return false }
-    return context._withUnsafeGuaranteedRef { $0.changeRecordings > 0 || $0.isInTransaction }
+  static func didChange<Value>(
+    _ core: Unmanaged<RegistrarCore>, id: UInt64, model: Unmanaged<AnyObject>,
+    before: __owned Value, after: Value, isDuplicate: (Value, Value) -> Bool
+  ) {
+    if let context = ThreadContext.unmanagedCurrent {
+      context._withUnsafeGuaranteedRef { context in
+        guard context.writes.isOpen else { return }
+        model._withUnsafeGuaranteedRef { model in
+          context.writes.log(
+            core, id: id, keeper: model, hasModel: true, before: before, after: after,
+            isDuplicate: isDuplicate)
+        }
+      }
+    }
+    core._withUnsafeGuaranteedRef { core in
+      model._withUnsafeGuaranteedRef { model in
+        core.didChange(tracked: id, model: model, logged: true)
+      }
+    }
   }
 
   /// The key of the `@Tracked` property (or model's derived value) `id` of `model`, with its
@@ -334,29 +349,36 @@ final class RegistrarCore: @unchecked Sendable {
   ///
   /// One trip through the lock in the common case: the key's name and owner are looked up in
   /// the trip that records the write. Only the first change of a property looks them up by
-  /// reflection, outside the lock, and takes more trips to keep them.
-  func didChange(tracked id: UInt64, model: AnyObject, write: WriteValues?) {
-    if let mirror, observedMask.load(ordering: .relaxed) & TrackingKey.maskBit(of: id) == 0,
-      !TrackingActivity.shared.writesTakeSlowPath
-    {
-      // A mirrored registrar's writes take the slow path for the mirror alone: with the
-      // property unobserved here and no change recording running, an unmirrored registrar
-      // would have stored and returned (its fast path; storing before this check is as sound,
-      // see "Why no write is lost"), so only the mirror is told.
-      mirror.trackingMirrorDidChange(TrackingKey(unnamed: id))
+  /// reflection, outside the lock, and takes more trips to keep them. No trip at all when
+  /// nothing observes the property (a write that takes the slow path only for a change
+  /// recording): the thread's write log is all it needs.
+  ///
+  /// - Parameter logged: Whether the caller logged the write with its values already.
+  func didChange(tracked id: UInt64, model: AnyObject, logged: Bool) {
+    let context = ThreadContext.unmanagedCurrent
+    if !logged, let context {
+      context._withUnsafeGuaranteedRef { context in
+        guard context.writes.isOpen else { return }
+        context.writes.log(
+          Unmanaged.passUnretained(self), key: TrackingKey(unnamed: id), keeper: model,
+          hasModel: true, isState: true)
+      }
+    }
+    if observedMask.load(ordering: .relaxed) & TrackingKey.maskBit(of: id) == 0 {
+      // Nobody observes the property: an unobserved write outside a change recording would
+      // have stored and returned (the fast path; storing before this check is as sound, see
+      // "Why no write is lost"). Only a mirror is told.
+      mirror?.trackingMirrorDidChange(TrackingKey(unnamed: id))
       return
     }
     var info: TrackingKeyInfo?
     let key = TrackingKey(unnamed: id)
-    let context = ThreadContext.unmanagedCurrent
     let observers = recordWrite(key, context: context) { state in
       info = state.info(of: id)
       return info.map { TrackingKey(id: id, info: $0) } ?? key
     }
     if let info {
-      report(
-        TrackingKey(id: id, info: info), to: observers, context: context, model: model,
-        write: write)
+      report(TrackingKey(id: id, info: info), to: observers, context: context)
       return
     }
     // The name and owner are looked up by reflection (tens of thousands of instructions) only
@@ -368,14 +390,13 @@ final class RegistrarCore: @unchecked Sendable {
     // scope that starts on another thread at this very moment may get the key unnamed,
     // `property#N`: its observer is still notified, only the name is missing.)
     guard activity.writesTakeSlowPath || activity.hasScopes || observers.anyReadsChanges else {
-      report(key, to: observers, context: context, model: model, write: write)
+      report(key, to: observers, context: context)
       return
     }
     let named = TrackingKey(id: id, info: makeInfo(id, of: model))
     withState { $0.rename(named) }
     // Looked up again: the reflection above may run a model's `customMirror`.
-    report(
-      named, to: observers, context: ThreadContext.unmanagedCurrent, model: model, write: write)
+    report(named, to: observers, context: ThreadContext.unmanagedCurrent)
   }
 
   /// Records a change of `key` and notifies its observers (or hands them to the thread's
@@ -383,8 +404,13 @@ final class RegistrarCore: @unchecked Sendable {
   @usableFromInline
   func didChange(_ key: TrackingKey) {
     let context = ThreadContext.unmanagedCurrent
+    log(key, context: context, isState: true)
+    guard observedMask.load(ordering: .relaxed) & key.maskBit != 0 else {
+      mirror?.trackingMirrorDidChange(key)
+      return
+    }
     let observers = recordWrite(key, context: context) { _ in key }
-    report(key, to: observers, context: context, model: nil, write: nil)
+    report(key, to: observers, context: context)
   }
 
   /// `didChange(_:)` for a change that is not state (a derived value's): its observers are
@@ -392,8 +418,24 @@ final class RegistrarCore: @unchecked Sendable {
   func didChangeUnlogged(_ key: TrackingKey) {
     guard mayBeObserved(key) else { return }
     let context = ThreadContext.unmanagedCurrent
+    log(key, context: context, isState: false)
+    guard observedMask.load(ordering: .relaxed) & key.maskBit != 0 else {
+      mirror?.trackingMirrorDidChange(key)
+      return
+    }
     let observers = recordWrite(key, context: context) { _ in key }
-    report(key, to: observers, context: context, model: nil, write: nil, logs: false)
+    report(key, to: observers, context: context)
+  }
+
+  /// Logs a write of `key` that kept no values in the thread's write log, if a span is open.
+  @inline(__always)
+  private func log(_ key: TrackingKey, context: Unmanaged<ThreadContext>?, isState: Bool) {
+    context?._withUnsafeGuaranteedRef { context in
+      guard context.writes.isOpen else { return }
+      context.writes.log(
+        Unmanaged.passUnretained(self), key: key, keeper: self, hasModel: false,
+        isState: isState)
+    }
   }
 
   /// Records a write of property `key.id` under the lock, with the key `naming` gives, and
@@ -424,29 +466,15 @@ final class RegistrarCore: @unchecked Sendable {
     }
   }
 
-  /// Tells the change log, the mirror, and the observers (or the thread's transaction) of a
-  /// recorded write.
-  ///
-  /// - Parameter logs: Whether a change recording on this thread lists the change.
+  /// Tells the mirror and the observers (or the thread's transaction) of a recorded write.
   private func report(
-    _ key: TrackingKey, to observers: ObserverList, context: Unmanaged<ThreadContext>?,
-    model: AnyObject?, write: WriteValues?, logs: Bool = true
+    _ key: TrackingKey, to observers: ObserverList, context: Unmanaged<ThreadContext>?
   ) {
     if let mirror { mirror.trackingMirrorDidChange(key) }
     if let context {
       let handled = context._withUnsafeGuaranteedRef { context -> Bool in
-        // A registrar made after the recording began is new, not changed.
-        if logs, activity.writesTakeSlowPath, context.changeRecordings > 0,
-          creation <= context.changeLogStart
-        {
-          context.changeLog.append(
-            RecordedChange(
-              registrar: ObjectIdentifier(self), creation: creation, key: key, model: model,
-              write: write))
-        }
         guard context.isInTransaction else { return false }
-        // Recorded even without observers: the writes' values decide the net change.
-        context.transaction.add(observers, key: key, core: self, write: write)
+        context.transaction.add(observers, key: key, core: self)
         return true
       }
       if handled { return }

@@ -105,3 +105,17 @@ extension SmallList: Equatable where Element: Equatable {
 }
 
 extension SmallList: Sendable where Element: Sendable {}
+
+extension Array {
+  /// Removes every element and keeps the storage. A short array (a scope's runs, a frame's
+  /// record) is emptied one element at a time: `removeAll(keepingCapacity:)` goes through a
+  /// generic range replacement that costs more than the rest of a short list's work.
+  @inline(__always)
+  mutating func removeAllKeepingStorage() {
+    if count > 8 {
+      removeAll(keepingCapacity: true)
+    } else {
+      while !isEmpty { removeLast() }
+    }
+  }
+}

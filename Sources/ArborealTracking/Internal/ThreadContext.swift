@@ -26,18 +26,12 @@ final class ThreadContext {
   /// The thread's transaction, collecting notifications while `isInTransaction`; one object
   /// for the thread's lifetime, so opening a transaction allocates and retains nothing.
   let transaction = Transaction()
-  /// The writes recorded by the change recordings running on this thread
-  /// (``beginChangeRecording()``), oldest first, shared by nested recordings: each owns the
-  /// entries from the position it began at (``ChangeRecordingMark``). Empty while none runs;
-  /// its capacity is kept for the next recording, up to a bound.
-  @exclusivity(unchecked) var changeLog: [RecordedChange] = []
-  /// How many change recordings run on this thread.
-  @exclusivity(unchecked) var changeRecordings = 0
-  /// The creation serial at which the innermost running change recording began: a registrar
-  /// whose serial is above it is new to that recording, and its writes are not changes (see
-  /// `RegistrarCore`, "New models are not changed models"). Meaningless while
-  /// `changeRecordings` is zero.
-  @exclusivity(unchecked) var changeLogStart: UInt64 = 0
+  /// The writes of the transaction and the change recordings open on this thread, with their
+  /// net changes (see ``WriteLog``).
+  @exclusivity(unchecked) var writes = WriteLog()
+  /// Recently named properties, by key identity: what a change recording reads to name its
+  /// changes without a trip through each registrar's lock (see ``KeyNames``).
+  @exclusivity(unchecked) var keyNames = KeyNames()
   /// Consumed scopes kept for reuse.
   @exclusivity(unchecked) var spareScopes: [AccessScope] = []
   /// The derived values being computed on this thread.
@@ -147,5 +141,28 @@ final class ThreadContext {
     let context = ThreadContext()
     pthread_setspecific(key, Unmanaged.passRetained(context).toOpaque())
     return context
+  }
+}
+
+/// A small cache of property names on one thread, direct-mapped by key identity: a change
+/// recording names each change it lists, and looking the name up in the registrar costs a trip
+/// through its lock.
+///
+/// Sound without invalidation: a `@Tracked` property's identity is unique to the property of one
+/// model instance, and its name and owner (``TrackingKeyInfo``) never change once made. An
+/// entry keeps the info alive (a name and an owner's description), never the model.
+struct KeyNames {
+  private static let slots = 64
+  private var ids = [UInt64](repeating: 0, count: KeyNames.slots)
+  private var infos = [TrackingKeyInfo?](repeating: nil, count: KeyNames.slots)
+
+  /// The named key of property `id` of `core`'s model `model`, from the cache or the registrar.
+  mutating func named(_ id: UInt64, core: RegistrarCore, model: AnyObject) -> TrackingKey {
+    let slot = Int(truncatingIfNeeded: id & UInt64(Self.slots &- 1))
+    if ids[slot] == id, let info = infos[slot] { return TrackingKey(id: id, info: info) }
+    let key = core.named(id, of: model)
+    ids[slot] = id
+    infos[slot] = key.info
+    return key
   }
 }

@@ -3,14 +3,13 @@
 /// ## Data
 /// - `observers` / `keys`: each observer appears once, in the order it was first affected,
 ///   with every key that changed for it.
-/// - `writes`: one entry per property (registrar and key) written while the transaction was
-///   open, in first-write order, with the values of its first and last writes (``NetWrites``,
-///   shared with change recordings); `cores` and `removedOneShots` beside it, by position: the
-///   property's registrar and the one-shot observers that the registrar handed over
-///   (registrars drop one-shot observers from an entry when it is written).
+/// - `removedOneShots`: the one-shot observers that registrars handed over with a write
+///   (registrars drop one-shot observers from an entry when it is written), with the property.
+/// - The writes themselves, with their net changes, are the thread's ``WriteLog``: the
+///   transaction is a span of it, opened by ``open(_:)`` and closed by ``deliver(_:)``.
 ///
 /// ## Net change
-/// When the transaction closes, a property that ends as it began (see ``NetWrites``) is no
+/// When the transaction closes, a property that ends as it began (see ``WriteLog``) is no
 /// change: its key is removed from every observer's set, an observer left with no key is not
 /// notified, and the one-shot observers it took from the registrar are put back. Registrars
 /// have already recorded the write (its epoch), which only makes a concurrent registration on
@@ -24,31 +23,26 @@
 /// the properties written and of the derived values that changed together.
 ///
 /// Invariant: used only by its thread (one per thread, owned by its `ThreadContext`), which is
-/// why it needs no lock. `deliver()` empties it before notifying, so a transaction opened by
-/// an observer during delivery starts empty. `cores` and `removedOneShots` have one element
-/// per entry of `writes`.
+/// why it needs no lock. `deliver(_:)` empties it before notifying, so a transaction opened by
+/// an observer during delivery starts empty.
 final class Transaction {
   // Thread-owned, so the dynamic exclusivity checks are switched off.
   @exclusivity(unchecked) private var observers: [ObserverCore] = []
   @exclusivity(unchecked) private var keys: [ObjectIdentifier: SmallList<TrackingKey>] = [:]
-  @exclusivity(unchecked) private var writes = NetWrites()
-  @exclusivity(unchecked) private var cores: [RegistrarCore] = []
-  @exclusivity(unchecked) private var removedOneShots: [[ObserverCore]] = []
+  @exclusivity(unchecked) private var removedOneShots:
+    [(core: RegistrarCore, id: UInt64, observers: [ObserverCore])] = []
 
-  /// Adds a write of `key` of `core` and a change of `key` for each of `observers`.
-  ///
-  /// - Parameter write: The write's values, or nil when it kept none.
-  func add(
-    _ observers: ObserverList, key: TrackingKey, core: RegistrarCore, write: WriteValues?
-  ) {
-    let (position, isNew) = writes.add(
-      NetWrites.Property(registrar: ObjectIdentifier(core), id: key.id), write: write)
-    if isNew {
-      cores.append(core)
-      removedOneShots.append([])
-    }
+  /// Opens the transaction's span of the thread's write log.
+  @inline(__always)
+  func open(_ context: ThreadContext) {
+    context.writes.open()
+  }
+
+  /// Adds a change of `key` of `core` for each of `observers`. (The write itself is in the
+  /// thread's write log.)
+  func add(_ observers: ObserverList, key: TrackingKey, core: RegistrarCore) {
     observers.forEach { observer in
-      if observer.kind == .oneShot { removedOneShots[position].append(observer) }
+      if observer.kind == .oneShot { handOver(observer, key: key, core: core) }
       let identity = ObjectIdentifier(observer)
       if var existing = keys[identity] {
         if !existing.contains(key) {
@@ -62,40 +56,47 @@ final class Transaction {
     }
   }
 
-  /// Notifies every collected observer once, of the properties that changed on balance.
-  /// Called after the transaction is closed, so writes made by observers notify on their own.
-  func deliver() {
+  /// Keeps a one-shot observer that `core` handed over with a write of `key`, to put back if
+  /// the property ends unchanged.
+  private func handOver(_ observer: ObserverCore, key: TrackingKey, core: RegistrarCore) {
+    if let position = removedOneShots.firstIndex(where: { $0.core === core && $0.id == key.id }) {
+      removedOneShots[position].observers.append(observer)
+    } else {
+      removedOneShots.append((core, key.id, [observer]))
+    }
+  }
+
+  /// Closes the transaction's span of `context`'s write log and notifies every collected
+  /// observer once, of the properties that changed on balance. Called after the transaction is
+  /// closed, so writes made by observers notify on their own.
+  func deliver(_ context: ThreadContext) {
     guard !observers.isEmpty else {
       // No observer to notify, so no one-shot observer taken either (a write hands its
-      // one-shots over with the observers): forget the writes, keeping the storage, without
-      // comparing any value. The usual end of a logged send whose state nobody observes.
-      if !writes.isEmpty {
-        writes.removeAll()
-        cores.removeAllKeepingStorage()
-        removedOneShots.removeAllKeepingStorage()
-      }
+      // one-shots over with the observers): close the span without comparing anything. The
+      // usual end of a send whose state nobody observes.
+      context.writes.close()
       return
     }
-    // Moved out, not copied: the transaction is empty before any user code runs (the
-    // comparisons call `==`).
+    // Moved out, not copied: the transaction is empty before any user code runs.
     var observers: [ObserverCore] = []
     var keys: [ObjectIdentifier: SmallList<TrackingKey>] = [:]
-    var writes = NetWrites()
-    var cores: [RegistrarCore] = []
-    var removedOneShots: [[ObserverCore]] = []
+    var removedOneShots: [(core: RegistrarCore, id: UInt64, observers: [ObserverCore])] = []
     swap(&observers, &self.observers)
     swap(&keys, &self.keys)
-    swap(&writes, &self.writes)
-    swap(&cores, &self.cores)
     swap(&removedOneShots, &self.removedOneShots)
 
     var unchanged = Set<UInt64>()
-    for position in writes.entries.indices where writes.isUnchanged(at: position) {
-      let id = writes.entries[position].property.id
-      unchanged.insert(id)
-      for observer in removedOneShots[position] { observer.restore(in: cores[position], id: id) }
+    for position in context.writes.innermost {
+      let entry = context.writes.entries[position]
+      if !entry.changed { unchanged.insert(entry.key.id) }
     }
-    let context = ThreadContext.current
+    for handed in removedOneShots
+    where context.writes.isUnchanged(
+      Unmanaged.passUnretained(handed.core).toOpaque(), id: handed.id)
+    {
+      for observer in handed.observers { observer.restore(in: handed.core, id: handed.id) }
+    }
+    context.writes.close()
     context.delivering {
       context.derived.notifying {
         for observer in observers {

@@ -1,0 +1,293 @@
+/// The writes made on one thread while a transaction or a change recording is open there: what
+/// decides their net changes, for ``Transaction`` and for change recordings alike (the one
+/// net-change implementation of the package).
+///
+/// ## Spans
+/// A transaction and each change recording is a *span*; spans nest (a store opens its
+/// transaction, then its recording; a test store's recording encloses the store's
+/// transactions) and close innermost first. `spans` holds them, innermost last, each with the
+/// position of its first entry: a span owns the entries from there to the end of the log.
+///
+/// ## Entries
+/// One entry per property (registrar and key) per span, in first-write order. An entry keeps
+/// the value the property had before its first write in the span (`before`), the value its last
+/// write stored (`after`), and whether the two differ (`changed`). Values are kept inline in
+/// `Any` (no allocation for a value of up to three words); a write that kept none (an in-place
+/// edit of a collection, a hand-written accessor, a derived value) makes the property changed
+/// for the rest of the span and drops the values.
+///
+/// ## Net change in place
+/// `changed` is decided as each write comes, not when the span closes: a property's first write
+/// in a span is a change (the setter already returned for an equal value); each later write
+/// compares the entry's `before` with the value it stores, with the property's own comparison,
+/// which the writer has at hand. So nothing is kept to compare later: no comparison closure, no
+/// object per write. A write updates the entry of every open span that has one for the
+/// property: the innermost span's entry links to the enclosing span's (`outer`), and so on
+/// out. When a span closes, its entries of properties the enclosing span already has are
+/// dropped (that one is up to date); the others become the enclosing span's, with the values of
+/// their first write, which is the enclosing span's first write of the property too.
+///
+/// ## Finding a property's entry
+/// The innermost entry of a property is its last one in the log (an entry is made only for the
+/// innermost span, and an enclosing span's entries made after an inner span opened belong to an
+/// inner span that has since closed). Up to `scanLimit` entries a backward scan finds it;
+/// beyond, `index` maps each property to its innermost entry.
+///
+/// Invariants (``checkInvariants()``, after every change in builds with
+/// `-DARBOREAL_INTERNAL_CHECKS`): span starts increase and lie within the log; a span's region
+/// holds at most one entry per property; an entry's `outer` is -1 or an earlier entry of the
+/// same property in an enclosing span's region (before the entry's own span starts); while
+/// `indexed`, `index` maps every property in the log to its last entry. Used only by its thread
+/// (one per thread, in its ``ThreadContext``), which is why it needs no lock.
+struct WriteLog {
+  /// A property of a model: its registrar and its key's identity.
+  struct Property: Hashable {
+    let registrar: UnsafeMutableRawPointer
+    let id: UInt64
+  }
+
+  struct Entry {
+    /// The property's key; unnamed until a recording names it (``named(_:)``).
+    var key: TrackingKey
+    /// The registrar, kept alive by `keeper`.
+    let core: Unmanaged<RegistrarCore>
+    /// The model for a `@Tracked` property (`hasModel`), or the registrar itself: keeps the
+    /// registrar alive while the entry is in the log.
+    let keeper: AnyObject
+    let hasModel: Bool
+    /// Whether the write is state: false for a derived value's change, which a transaction
+    /// delivers and no recording lists.
+    let isState: Bool
+    /// Whether the property's value differs from `before` (always true once a write kept no
+    /// values).
+    var changed: Bool
+    /// When the registrar was made (see `RegistrarCore`, "New models are not changed models").
+    let creation: UInt64
+    /// The position of the property's entry in the enclosing span with one, or -1.
+    var outer: Int
+    var before: Any?
+    var after: Any?
+
+    var property: Property { Property(registrar: core.toOpaque(), id: key.id) }
+    var model: AnyObject? { hasModel ? keeper : nil }
+  }
+
+  /// An open span: where its entries start, and for a change recording, its start (creation
+  /// serial) and the start of the recording it is nested in.
+  struct Span {
+    let first: Int
+    let isRecording: Bool
+    let recordingStart: UInt64
+    let enclosingRecordingStart: UInt64
+  }
+
+  private(set) var entries: [Entry] = []
+  private(set) var spans: [Span] = []
+  private var index: [Property: Int] = [:]
+  private var indexed = false
+  /// How many change recordings are open.
+  private(set) var recordings = 0
+  /// The start of the innermost open change recording; meaningless while none is open.
+  private(set) var recordingStart: UInt64 = 0
+
+  private static let scanLimit = 16
+  /// The largest log whose storage is kept between spans: a rare huge span must not hold its
+  /// memory for the thread's lifetime.
+  private static let keptCapacity = 1_024
+
+  /// Whether a span is open: writes are logged.
+  @inline(__always) var isOpen: Bool { !spans.isEmpty }
+
+  /// The positions of the innermost span's entries.
+  var innermost: Range<Int> { (spans.last?.first ?? entries.count)..<entries.count }
+
+  /// Opens a span: a transaction, or a change recording that began at `recordingStart`.
+  mutating func open(recordingAt recordingStart: UInt64? = nil) {
+    spans.append(
+      Span(
+        first: entries.count, isRecording: recordingStart != nil,
+        recordingStart: recordingStart ?? 0, enclosingRecordingStart: self.recordingStart))
+    if let recordingStart {
+      recordings += 1
+      self.recordingStart = recordingStart
+    }
+  }
+
+  /// Closes the innermost span: its entries become the enclosing span's, but for those of
+  /// properties the enclosing span already has, which are dropped; with no span left, the log
+  /// empties.
+  ///
+  /// - Complexity: O(*e*) for the span's *e* entries.
+  mutating func close() {
+    let span = spans.removeLast()
+    if span.isRecording {
+      recordings -= 1
+      recordingStart = span.enclosingRecordingStart
+    }
+    guard let enclosing = spans.last else {
+      if entries.capacity <= Self.keptCapacity {
+        entries.removeAllKeepingStorage()
+      } else {
+        entries = []
+      }
+      if indexed {
+        index.removeAll()
+        indexed = false
+      }
+      return
+    }
+    var kept = span.first
+    for position in span.first..<entries.count {
+      let outer = entries[position].outer
+      if outer >= enclosing.first {
+        if indexed { index[entries[position].property] = outer }
+        continue
+      }
+      if kept != position {
+        entries.swapAt(kept, position)
+        if indexed { index[entries[kept].property] = kept }
+      }
+      kept += 1
+    }
+    while entries.count > kept { entries.removeLast() }
+    checkInvariants()
+  }
+
+  /// Logs a write of property `id` of `core` that kept its values: the value `before` it and the
+  /// value `after` it stored, compared with `isDuplicate`.
+  mutating func log<Value>(
+    _ core: Unmanaged<RegistrarCore>, id: UInt64, keeper: AnyObject, hasModel: Bool,
+    before: Value, after: Value, isDuplicate: (Value, Value) -> Bool
+  ) {
+    let property = Property(registrar: core.toOpaque(), id: id)
+    var next = lastEntry(of: property)
+    if next.map({ $0 < spans[spans.count &- 1].first }) ?? true {
+      append(
+        Entry(
+          key: TrackingKey(unnamed: id), core: core, keeper: keeper, hasModel: hasModel,
+          isState: true, changed: true, creation: core._withUnsafeGuaranteedRef { $0.creation },
+          outer: next ?? -1, before: before, after: after),
+        property)
+    }
+    // The enclosing spans' entries, out to the outermost.
+    while let position = next {
+      if let first = entries[position].before {
+        if let first = first as? Value {
+          entries[position].changed = !isDuplicate(first, after)
+          entries[position].after = after
+        } else {
+          entries[position].keepNoValues()
+        }
+      }
+      next = entries[position].outer >= 0 ? entries[position].outer : nil
+    }
+  }
+
+  /// Logs a write of `key` of `core` that kept no values: the property is changed in every open
+  /// span.
+  ///
+  /// - Parameter isState: False for a derived value's change, which no recording lists.
+  mutating func log(
+    _ core: Unmanaged<RegistrarCore>, key: TrackingKey, keeper: AnyObject, hasModel: Bool,
+    isState: Bool
+  ) {
+    let property = Property(registrar: core.toOpaque(), id: key.id)
+    var next = lastEntry(of: property)
+    if next.map({ $0 < spans[spans.count &- 1].first }) ?? true {
+      append(
+        Entry(
+          key: key, core: core, keeper: keeper, hasModel: hasModel, isState: isState,
+          changed: true, creation: core._withUnsafeGuaranteedRef { $0.creation },
+          outer: next ?? -1, before: nil, after: nil),
+        property)
+      next = entries[entries.count &- 1].outer >= 0 ? entries[entries.count &- 1].outer : nil
+    }
+    while let position = next {
+      entries[position].keepNoValues()
+      next = entries[position].outer >= 0 ? entries[position].outer : nil
+    }
+  }
+
+  /// Whether the property `id` of the registrar at `registrar` ends the innermost span as it
+  /// began it.
+  func isUnchanged(_ registrar: UnsafeMutableRawPointer, id: UInt64) -> Bool {
+    let property = Property(registrar: registrar, id: id)
+    guard let position = lastEntry(of: property), position >= innermost.lowerBound else {
+      return false
+    }
+    return !entries[position].changed
+  }
+
+  /// Gives the entry at `position` its named key, for the enclosing recordings.
+  mutating func name(at position: Int, _ key: TrackingKey) {
+    entries[position].key = key
+  }
+
+  private mutating func append(_ entry: Entry, _ property: Property) {
+    entries.append(entry)
+    if indexed {
+      index[property] = entries.count &- 1
+    } else if entries.count > Self.scanLimit {
+      for position in entries.indices { index[entries[position].property] = position }
+      indexed = true
+    }
+    checkInvariants()
+  }
+
+  /// The position of the property's last entry: its innermost one.
+  private func lastEntry(of property: Property) -> Int? {
+    if indexed { return index[property] }
+    var position = entries.count
+    while position > 0 {
+      position &-= 1
+      if entries[position].key.id == property.id,
+        entries[position].core.toOpaque() == property.registrar
+      {
+        return position
+      }
+    }
+    return nil
+  }
+
+  /// Asserts the invariants when built with `-DARBOREAL_INTERNAL_CHECKS`, for logs of up to
+  /// 64 entries (a larger one would make the checked build quadratic); does nothing otherwise.
+  func checkInvariants() {
+    #if ARBOREAL_INTERNAL_CHECKS
+      guard entries.count <= 64 else { return }
+      var previous = 0
+      for span in spans {
+        precondition(span.first >= previous && span.first <= entries.count, "WriteLog: spans")
+        previous = span.first
+      }
+      for (number, span) in spans.enumerated() {
+        let end = number + 1 < spans.count ? spans[number + 1].first : entries.count
+        let region = entries[span.first..<end].map(\.property)
+        precondition(Set(region).count == region.count, "WriteLog: two entries in one span")
+      }
+      for position in entries.indices where entries[position].outer >= 0 {
+        let outer = entries[position].outer
+        precondition(
+          outer < position && entries[outer].property == entries[position].property,
+          "WriteLog: an outer link names the wrong entry")
+      }
+      if indexed {
+        for position in entries.indices {
+          let property = entries[position].property
+          if !entries[(position + 1)...].contains(where: { $0.property == property }) {
+            precondition(index[property] == position, "WriteLog: the index is stale")
+          }
+        }
+      }
+    #endif
+  }
+}
+
+extension WriteLog.Entry {
+  /// Drops the values: a write kept none, so the property is changed for the rest of the span.
+  @inline(__always)
+  mutating func keepNoValues() {
+    changed = true
+    before = nil
+    after = nil
+  }
+}

@@ -1,0 +1,152 @@
+import Testing
+
+@testable import ArborealTracking
+
+/// `WriteLog`, the net change shared by transactions and change recordings, driven directly:
+/// spans, entries decided as writes come, links to enclosing spans, the index.
+@Suite struct WriteLogTests {
+  private let registrar = RegistrarCore()
+  private let other = RegistrarCore()
+
+  private func write(
+    _ log: inout WriteLog, _ id: UInt64, _ before: Int, _ after: Int, in core: RegistrarCore? = nil
+  ) {
+    let core = core ?? registrar
+    log.log(
+      Unmanaged.passUnretained(core), id: id, keeper: core, hasModel: false, before: before,
+      after: after, isDuplicate: ==)
+  }
+
+  private func edit(_ log: inout WriteLog, _ id: UInt64) {
+    log.log(
+      Unmanaged.passUnretained(registrar), key: TrackingKey(unnamed: id), keeper: registrar,
+      hasModel: false, isState: true)
+  }
+
+  /// The innermost span's entries as (id, changed).
+  private func span(_ log: WriteLog) -> [[UInt64]] {
+    log.innermost.map { [log.entries[$0].key.id, log.entries[$0].changed ? 1 : 0] }
+  }
+
+  private func isUnchanged(_ log: WriteLog, _ id: UInt64) -> Bool {
+    log.isUnchanged(Unmanaged.passUnretained(registrar).toOpaque(), id: id)
+  }
+
+  @Test func aPropertySetAndSetBackIsUnchanged() {
+    var log = WriteLog()
+    log.open()
+    write(&log, 1, 0, 5)
+    #expect(span(log) == [[1, 1]])
+    write(&log, 1, 5, 0)
+    #expect(span(log) == [[1, 0]])
+    #expect(isUnchanged(log, 1))
+    #expect(log.entries[0].before as? Int == 0 && log.entries[0].after as? Int == 0)
+    log.close()
+    #expect(log.entries.isEmpty && !log.isOpen)
+  }
+
+  @Test func theFirstWritesOldValueMeetsTheLastWritesNewOne() {
+    var log = WriteLog()
+    log.open()
+    write(&log, 1, 0, 5)
+    write(&log, 1, 5, 7)
+    #expect(!isUnchanged(log, 1))
+    write(&log, 1, 7, 0)  // back to the first value, through a third write
+    #expect(isUnchanged(log, 1))
+    #expect(log.entries.count == 1)
+  }
+
+  @Test func aWriteThatKeptNoValuesMakesThePropertyChangedForTheRestOfTheSpan() {
+    var log = WriteLog()
+    log.open()
+    write(&log, 1, 0, 5)
+    edit(&log, 1)
+    write(&log, 1, 5, 0)
+    #expect(!isUnchanged(log, 1))
+    #expect(log.entries[0].before == nil && log.entries[0].after == nil)
+  }
+
+  @Test func propertiesKeepTheirFirstWriteOrderAndRegistrarsTheirOwnEntries() {
+    var log = WriteLog()
+    log.open()
+    write(&log, 2, 0, 1)
+    write(&log, 1, 0, 1)
+    write(&log, 2, 1, 0)
+    write(&log, 2, 0, 1, in: other)
+    #expect(span(log) == [[2, 0], [1, 1], [2, 1]])
+    #expect(log.entries[2].core.toOpaque() == Unmanaged.passUnretained(other).toOpaque())
+  }
+
+  @Test func anInnerSpanUpdatesTheEnclosingSpansEntriesAndMergesIntoThem() {
+    var log = WriteLog()
+    log.open()  // the outer span: a transaction
+    write(&log, 1, 0, 1)
+    log.open(recordingAt: 7)
+    #expect(log.recordings == 1 && log.recordingStart == 7)
+    write(&log, 1, 1, 0)  // the inner span: 1 → 0, a change; the outer one: 0 → 0, none
+    write(&log, 2, 0, 3)
+    #expect(span(log) == [[1, 1], [2, 1]])
+    #expect(log.entries[0].changed == false)
+    #expect(log.entries[1].outer == 0 && log.entries[2].outer == -1)
+    log.close()
+    // The inner entry of 1 is dropped (the outer one is up to date); that of 2 is the outer's.
+    #expect(log.recordings == 0)
+    #expect(span(log) == [[1, 0], [2, 1]])
+    #expect(log.entries[1].before as? Int == 0)
+    log.close()
+    #expect(log.entries.isEmpty)
+  }
+
+  @Test func aWriteInThreeSpansUpdatesEachOfThem() {
+    var log = WriteLog()
+    log.open()
+    write(&log, 1, 0, 1)
+    log.open(recordingAt: 1)
+    log.open(recordingAt: 2)
+    write(&log, 1, 1, 2)
+    write(&log, 1, 2, 0)
+    // Innermost 1 → 0 (a change), outermost 0 → 0 (none); the middle span has no entry.
+    #expect(span(log) == [[1, 1]])
+    #expect(log.entries[0].changed == false)
+    log.close()
+    #expect(span(log) == [[1, 1]])  // the middle span now holds the innermost's entry
+    write(&log, 1, 0, 1)
+    #expect(span(log) == [[1, 0]])  // middle: 1 → 1
+    #expect(log.entries[0].changed)  // outermost: 0 → 1
+    log.close()
+    #expect(span(log) == [[1, 1]])
+  }
+
+  @Test func manyPropertiesAreFoundThroughTheIndex() {
+    var log = WriteLog()
+    log.open()
+    for id in 0..<100 as Range<UInt64> { write(&log, id, 0, 1) }
+    log.open(recordingAt: 0)
+    for id in 0..<100 as Range<UInt64> where id.isMultiple(of: 2) { write(&log, id, 1, 0) }
+    for id in 100..<110 as Range<UInt64> { write(&log, id, 0, 1) }
+    #expect(log.innermost.count == 60)
+    log.close()
+    #expect(log.entries.count == 110)
+    #expect((0..<100 as Range<UInt64>).filter { isUnchanged(log, $0) }.count == 50)
+    // Found through the index after the merge: the same entries, not new ones.
+    write(&log, 105, 1, 0)
+    #expect(log.entries.count == 110 && isUnchanged(log, 105))
+    log.close()
+    log.open()
+    write(&log, 7, 0, 1)
+    #expect(log.entries.count == 1)
+  }
+
+  @Test func aMillionPropertiesInOneSpan() {
+    // Each written twice: the index finds each entry in O(1) (a scan per write would make this
+    // about 10^12 steps).
+    var log = WriteLog()
+    log.open()
+    for id in 0..<1_000_000 as Range<UInt64> { write(&log, id, 0, 1) }
+    for id in 0..<1_000_000 as Range<UInt64> { write(&log, id, 1, 0) }
+    #expect(log.entries.count == 1_000_000)
+    #expect(log.entries.allSatisfy { !$0.changed })
+    log.close()
+    #expect(log.entries.isEmpty)
+  }
+}
