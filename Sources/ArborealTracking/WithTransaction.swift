@@ -31,10 +31,10 @@ public func withTransaction<T, E: Error>(
 
 /// A transaction opened by ``openTransaction()``; pass it to ``closeTransaction(_:)``.
 ///
-/// An unowned reference: the thread owns its context, so copying this value retains nothing.
+/// An unmanaged reference: the thread owns its context, so copying this value retains nothing.
 @usableFromInline
 package struct OpenTransaction {
-  fileprivate unowned(unsafe) let context: ThreadContext
+  fileprivate let context: Unmanaged<ThreadContext>
 }
 
 /// Opens a transaction on the calling thread, or returns nil when one is already open (the
@@ -52,7 +52,7 @@ private func open(in context: ThreadContext) -> OpenTransaction? {
   if context.isInTransaction { return nil }
   context.isInTransaction = true
   context.transaction.open(context)
-  return OpenTransaction(context: context)
+  return OpenTransaction(context: Unmanaged.passUnretained(context))
 }
 
 /// Closes a transaction opened by ``openTransaction()`` and notifies its observers.
@@ -61,6 +61,8 @@ private func open(in context: ThreadContext) -> OpenTransaction? {
 /// own (or in a transaction they open, which reuses the same object: delivery works on a copy).
 @usableFromInline
 package func closeTransaction(_ opened: OpenTransaction) {
-  opened.context.isInTransaction = false
-  opened.context.transaction.deliver(opened.context)
+  opened.context._withUnsafeGuaranteedRef { context in
+    context.isInTransaction = false
+    context.transaction.deliver(context)
+  }
 }

@@ -364,7 +364,6 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   @inlinable @inline(never)
   func applyLogging(_ action: Model.Action, origin: Int?) -> Fx<Model.Action> {
     let fx: Fx<Model.Action>
-    let changes: RecordedChanges
     // Taken now: a handler may add or remove handlers.
     let dispatch = logDispatch
     let logsValues = logsAnyValues
@@ -375,22 +374,36 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     let opened = openTransaction()
     let mark = beginChangeRecording()
     fx = state.update(action: action, environment: environment)
-    changes = endChangeRecording(mark, keepingValues: logsValues)
+    // With values, each change keeps them; without, only the keys are needed. (No optional
+    // of the recorded changes: its metadata would be looked up at run time on every send.)
+    guard logsValues else {
+      let changes = endChangeRecordingKeys(mark)
+      if let opened { closeTransaction(opened) }
+      let entry = StoreLogEntry(
+        action: action, changes: changes, sequence: sequence, cause: Self.cause(of: origin),
+        changedValues: [])
+      dispatch?(entry, entry)
+      return fx
+    }
+    let recorded = endChangeRecording(mark, keepingValues: true)
     if let opened { closeTransaction(opened) }
-    let cause: StoreLogEntry<Model.Action>.Cause =
-      origin.map { .effect(startedBy: $0 > 0 ? $0 : nil) } ?? .sent
+    let changes = TrackingChanges(recorded: recorded)
+    let cause = Self.cause(of: origin)
     let plain = StoreLogEntry(
-      action: action, changes: TrackingChanges(recorded: changes), sequence: sequence,
-      cause: cause, changedValues: [])
+      action: action, changes: changes, sequence: sequence, cause: cause, changedValues: [])
     // Values are described once, for the handlers that asked for them.
-    let valued =
-      logsValues
-      ? StoreLogEntry(
-        action: action, changes: plain.changes, sequence: sequence, cause: cause,
-        changedValues: Self.describe(changes))
-      : plain
+    let valued = StoreLogEntry(
+      action: action, changes: changes, sequence: sequence, cause: cause,
+      changedValues: Self.describe(recorded))
     dispatch?(plain, valued)
     return fx
+  }
+
+  /// The cause of a logged action: `origin` is nil for a sent action, and for an effect's
+  /// action the number of the action that started the effect.
+  @inlinable
+  static func cause(of origin: Int?) -> StoreLogEntry<Model.Action>.Cause {
+    origin.map { .effect(startedBy: $0 > 0 ? $0 : nil) } ?? .sent
   }
 
   /// Each changed property once, first change first, with the value before its first write

@@ -63,7 +63,7 @@ struct SmallList<Element>: RandomAccessCollection {
     try first(where: predicate) != nil
   }
 
-  mutating func append(_ element: Element) {
+  mutating func append(_ element: __owned Element) {
     if first == nil { first = element } else { rest.append(element) }
   }
 

@@ -152,7 +152,7 @@ final class ThreadContext {
 /// model instance, and its name and owner (``TrackingKeyInfo``) never change once made. An
 /// entry keeps the info alive (a name and an owner's description), never the model.
 struct KeyNames {
-  private static let slots = 64
+  private static var slots: Int { 64 }
   private var ids = [UInt64](repeating: 0, count: KeyNames.slots)
   private var infos = [TrackingKeyInfo?](repeating: nil, count: KeyNames.slots)
 

@@ -90,10 +90,10 @@ struct WriteLog {
   /// The start of the innermost open change recording; meaningless while none is open.
   private(set) var recordingStart: UInt64 = 0
 
-  private static let scanLimit = 16
+  private static var scanLimit: Int { 16 }
   /// The largest log whose storage is kept between spans: a rare huge span must not hold its
   /// memory for the thread's lifetime.
-  private static let keptCapacity = 1_024
+  private static var keptCapacity: Int { 1_024 }
 
   /// Whether a span is open: writes are logged.
   @inline(__always) var isOpen: Bool { !spans.isEmpty }
@@ -118,7 +118,18 @@ struct WriteLog {
   /// empties.
   ///
   /// - Complexity: O(*e*) for the span's *e* entries.
+  @inline(__always)
   mutating func close() {
+    // The usual end of a send: its transaction alone, nothing logged.
+    if entries.isEmpty && spans.count == 1 && !spans[0].isRecording {
+      spans.removeLast()
+      return
+    }
+    closeSpan()
+  }
+
+  /// ``close()``, beyond its shortcut.
+  private mutating func closeSpan() {
     let span = spans.removeLast()
     if span.isRecording {
       recordings -= 1
@@ -160,7 +171,7 @@ struct WriteLog {
     before: Value, after: Value, isDuplicate: (Value, Value) -> Bool
   ) {
     let property = Property(registrar: core.toOpaque(), id: id)
-    var next = lastEntry(of: property)
+    let next = lastEntry(of: property)
     if next.map({ $0 < spans[spans.count &- 1].first }) ?? true {
       append(
         Entry(
@@ -169,7 +180,18 @@ struct WriteLog {
           outer: next ?? -1, before: before, after: after),
         property)
     }
-    // The enclosing spans' entries, out to the outermost.
+    if let next { update(from: next, after: after, isDuplicate: isDuplicate) }
+  }
+
+  /// Updates the property's entry at `position` and those it links to, out to the outermost
+  /// span, for a write that stored `after`. Apart from ``log(_:id:keeper:hasModel:before:after:isDuplicate:)``,
+  /// which then needs no metadata for `Value?` (the cast's), looked up at run time: a
+  /// property's first write in a span, the usual one, never comes here.
+  @inline(never)
+  private mutating func update<Value>(
+    from position: Int, after: Value, isDuplicate: (Value, Value) -> Bool
+  ) {
+    var next: Int? = position
     while let position = next {
       if let first = entries[position].before {
         if let first = first as? Value {
@@ -223,7 +245,7 @@ struct WriteLog {
     entries[position].key = key
   }
 
-  private mutating func append(_ entry: Entry, _ property: Property) {
+  private mutating func append(_ entry: consuming Entry, _ property: Property) {
     entries.append(entry)
     if indexed {
       index[property] = entries.count &- 1

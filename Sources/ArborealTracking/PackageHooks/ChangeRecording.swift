@@ -116,36 +116,79 @@ package func beginChangeRecording() -> ChangeRecordingMark {
 package func endChangeRecording(
   _ mark: ChangeRecordingMark, keepingValues: Bool
 ) -> RecordedChanges {
-  let context = ThreadContext.unmanagedCurrentOrNew
-  return context._withUnsafeGuaranteedRef { context in
+  var changes = RecordedChanges()
+  endChangeRecording(mark) { log, position, key in
+    var values: (before: Any, after: Any)?
+    if keepingValues, let before = log.entries[position].before,
+      let after = log.entries[position].after
+    {
+      values = (before, after)
+    }
+    changes.append(
+      RecordedChange(
+        registrar: ObjectIdentifier(log.entries[position].core.takeUnretainedValue()), key: key,
+        model: log.entries[position].model, values: values))
+  }
+  return changes
+}
+
+/// Ends the change recording begun with `mark` and returns the properties it changed, each
+/// once, first written first: ``endChangeRecording(_:keepingValues:)`` for a caller that needs
+/// only their keys (a store's log entry without values).
+///
+/// - Complexity: O(*c*) for the recording's *c* changed properties.
+@usableFromInline
+package func endChangeRecordingKeys(_ mark: ChangeRecordingMark) -> TrackingChanges {
+  var keys = UniqueKeys()
+  endChangeRecording(mark) { _, _, key in keys.insert(key) }
+  return TrackingChanges(uniqueKeys: keys.list)
+}
+
+/// Keys, each once, first inserted first. A recording's keys are unique but for a key shared
+/// by several models' hand-written accessors (keys are equal by identity alone): a short list
+/// is searched, a long one hashed.
+private struct UniqueKeys {
+  private(set) var list = SmallList<TrackingKey>()
+  private var seen: Set<TrackingKey>?
+
+  mutating func insert(_ key: TrackingKey) {
+    if list.count < 16 {
+      if list.contains(key) { return }
+    } else {
+      if seen == nil { seen = Set(list) }
+      if !seen!.insert(key).inserted { return }
+    }
+    list.append(key)
+  }
+}
+
+/// Ends the change recording begun with `mark`: passes each net change's position in the
+/// thread's write log and its named key to `each`, then closes the recording's span.
+private func endChangeRecording(
+  _ mark: ChangeRecordingMark, _ each: (inout WriteLog, Int, TrackingKey) -> Void
+) {
+  ThreadContext.unmanagedCurrentOrNew._withUnsafeGuaranteedRef { context in
     precondition(
-      context.writes.spans.count == mark.depth + 1 && context.writes.spans.last?.isRecording == true,
+      context.writes.spans.count == mark.depth + 1
+        && context.writes.spans.last?.isRecording == true,
       "ArborealTracking: change recordings ended out of order")
     TrackingActivity.shared.countRecording(false)
     let start = context.writes.recordingStart
-    var changes = RecordedChanges()
     for position in context.writes.innermost {
-      let entry = context.writes.entries[position]
       // A registrar made after the recording began is new, not changed.
-      guard entry.changed, entry.isState, entry.creation <= start else { continue }
-      var key = entry.key
-      if key.info == nil, let model = entry.model {
-        key = entry.core._withUnsafeGuaranteedRef {
-          context.keyNames.named(entry.key.id, core: $0, model: model)
+      guard context.writes.entries[position].changed, context.writes.entries[position].isState,
+        context.writes.entries[position].creation <= start
+      else { continue }
+      var key = context.writes.entries[position].key
+      if key.info == nil, let model = context.writes.entries[position].model {
+        key = context.writes.entries[position].core._withUnsafeGuaranteedRef {
+          context.keyNames.named(key.id, core: $0, model: model)
         }
         context.writes.name(at: position, key)
       }
-      var values: (before: Any, after: Any)?
-      if keepingValues, let before = entry.before, let after = entry.after {
-        values = (before, after)
-      }
-      changes.append(
-        RecordedChange(
-          registrar: ObjectIdentifier(entry.core.takeUnretainedValue()), key: key,
-          model: entry.model, values: values))
+      each(&context.writes, position, key)
     }
     context.writes.close()
-    return changes
   }
 }
 
@@ -187,11 +230,11 @@ extension TrackingChanges {
   /// The properties of recorded changes, each once, first change first: what a store's log
   /// entry lists. Stored inline for one change.
   ///
-  /// - Complexity: O(*c*²) for *c* changes (an action changes a handful of properties).
+  /// - Complexity: O(*c*) expected for *c* changes.
   @usableFromInline
   package init(recorded changes: RecordedChanges) {
-    var unique = SmallList<TrackingKey>()
-    for change in changes where !unique.contains(change.key) { unique.append(change.key) }
-    self.init(uniqueKeys: unique)
+    var keys = UniqueKeys()
+    for change in changes { keys.insert(change.key) }
+    self.init(uniqueKeys: keys.list)
   }
 }
