@@ -114,11 +114,11 @@ func recordTrackedAccess(_ core: Unmanaged<RegistrarCore>, id: UInt64) {
 /// setters, and whatever the action writes to it later, the model is new, not changed (the
 /// property that now holds it is the change). The invariant: a registrar made on the
 /// recording's thread after the recording began has `creation` above the recording's start
-/// (``ThreadContext/changeLogStart``), and every registrar that existed when it began has
-/// `creation` at or below it. So `report` appends a change only when `creation` is at most
-/// the innermost recording's start, and a recording that ends hands the enclosing one only
-/// the changes of registrars at or below the enclosing one's start (a model made between the
-/// two starts is new to the outer recording, not to the inner one). A registrar made on
+/// (``WriteLog/recordingStart``), and every registrar that existed when it began has
+/// `creation` at or below it. The thread's write log keeps every write (a transaction needs
+/// them all), each entry with its registrar's `creation`, and a recording that ends lists only
+/// the entries at or below its own start (a model made between an outer recording's start and
+/// an inner one's is new to the outer recording, not to the inner one). A registrar made on
 /// another thread while a recording begins may count either way: nothing orders the two.
 ///
 /// ## Why no write is lost
@@ -293,7 +293,8 @@ final class RegistrarCore: @unchecked Sendable {
   ) {
     core._withUnsafeGuaranteedRef { core in
       model._withUnsafeGuaranteedRef { model in
-        core.didChange(tracked: id, model: model, logged: false)
+        core.didChange(
+          tracked: id, model: model, logged: false, context: ThreadContext.unmanagedCurrent)
       }
     }
   }
@@ -309,19 +310,18 @@ final class RegistrarCore: @unchecked Sendable {
     _ core: Unmanaged<RegistrarCore>, id: UInt64, model: Unmanaged<AnyObject>,
     before: __owned Value, after: Value, isDuplicate: (Value, Value) -> Bool
   ) {
-    if let context = ThreadContext.unmanagedCurrent {
-      context._withUnsafeGuaranteedRef { context in
-        guard context.writes.isOpen else { return }
-        model._withUnsafeGuaranteedRef { model in
-          context.writes.log(
-            core, id: id, keeper: model, hasModel: true, before: before, after: after,
-            isDuplicate: isDuplicate)
-        }
+    let context = ThreadContext.unmanagedCurrent
+    context?._withUnsafeGuaranteedRef { context in
+      guard context.writes.isOpen else { return }
+      model._withUnsafeGuaranteedRef { model in
+        context.writes.log(
+          core, id: id, keeper: model, hasModel: true, before: before, after: after,
+          isDuplicate: isDuplicate)
       }
     }
     core._withUnsafeGuaranteedRef { core in
       model._withUnsafeGuaranteedRef { model in
-        core.didChange(tracked: id, model: model, logged: true)
+        core.didChange(tracked: id, model: model, logged: true, context: context)
       }
     }
   }
@@ -353,9 +353,12 @@ final class RegistrarCore: @unchecked Sendable {
   /// nothing observes the property (a write that takes the slow path only for a change
   /// recording): the thread's write log is all it needs.
   ///
-  /// - Parameter logged: Whether the caller logged the write with its values already.
-  func didChange(tracked id: UInt64, model: AnyObject, logged: Bool) {
-    let context = ThreadContext.unmanagedCurrent
+  /// - Parameters:
+  ///   - logged: Whether the caller logged the write with its values already.
+  ///   - context: The calling thread's context, looked up once per write by the caller.
+  func didChange(
+    tracked id: UInt64, model: AnyObject, logged: Bool, context: Unmanaged<ThreadContext>?
+  ) {
     if !logged, let context {
       context._withUnsafeGuaranteedRef { context in
         guard context.writes.isOpen else { return }
