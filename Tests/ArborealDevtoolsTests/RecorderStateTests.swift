@@ -30,6 +30,36 @@ import Testing
     #expect(state.enqueue(4) == .startWriter, "the writer stopped: a new one starts")
   }
 
+  @Test func aBatchGivenBackIsTheStorageOfTheNextButOne() {
+    var state = State(limit: 100)
+    _ = state.enqueue(1)
+    for item in 2...50 { _ = state.enqueue(item) }
+    guard case .write(var batch, _) = state.next() else {
+      Issue.record("expected a batch")
+      return
+    }
+    let capacity = batch.capacity
+    batch.removeAll(keepingCapacity: true)
+    state.giveBack(batch)
+    _ = state.enqueue(51)  // appended to a new array: the spare waits for the next batch
+    guard case .write(let second, _) = state.next() else {
+      Issue.record("expected a batch")
+      return
+    }
+    #expect(second == [51])
+    _ = state.enqueue(52)
+    #expect(state.pending.capacity == capacity, "the spare's storage, reused")
+    // Not kept: a batch larger than the limit allows (a burst's storage is let go).
+    var other = State(limit: 2)
+    var big: [Int] = []
+    big.reserveCapacity(1_000)
+    other.giveBack(big)
+    _ = other.enqueue(1)
+    _ = other.next()
+    _ = other.enqueue(2)
+    #expect(other.pending.capacity < 1_000)
+  }
+
   @Test func aWaiterIsResumedWhenTheWriterStops() {
     var state = State()
     let idle = state.wait("idle")

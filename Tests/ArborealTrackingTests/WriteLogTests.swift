@@ -34,7 +34,7 @@ import Testing
 
   @Test func aPropertySetAndSetBackIsUnchanged() {
     var log = WriteLog()
-    log.open()
+    log.openTransaction()
     write(&log, 1, 0, 5)
     #expect(span(log) == [[1, 1]])
     write(&log, 1, 5, 0)
@@ -47,7 +47,7 @@ import Testing
 
   @Test func theFirstWritesOldValueMeetsTheLastWritesNewOne() {
     var log = WriteLog()
-    log.open()
+    log.openTransaction()
     write(&log, 1, 0, 5)
     write(&log, 1, 5, 7)
     #expect(!isUnchanged(log, 1))
@@ -58,7 +58,7 @@ import Testing
 
   @Test func aWriteThatKeptNoValuesMakesThePropertyChangedForTheRestOfTheSpan() {
     var log = WriteLog()
-    log.open()
+    log.openTransaction()
     write(&log, 1, 0, 5)
     edit(&log, 1)
     write(&log, 1, 5, 0)
@@ -68,7 +68,7 @@ import Testing
 
   @Test func propertiesKeepTheirFirstWriteOrderAndRegistrarsTheirOwnEntries() {
     var log = WriteLog()
-    log.open()
+    log.openTransaction()
     write(&log, 2, 0, 1)
     write(&log, 1, 0, 1)
     write(&log, 2, 1, 0)
@@ -79,7 +79,7 @@ import Testing
 
   @Test func anInnerSpanUpdatesTheEnclosingSpansEntriesAndMergesIntoThem() {
     var log = WriteLog()
-    log.open()  // the outer span: a transaction
+    log.openTransaction()  // the outer span: a transaction
     write(&log, 1, 0, 1)
     log.open(recordingAt: 7)
     #expect(log.recordings == 1 && log.recordingStart == 7)
@@ -97,9 +97,31 @@ import Testing
     #expect(log.entries.isEmpty)
   }
 
+  @Test func aRecordingThatBeginsInAnEmptyTransactionSharesItsSpan() {
+    var log = WriteLog()
+    log.openTransaction()
+    log.open(recordingAt: 3)
+    #expect(log.spans.count == 1 && log.recordings == 1 && log.recordingStart == 3)
+    write(&log, 1, 0, 1)
+    log.endRecording()
+    // The entries stay for the transaction, unmoved.
+    #expect(log.spans.count == 1 && log.recordings == 0)
+    #expect(span(log) == [[1, 1]])
+    log.close()
+    #expect(log.entries.isEmpty && !log.isOpen)
+    // Not when the transaction holds writes already: the recording's span starts after them.
+    log.openTransaction()
+    write(&log, 1, 0, 1)
+    log.open(recordingAt: 4)
+    #expect(log.spans.count == 2 && log.innermost.isEmpty)
+    log.endRecording()
+    #expect(log.spans.count == 1 && log.recordings == 0)
+    log.close()
+  }
+
   @Test func aWriteInThreeSpansUpdatesEachOfThem() {
     var log = WriteLog()
-    log.open()
+    log.openTransaction()
     write(&log, 1, 0, 1)
     log.open(recordingAt: 1)
     log.open(recordingAt: 2)
@@ -119,7 +141,7 @@ import Testing
 
   @Test func manyPropertiesAreFoundThroughTheIndex() {
     var log = WriteLog()
-    log.open()
+    log.openTransaction()
     for id in 0..<100 as Range<UInt64> { write(&log, id, 0, 1) }
     log.open(recordingAt: 0)
     for id in 0..<100 as Range<UInt64> where id.isMultiple(of: 2) { write(&log, id, 1, 0) }
@@ -132,7 +154,7 @@ import Testing
     write(&log, 105, 1, 0)
     #expect(log.entries.count == 110 && isUnchanged(log, 105))
     log.close()
-    log.open()
+    log.openTransaction()
     write(&log, 7, 0, 1)
     #expect(log.entries.count == 1)
   }
@@ -141,7 +163,7 @@ import Testing
     // Each written twice: the index finds each entry in O(1) (a scan per write would make this
     // about 10^12 steps).
     var log = WriteLog()
-    log.open()
+    log.openTransaction()
     for id in 0..<1_000_000 as Range<UInt64> { write(&log, id, 0, 1) }
     for id in 0..<1_000_000 as Range<UInt64> { write(&log, id, 1, 0) }
     #expect(log.entries.count == 1_000_000)

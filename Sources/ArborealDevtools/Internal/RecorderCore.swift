@@ -117,7 +117,7 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
           changes: entry.changes))
       return (start, shared.state.producerMustWait())
     }
-    if start == .startWriter { startWriter() }
+    if start == .startWriter { startWriter(after: Self.batchingDelay) }
     // Back-pressure: the writer is `limit` steps behind; wait until it takes them. It runs on
     // a queue of its own and never waits for the producer, so this wait always ends.
     if mustWait { room.wait() }
@@ -142,17 +142,30 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
 
   var writeError: RecordingError? { shared.withLock { $0.writeError } }
 
-  private func startWriter() {
-    queue.async { [self] in drain() }
+  /// How long a writer started by a logged action waits before it takes the pending steps:
+  /// the steps of a burst go as one batch, and the main actor pays for starting the writer
+  /// once per batch instead of once per step (a started writer wakes a thread). A flush waits
+  /// at most this much longer.
+  private static var batchingDelay: DispatchTimeInterval { .milliseconds(1) }
+
+  /// Starts the writer on its queue, at once or after `delay`.
+  private func startWriter(after delay: DispatchTimeInterval? = nil) {
+    if let delay {
+      queue.asyncAfter(deadline: .now() + delay) { [self] in drain() }
+    } else {
+      queue.async { [self] in drain() }
+    }
   }
 
   /// The writer: writes batches until nothing is pending.
   private func drain() {
     while true {
       switch shared.withLock({ $0.state.next() }) {
-      case .write(let batch, let wakeProducer):
+      case .write(var batch, let wakeProducer):
         if wakeProducer { room.signal() }
         write(batch)
+        batch.removeAll(keepingCapacity: true)
+        shared.withLock { [batch] in $0.state.giveBack(batch) }
         if syncsEachBatch, output.descriptor >= 0 { fsync(output.descriptor) }
       case .stop(let resume, let closeFile):
         if closeFile, output.descriptor >= 0 {

@@ -16,8 +16,13 @@
 ///   blocks until the writer takes the batch, which clears it and says to wake the producer.
 ///   So at most `limit` items wait and `limit` more are being written: memory stays bounded
 ///   and nothing is dropped.
+/// - Two arrays take turns: the writer takes `pending` whole and gives it back emptied
+///   (``giveBack(_:)``), to be the next `pending` but one, so a steady recording appends
+///   without allocating. `spare` is empty, with its capacity.
 struct RecorderState<Item, Waiter> {
   private(set) var pending: [Item] = []
+  /// An emptied batch the writer gave back, kept for its storage.
+  private var spare: [Item] = []
   /// The most items that wait for the writer before a producer is made to wait.
   let limit: Int
   /// Whether the producer waits for the writer to take the pending items.
@@ -66,9 +71,11 @@ struct RecorderState<Item, Waiter> {
   /// Takes everything pending for the writer, or stops it when nothing is.
   mutating func next() -> Next {
     if !pending.isEmpty {
-      // Handed over whole, O(1) under the caller's lock: the next enqueue starts a new array.
+      // Handed over whole, O(1) under the caller's lock: the next enqueue appends to the spare
+      // storage (or starts a new array).
       let batch = pending
-      pending = []
+      pending = spare
+      spare = []
       let wake = producerWaits
       producerWaits = false
       return .write(batch, wakeProducer: wake)
@@ -79,6 +86,16 @@ struct RecorderState<Item, Waiter> {
     let closeFile = isClosed && !isFileClosed
     if closeFile { isFileClosed = true }
     return .stop(resume: resume, closeFile: closeFile)
+  }
+
+  /// Takes back a batch the writer has written, emptied, for its storage: unless it is larger
+  /// than `limit` items' worth (a rare burst must not hold its memory for the recording's
+  /// lifetime) or a spare is kept already.
+  mutating func giveBack(_ batch: consuming [Item]) {
+    guard spare.capacity == 0, batch.isEmpty, batch.capacity <= Swift.min(limit, 65_536) else {
+      return
+    }
+    spare = batch
   }
 
   /// Registers a waiter for everything enqueued so far to be written; false when it already

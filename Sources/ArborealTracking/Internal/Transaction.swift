@@ -35,7 +35,7 @@ final class Transaction {
   /// Opens the transaction's span of the thread's write log.
   @inline(__always)
   func open(_ context: ThreadContext) {
-    context.writes.open()
+    context.writes.openTransaction()
   }
 
   /// Adds a change of `key` of `core` for each of `observers`. (The write itself is in the
@@ -86,9 +86,9 @@ final class Transaction {
     swap(&removedOneShots, &self.removedOneShots)
 
     var unchanged = Set<UInt64>()
-    for position in context.writes.innermost {
-      let entry = context.writes.entries[position]
-      if !entry.changed { unchanged.insert(entry.key.id) }
+    // Stored fields read one by one: a copy of the entry would copy its values too.
+    for position in context.writes.innermost where !context.writes.entries[position].changed {
+      unchanged.insert(context.writes.entries[position].key.id)
     }
     for handed in removedOneShots
     where context.writes.isUnchanged(

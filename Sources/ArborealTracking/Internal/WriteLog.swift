@@ -72,13 +72,19 @@ struct WriteLog {
     var model: AnyObject? { hasModel ? keeper : nil }
   }
 
-  /// An open span: where its entries start, and for a change recording, its start (creation
-  /// serial) and the start of the recording it is nested in.
+  /// An open span: where its entries start, whether it is the transaction's, and for a change
+  /// recording, its start (creation serial) and the start of the recording it is nested in.
+  ///
+  /// A recording that begins right after the transaction opened, with nothing written in
+  /// between (a store's logged send), shares the transaction's span instead of opening its
+  /// own: both own the same entries, so one span serves both, and the recording's end leaves
+  /// the entries for the transaction to deliver without moving them (``endRecording()``).
   struct Span {
     let first: Int
-    let isRecording: Bool
-    let recordingStart: UInt64
-    let enclosingRecordingStart: UInt64
+    let isTransaction: Bool
+    var isRecording: Bool
+    var recordingStart: UInt64
+    var enclosingRecordingStart: UInt64
   }
 
   private(set) var entries: [Entry] = []
@@ -101,16 +107,45 @@ struct WriteLog {
   /// The positions of the innermost span's entries.
   var innermost: Range<Int> { (spans.last?.first ?? entries.count)..<entries.count }
 
-  /// Opens a span: a transaction, or a change recording that began at `recordingStart`.
-  mutating func open(recordingAt recordingStart: UInt64? = nil) {
+  /// Opens the transaction's span.
+  mutating func openTransaction() {
     spans.append(
       Span(
-        first: entries.count, isRecording: recordingStart != nil,
-        recordingStart: recordingStart ?? 0, enclosingRecordingStart: self.recordingStart))
-    if let recordingStart {
-      recordings += 1
-      self.recordingStart = recordingStart
+        first: entries.count, isTransaction: true, isRecording: false, recordingStart: 0,
+        enclosingRecordingStart: 0))
+  }
+
+  /// Opens a change recording's span, which began at `recordingStart`; shares the
+  /// transaction's when the transaction's is the innermost and holds nothing yet.
+  mutating func open(recordingAt recordingStart: UInt64) {
+    let enclosing = self.recordingStart
+    recordings += 1
+    self.recordingStart = recordingStart
+    if let last = spans.indices.last, spans[last].isTransaction, !spans[last].isRecording,
+      spans[last].first == entries.count
+    {
+      spans[last].isRecording = true
+      spans[last].recordingStart = recordingStart
+      spans[last].enclosingRecordingStart = enclosing
+      return
     }
+    spans.append(
+      Span(
+        first: entries.count, isTransaction: false, isRecording: true,
+        recordingStart: recordingStart, enclosingRecordingStart: enclosing))
+  }
+
+  /// Ends the innermost span's change recording: closes its span, or leaves the span to the
+  /// transaction it shares, entries and all.
+  mutating func endRecording() {
+    let last = spans.count &- 1
+    guard spans[last].isTransaction else {
+      close()
+      return
+    }
+    recordings -= 1
+    recordingStart = spans[last].enclosingRecordingStart
+    spans[last].isRecording = false
   }
 
   /// Closes the innermost span: its entries become the enclosing span's, but for those of
@@ -122,6 +157,8 @@ struct WriteLog {
   mutating func close() {
     // The usual end of a send: its transaction alone, nothing logged.
     if entries.isEmpty && spans.count == 1 && !spans[0].isRecording {
+      // (A span with a recording is closed by its `endRecording()` first, which this skips
+      // past only to keep the count of recordings right.)
       spans.removeLast()
       return
     }
@@ -135,6 +172,7 @@ struct WriteLog {
       recordings -= 1
       recordingStart = span.enclosingRecordingStart
     }
+    checkNoRecordingLeft(in: span)
     guard let enclosing = spans.last else {
       if entries.capacity <= Self.keptCapacity {
         entries.removeAllKeepingStorage()
@@ -151,12 +189,12 @@ struct WriteLog {
     for position in span.first..<entries.count {
       let outer = entries[position].outer
       if outer >= enclosing.first {
-        if indexed { index[entries[position].property] = outer }
+        if indexed { index[entryProperty(at: position)] = outer }
         continue
       }
       if kept != position {
         entries.swapAt(kept, position)
-        if indexed { index[entries[kept].property] = kept }
+        if indexed { index[entryProperty(at: kept)] = kept }
       }
       kept += 1
     }
@@ -250,10 +288,17 @@ struct WriteLog {
     if indexed {
       index[property] = entries.count &- 1
     } else if entries.count > Self.scanLimit {
-      for position in entries.indices { index[entries[position].property] = position }
+      for position in entries.indices { index[entryProperty(at: position)] = position }
       indexed = true
     }
     checkInvariants()
+  }
+
+  /// The property of the entry at `position`, from its stored fields (the entry's computed
+  /// `property` would copy the whole entry out of the array first).
+  @inline(__always)
+  private func entryProperty(at position: Int) -> Property {
+    Property(registrar: entries[position].core.toOpaque(), id: entries[position].key.id)
   }
 
   /// The position of the property's last entry: its innermost one.
@@ -269,6 +314,17 @@ struct WriteLog {
       }
     }
     return nil
+  }
+
+  /// Asserts, when built with `-DARBOREAL_INTERNAL_CHECKS`, that a transaction's span closes
+  /// after the recording that shared it ended (spans close innermost first).
+  @inline(__always)
+  private func checkNoRecordingLeft(in span: Span) {
+    #if ARBOREAL_INTERNAL_CHECKS
+      precondition(
+        !(span.isTransaction && span.isRecording),
+        "WriteLog: a transaction closed before the recording that shares its span")
+    #endif
   }
 
   /// Asserts the invariants when built with `-DARBOREAL_INTERNAL_CHECKS`, for logs of up to

@@ -75,8 +75,8 @@ package func withChangeRecording<T, E: Error>(
   return (value, Array(endChangeRecording(mark, keepingValues: keepingValues)))
 }
 
-/// A change recording begun by ``beginChangeRecording()``: its depth among the spans open on
-/// its thread, checked when it ends.
+/// A change recording begun by ``beginChangeRecording()``: how many recordings were open on
+/// its thread with it, checked when it ends.
 ///
 /// The recording is a span of the thread's write log (see `WriteLog`), which holds its writes
 /// with their net changes; nested recordings share the log, and an inner recording's changes
@@ -86,7 +86,7 @@ package func withChangeRecording<T, E: Error>(
 /// its begin returned (``withChangeRecording(keepingValues:_:)`` and the store's send do).
 @usableFromInline
 package struct ChangeRecordingMark {
-  /// How many spans were open on the thread when the recording began.
+  /// How many recordings were open on the thread once this one began.
   let depth: Int
 }
 
@@ -98,12 +98,11 @@ package struct ChangeRecordingMark {
 package func beginChangeRecording() -> ChangeRecordingMark {
   let context = ThreadContext.unmanagedCurrentOrNew
   return context._withUnsafeGuaranteedRef { context in
-    let mark = ChangeRecordingMark(depth: context.writes.spans.count)
     // Counted in before the start is read: a registrar made on this thread from now on sees
     // the count and takes a serial above the start.
     TrackingActivity.shared.countRecording(true)
     context.writes.open(recordingAt: RegistrarCreation.now)
-    return mark
+    return ChangeRecordingMark(depth: context.writes.recordings)
   }
 }
 
@@ -127,7 +126,8 @@ package func endChangeRecording(
     changes.append(
       RecordedChange(
         registrar: ObjectIdentifier(log.entries[position].core.takeUnretainedValue()), key: key,
-        model: log.entries[position].model, values: values))
+        model: log.entries[position].hasModel ? log.entries[position].keeper : nil,
+        values: values))
   }
   return changes
 }
@@ -169,8 +169,7 @@ private func endChangeRecording(
 ) {
   ThreadContext.unmanagedCurrentOrNew._withUnsafeGuaranteedRef { context in
     precondition(
-      context.writes.spans.count == mark.depth + 1
-        && context.writes.spans.last?.isRecording == true,
+      context.writes.recordings == mark.depth && context.writes.spans.last?.isRecording == true,
       "ArborealTracking: change recordings ended out of order")
     TrackingActivity.shared.countRecording(false)
     let start = context.writes.recordingStart
@@ -180,15 +179,18 @@ private func endChangeRecording(
         context.writes.entries[position].creation <= start
       else { continue }
       var key = context.writes.entries[position].key
-      if key.info == nil, let model = context.writes.entries[position].model {
+      // Stored fields only: a computed one (`model`) would copy the whole entry out.
+      if key.info == nil, context.writes.entries[position].hasModel {
+        let model = context.writes.entries[position].keeper
         key = context.writes.entries[position].core._withUnsafeGuaranteedRef {
           context.keyNames.named(key.id, core: $0, model: model)
         }
-        context.writes.name(at: position, key)
+        // Kept for the enclosing recordings, if any.
+        if context.writes.recordings > 1 { context.writes.name(at: position, key) }
       }
       each(&context.writes, position, key)
     }
-    context.writes.close()
+    context.writes.endRecording()
   }
 }
 
