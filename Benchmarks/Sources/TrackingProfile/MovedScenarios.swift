@@ -145,6 +145,18 @@ let movedScenarios: [String: @Sendable (Int) -> Void] = [
       token.cancel()
     }
   },
+  "send/logged-values": { count in
+    MainActor.assumeIsolated {
+      let store = Store(state: ProfileCounter(), environment: ())
+      let sink = Sink()
+      let token = store.addLogHandler(logsValues: true) {
+        sink.runs &+= $0.changedValues.count
+      }
+      for _ in 0..<count { store.send(.increment) }
+      precondition(store.state.count == count)
+      token.cancel()
+    }
+  },
   "send/forwarded": { count in
     MainActor.assumeIsolated {
       let store = Store(state: ProfileParent(), environment: ())
