@@ -150,20 +150,23 @@ public struct Tracked<Value> {
         model[keyPath: storageKeyPath].value = newValue
         return
       }
-      guard let isDuplicate = model[keyPath: storageKeyPath].isDuplicate else {
-        model[keyPath: storageKeyPath].value = newValue
-        reportChange(model, id: id)
-        return
+      if let isDuplicate = model[keyPath: storageKeyPath].isDuplicate {
+        if isDuplicate(model[keyPath: storageKeyPath].value, newValue) { return }
+        if RegistrarCore.logsWrites() {
+          // A transaction or a recording is open on this thread: the old value moves out of
+          // the property (swapped, not copied) to its write log (see `WriteLog`), which keeps
+          // it inline with the new one.
+          var before = newValue
+          swap(&model[keyPath: storageKeyPath].value, &before)
+          RegistrarCore.didChange(
+            Unmanaged.passUnretained(model.registrar.core), id: id,
+            model: Unmanaged.passUnretained(model as AnyObject), before: before,
+            after: model[keyPath: storageKeyPath].value, isDuplicate: isDuplicate)
+          return
+        }
       }
-      if isDuplicate(model[keyPath: storageKeyPath].value, newValue) { return }
-      // Swapped, not copied: the old value moves out of the property to the write log (see
-      // `WriteLog`), which keeps it inline when a transaction or a recording is open.
-      var before = newValue
-      swap(&model[keyPath: storageKeyPath].value, &before)
-      RegistrarCore.didChange(
-        Unmanaged.passUnretained(model.registrar.core), id: id,
-        model: Unmanaged.passUnretained(model as AnyObject), before: before,
-        after: model[keyPath: storageKeyPath].value, isDuplicate: isDuplicate)
+      model[keyPath: storageKeyPath].value = newValue
+      reportChange(model, id: id)
     }
     // In-place mutation (`items.append(x)`): a get-then-set would copy a collection on every
     // append. One yield on every path keeps the coroutine inlinable.
@@ -186,6 +189,10 @@ public struct Tracked<Value> {
       if _slowPath(slow) {
         if let old, let isDuplicate = model[keyPath: storageKeyPath].isDuplicate {
           if isDuplicate(old, model[keyPath: storageKeyPath].value) { return }
+          guard RegistrarCore.logsWrites() else {
+            reportChange(model, id: id)
+            return
+          }
           RegistrarCore.didChange(
             Unmanaged.passUnretained(model.registrar.core), id: id,
             model: Unmanaged.passUnretained(model as AnyObject), before: old,

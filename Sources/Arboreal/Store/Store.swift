@@ -412,12 +412,24 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   static func describe(
     _ changes: RecordedChanges
   ) -> [StoreLogEntry<Model.Action>.ChangedValue] {
-    changes.map { change in
-      let after = change.values?.after ?? change.currentValue
-      return .init(
-        key: change.key, before: change.values.map { String(reflecting: $0.before) },
-        after: after.map { String(reflecting: $0) })
+    // A loop, not `map`: in this generic context `map` is not specialised.
+    var described: [StoreLogEntry<Model.Action>.ChangedValue] = []
+    described.reserveCapacity(changes.count)
+    for index in changes.indices {
+      let change = changes[index]
+      if let values = change.values {
+        described.append(
+          .init(
+            key: change.key, before: String(reflecting: values.before),
+            after: String(reflecting: values.after)))
+      } else {
+        described.append(
+          .init(
+            key: change.key, before: nil,
+            after: change.currentValue.map { String(reflecting: $0) }))
+      }
     }
+    return described
   }
 
   /// Handles the queued actions, in order, including those queued meanwhile.

@@ -299,6 +299,14 @@ final class RegistrarCore: @unchecked Sendable {
     }
   }
 
+  /// Whether a write on this thread goes to its write log with its values: a transaction or a
+  /// change recording is open. Not inlined: only the slow path of a write calls it.
+  @usableFromInline
+  static func logsWrites() -> Bool {
+    guard let context = ThreadContext.unmanagedCurrent else { return false }
+    return context._withUnsafeGuaranteedRef { $0.writes.isOpen }
+  }
+
   /// Records a change of the `@Tracked` property `id` of `model` from `before` to `after`
   /// (unequal by `isDuplicate`), and notifies its observers. With a transaction or a change
   /// recording open on this thread, the write goes to its write log with both values, which
@@ -359,13 +367,8 @@ final class RegistrarCore: @unchecked Sendable {
   func didChange(
     tracked id: UInt64, model: AnyObject, logged: Bool, context: Unmanaged<ThreadContext>?
   ) {
-    if !logged, let context {
-      context._withUnsafeGuaranteedRef { context in
-        guard context.writes.isOpen else { return }
-        context.writes.log(
-          Unmanaged.passUnretained(self), key: TrackingKey(unnamed: id), keeper: model,
-          hasModel: true, isState: true)
-      }
+    if !logged, let context, context._withUnsafeGuaranteedRef({ $0.writes.isOpen }) {
+      logWithoutValues(id, model: model, context: context)
     }
     if observedMask.load(ordering: .relaxed) & TrackingKey.maskBit(of: id) == 0 {
       // Nobody observes the property: an unobserved write outside a change recording would
@@ -400,6 +403,17 @@ final class RegistrarCore: @unchecked Sendable {
     withState { $0.rename(named) }
     // Looked up again: the reflection above may run a model's `customMirror`.
     report(named, to: observers, context: ThreadContext.unmanagedCurrent)
+  }
+
+  /// Logs a write of the `@Tracked` property `id` of `model` that kept no values in the
+  /// thread's write log. Apart, so that the write path it is not taken on stays small.
+  @inline(never)
+  private func logWithoutValues(_ id: UInt64, model: AnyObject, context: Unmanaged<ThreadContext>) {
+    context._withUnsafeGuaranteedRef { context in
+      context.writes.log(
+        Unmanaged.passUnretained(self), key: TrackingKey(unnamed: id), keeper: model,
+        hasModel: true, isState: true)
+    }
   }
 
   /// Records a change of `key` and notifies its observers (or hands them to the thread's
