@@ -97,6 +97,19 @@ import Testing
     #expect(log.entries.isEmpty)
   }
 
+  @Test func aTransactionAloneMakesItsSpanOnlyWhenSomethingNeedsIt() {
+    var log = WriteLog()
+    log.openTransaction()
+    #expect(log.isOpen && log.spans.isEmpty)
+    log.close()
+    #expect(!log.isOpen)
+    log.openTransaction()
+    write(&log, 1, 0, 1)  // the first write makes it
+    #expect(log.spans.count == 1 && span(log) == [[1, 1]])
+    log.close()
+    #expect(!log.isOpen && log.entries.isEmpty)
+  }
+
   @Test func aRecordingThatBeginsInAnEmptyTransactionSharesItsSpan() {
     var log = WriteLog()
     log.openTransaction()

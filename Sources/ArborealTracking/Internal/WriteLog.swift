@@ -101,14 +101,37 @@ struct WriteLog {
   /// memory for the thread's lifetime.
   private static var keptCapacity: Int { 1_024 }
 
+  /// A transaction opened with no span open, whose span is not made yet: it is made when
+  /// something needs it (a write to log, a recording that opens), so that a send that logs
+  /// nothing (no observer, no recording) costs a flag. Never set while a span is open.
+  private var hasDeferredTransaction = false
+
   /// Whether a span is open: writes are logged.
-  @inline(__always) var isOpen: Bool { !spans.isEmpty }
+  @inline(__always) var isOpen: Bool { hasDeferredTransaction || !spans.isEmpty }
 
   /// The positions of the innermost span's entries.
   var innermost: Range<Int> { (spans.last?.first ?? entries.count)..<entries.count }
 
-  /// Opens the transaction's span.
+  /// Opens the transaction's span (deferred when it would be the only one).
+  @inline(__always)
   mutating func openTransaction() {
+    if spans.isEmpty {
+      hasDeferredTransaction = true
+    } else {
+      appendTransactionSpan()
+    }
+  }
+
+  /// Makes the deferred transaction's span, if any.
+  @inline(__always)
+  private mutating func makeDeferredSpan() {
+    if hasDeferredTransaction {
+      hasDeferredTransaction = false
+      appendTransactionSpan()
+    }
+  }
+
+  private mutating func appendTransactionSpan() {
     spans.append(
       Span(
         first: entries.count, isTransaction: true, isRecording: false, recordingStart: 0,
@@ -118,6 +141,7 @@ struct WriteLog {
   /// Opens a change recording's span, which began at `recordingStart`; shares the
   /// transaction's when the transaction's is the innermost and holds nothing yet.
   mutating func open(recordingAt recordingStart: UInt64) {
+    makeDeferredSpan()
     let enclosing = self.recordingStart
     recordings += 1
     self.recordingStart = recordingStart
@@ -156,6 +180,10 @@ struct WriteLog {
   @inline(__always)
   mutating func close() {
     // The usual end of a send: its transaction alone, nothing logged.
+    if hasDeferredTransaction {
+      hasDeferredTransaction = false
+      return
+    }
     if entries.isEmpty && spans.count == 1 && !spans[0].isRecording {
       // (A span with a recording is closed by its `endRecording()` first, which this skips
       // past only to keep the count of recordings right.)
@@ -208,6 +236,7 @@ struct WriteLog {
     _ core: Unmanaged<RegistrarCore>, id: UInt64, keeper: AnyObject, hasModel: Bool,
     before: Value, after: Value, isDuplicate: (Value, Value) -> Bool
   ) {
+    makeDeferredSpan()
     let property = Property(registrar: core.toOpaque(), id: id)
     let next = lastEntry(of: property)
     if next.map({ $0 < spans[spans.count &- 1].first }) ?? true {
@@ -251,6 +280,7 @@ struct WriteLog {
     _ core: Unmanaged<RegistrarCore>, key: TrackingKey, keeper: AnyObject, hasModel: Bool,
     isState: Bool
   ) {
+    makeDeferredSpan()
     let property = Property(registrar: core.toOpaque(), id: key.id)
     var next = lastEntry(of: property)
     if next.map({ $0 < spans[spans.count &- 1].first }) ?? true {
@@ -331,6 +361,7 @@ struct WriteLog {
   /// 64 entries (a larger one would make the checked build quadratic); does nothing otherwise.
   func checkInvariants() {
     #if ARBOREAL_INTERNAL_CHECKS
+      precondition(!hasDeferredTransaction || spans.isEmpty, "WriteLog: a deferred span")
       guard entries.count <= 64 else { return }
       var previous = 0
       for span in spans {
