@@ -52,6 +52,7 @@ let package = Package(
       name: "TrackingProfile",
       dependencies: [
         .product(name: "Arboreal", package: "Arboreal"),
+        .product(name: "ArborealDevtools", package: "Arboreal"),
         .product(name: "ArborealObservation", package: "Arboreal"),
         .product(name: "ArborealTracking", package: "Arboreal"),
       ]

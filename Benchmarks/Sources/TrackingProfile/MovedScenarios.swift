@@ -1,5 +1,7 @@
 import Arboreal
+import ArborealDevtools
 import ArborealObservation
+import Foundation
 import ArborealTracking
 import Observation
 
@@ -8,10 +10,17 @@ import Observation
 // the TrackingBenchmarks scenario of the same name, one operation repeated `count` times.
 
 /// A store's counter, as `BenchCounter` in the benchmarks.
-final class ProfileCounter: ArborealModel {
-  enum Action: Sendable { case increment }
+final class ProfileCounter: ReplayableModel {
+  enum Action: Codable, Sendable { case increment }
   let registrar = TrackingRegistrar()
   @Tracked private(set) var count = 0
+
+  init() {}
+
+  /// For `send/recorded`; restoring is never profiled.
+  init(snapshot: Int) { count = snapshot }
+
+  var snapshot: Int { count }
 
   func update(action: Action, environment: Void) -> Fx<Action> {
     count &+= 1
@@ -155,6 +164,20 @@ let movedScenarios: [String: @Sendable (Int) -> Void] = [
       for _ in 0..<count { store.send(.increment) }
       precondition(store.state.count == count)
       token.cancel()
+    }
+  },
+  "send/recorded": { count in
+    MainActor.assumeIsolated {
+      let store = Store(state: ProfileCounter(), environment: ())
+      let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("arboreal-profile-\(UUID().uuidString).jsonl").path
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      guard let recorder = try? StoreRecorder(store, to: path, keepingSteps: false) else {
+        fatalError("the recorder did not start")
+      }
+      for _ in 0..<count { store.send(.increment) }
+      precondition(store.state.count == count)
+      keep(recorder)
     }
   },
   "send/forwarded": { count in

@@ -13,12 +13,48 @@ import Foundation
 
 /// One handled action waiting to be written: what the main actor hands the writer. Taking
 /// it costs a lock and an append; the JSON is made by the writer.
-struct PendingStep<Action: Sendable>: Sendable {
+///
+/// Not generic: the action is kept as `any Sendable` (the writer casts it back), so that the
+/// main actor's side (this step, the queue's state, the lock around it) is concrete code. Generic
+/// types there were looked up at run time on every step (their metadata: about a thousand
+/// instructions per step, more than the rest of the step).
+struct PendingStep: Sendable {
   let sequence: Int
-  let action: Action
+  let action: any Sendable
   /// nil for a sent action; for an effect's, the step that started it (0 if not recorded).
   let startedBy: Int?
   let changes: TrackingChanges
+}
+
+/// What the main actor and the writer share to hand steps over: the queue's state, and the
+/// sequence number of the store's last action before the recording started (steps are
+/// numbered from 1 after it; set by the first step).
+struct RecorderQueue {
+  var state: RecorderState<PendingStep, CheckedContinuation<Void, Never>>
+  var base: Int?
+}
+
+extension RecorderQueue {
+  /// Queues the step of the store's action number `sequence`, numbered from the first step;
+  /// `effectStartedBy` is nil for a sent action, and for an effect's, the store's number of the
+  /// action that started it (nil if unknown). Returns what to do next and whether the producer
+  /// must wait for the writer.
+  mutating func enqueue(
+    sequence: Int, action: any Sendable, effectStartedBy: Int??, changes: TrackingChanges
+  ) -> (RecorderState<PendingStep, CheckedContinuation<Void, Never>>.Start, Bool) {
+    let base = self.base ?? sequence - 1
+    self.base = base
+    let startedBy: Int? =
+      switch effectStartedBy {
+      case nil: nil
+      case .some(let startedBy?) where startedBy > base: startedBy - base
+      case .some: 0
+      }
+    let start = state.enqueue(
+      PendingStep(
+        sequence: sequence - base, action: action, startedBy: startedBy, changes: changes))
+    return (start, state.producerMustWait())
+  }
 }
 
 /// The shared part of a ``StoreRecorder``: the queue of steps to write (guarded by a lock),
@@ -27,14 +63,10 @@ struct PendingStep<Action: Sendable>: Sendable {
 /// The writer runs on a serial dispatch queue, never on the main actor or the concurrency
 /// pool (it blocks on `write`). `RecorderState` guarantees at most one writer at a time.
 final class RecorderCore<Action: Encodable & Sendable>: Sendable {
-  typealias State = RecorderState<PendingStep<Action>, CheckedContinuation<Void, Never>>
+  typealias State = RecorderState<PendingStep, CheckedContinuation<Void, Never>>
 
-  /// What the main actor and the writer share.
-  private struct Shared {
-    var state: State
-    /// The sequence number of the store's last action before the recording started: steps
-    /// are numbered from 1 after it. Set by the first step.
-    var base: Int?
+  /// What the writer keeps, read by the recorder's owner.
+  private struct Written {
     /// The steps written, when kept.
     var steps: [RecordedStep<Action>] = []
     /// The first write that failed; the file gets nothing after it.
@@ -43,7 +75,9 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
 
   // The package's lock (`Locked`, from ArborealTracking): a `Mutex` that ThreadSanitizer is
   // told about, since it cannot see a futex hand-off on Linux by itself.
-  private let shared: Locked<Shared>
+  private let shared: Locked<RecorderQueue>
+  /// The writer's results, under a lock of their own: the main actor's side never takes it.
+  private let written = Locked<Written>.make(Written())
   private let queue = DispatchQueue(label: "org.arboreal.recorder")
   private let output: Output
   /// Where the producer (the store's log handler, on the main actor) waits while the writer
@@ -90,7 +124,7 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
     self.path = path
     self.keepsSteps = keepsSteps
     self.syncsEachBatch = syncsEachBatch
-    self.shared = Locked.make(Shared(state: State(limit: limit)))
+    self.shared = Locked.make(RecorderQueue(state: State(limit: limit)))
     self.output = Output(descriptor: descriptor, header: header)
     if path != nil { queue.async { [self] in writeHeader() } }
   }
@@ -102,20 +136,16 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
 
   /// Queues a handled action for the writer. Called on the main actor: a lock and an append.
   func enqueue(_ entry: StoreLogEntry<Action>) {
-    let (start, mustWait) = shared.withLock { shared -> (State.Start, Bool) in
-      let base = shared.base ?? entry.sequence - 1
-      shared.base = base
-      let startedBy: Int? =
-        switch entry.cause {
-        case .sent: nil
-        case .effect(let startedBy?) where startedBy > base: startedBy - base
-        case .effect: 0
-        }
-      let start = shared.state.enqueue(
-        PendingStep(
-          sequence: entry.sequence - base, action: entry.action, startedBy: startedBy,
-          changes: entry.changes))
-      return (start, shared.state.producerMustWait())
+    // Read out of the generic entry before the lock, so that the locked part is concrete.
+    let effectStartedBy: Int??
+    switch entry.cause {
+    case .sent: effectStartedBy = nil
+    case .effect(let startedBy): effectStartedBy = .some(startedBy)
+    }
+    let (start, mustWait) = shared.withLock { queue -> (State.Start, Bool) in
+      queue.enqueue(
+        sequence: entry.sequence, action: entry.action, effectStartedBy: effectStartedBy,
+        changes: entry.changes)
     }
     if start == .startWriter { startWriter(after: Self.batchingDelay) }
     // Back-pressure: the writer is `limit` steps behind; wait until it takes them. It runs on
@@ -138,9 +168,9 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
     await flush()
   }
 
-  var steps: [RecordedStep<Action>] { shared.withLock { $0.steps } }
+  var steps: [RecordedStep<Action>] { written.withLock { $0.steps } }
 
-  var writeError: RecordingError? { shared.withLock { $0.writeError } }
+  var writeError: RecordingError? { written.withLock { $0.writeError } }
 
   /// How long a writer started by a logged action waits before it takes the pending steps:
   /// the steps of a burst go as one batch, and the main actor pays for starting the writer
@@ -181,32 +211,36 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
   }
 
   /// Encodes and writes a batch, one line and one `write` per step, and keeps the steps.
-  private func write(_ batch: [PendingStep<Action>]) {
+  private func write(_ batch: [PendingStep]) {
     // Nothing to make when the steps are neither kept nor written (a failed file, no path).
     guard keepsSteps || output.descriptor >= 0 else { return }
     var failure: RecordingError?
     var written: [RecordedStep<Action>] = []
     if keepsSteps { written.reserveCapacity(batch.count) }
     for item in batch {
+      // Every step was enqueued from a `StoreLogEntry<Action>` (see `enqueue(_:)`).
+      guard let action = item.action as? Action else {
+        preconditionFailure("RecorderCore: a step whose action is not a \(Action.self)")
+      }
       let changes = item.changes.map(RecordedProperty.init)
       let cause: StoreLogEntry<Action>.Cause =
         item.startedBy.map { .effect(startedBy: $0 > 0 ? $0 : nil) } ?? .sent
       if keepsSteps {
         written.append(
           RecordedStep(
-            sequence: item.sequence, action: item.action, cause: cause, changes: changes))
+            sequence: item.sequence, action: action, cause: cause, changes: changes))
       }
       guard output.descriptor >= 0, failure == nil else { continue }
       let line = StepLine(
         seq: item.sequence, cause: item.startedBy == nil ? "sent" : "effect",
-        startedBy: item.startedBy.flatMap { $0 > 0 ? $0 : nil }, action: item.action,
+        startedBy: item.startedBy.flatMap { $0 > 0 ? $0 : nil }, action: action,
         changes: changes)
       do {
         var data = try line.encoded(with: output.encoder)
         reportSecrets(
           inJSON: data,
           "step \(item.sequence) of the recording \(path.map { "at \($0) " } ?? "")"
-            + "(action `\(caseName(of: item.action))`)")
+            + "(action `\(caseName(of: action))`)")
         data.append(UInt8(ascii: "\n"))
         if let reason = writeAll(data, to: output.descriptor) {
           failure = RecordingError(.file(reason), line: item.sequence + 1, path: path)
@@ -217,9 +251,9 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
           line: item.sequence + 1, path: path)
       }
     }
-    shared.withLock { shared in
-      shared.steps.append(contentsOf: written)
-      if let failure, shared.writeError == nil { shared.writeError = failure }
+    self.written.withLock { kept in
+      kept.steps.append(contentsOf: written)
+      if let failure, kept.writeError == nil { kept.writeError = failure }
     }
     if failure != nil, output.descriptor >= 0 {
       // Nothing more goes to a file that lost a line: its steps would be out of sequence.
@@ -234,7 +268,7 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
     output.header = nil
     header.append(UInt8(ascii: "\n"))
     guard let reason = writeAll(header, to: output.descriptor) else { return }
-    shared.withLock { $0.writeError = RecordingError(.file(reason), line: 1, path: path) }
+    written.withLock { $0.writeError = RecordingError(.file(reason), line: 1, path: path) }
     close(output.descriptor)
     output.descriptor = -1
   }
