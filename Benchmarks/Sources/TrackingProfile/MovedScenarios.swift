@@ -1,8 +1,8 @@
 import Arboreal
 import ArborealDevtools
 import ArborealObservation
-import Foundation
 import ArborealTracking
+import Foundation
 import Observation
 
 // The scenarios of the rows issue 23 moved: a store's send with and without a log handler,
