@@ -40,17 +40,21 @@ struct ActionQueue<Element> {
     return element
   }
 
-  /// Asserts the invariants when built with `-DARBOREAL_INTERNAL_CHECKS`; does nothing
-  /// otherwise. O(1).
-  @inline(__always)
-  func checkInvariants() {
-    #if ARBOREAL_INTERNAL_CHECKS
+  #if ARBOREAL_INTERNAL_CHECKS
+    /// Asserts the invariants when built with `-DARBOREAL_INTERNAL_CHECKS`; does nothing
+    /// otherwise. O(1).
+    @inline(never)
+    func checkInvariants() {
       precondition(head <= elements.count, "ActionQueue: the head is past the end")
       precondition(count == elements.count - head, "ActionQueue: the count is off")
       precondition(
         head == 0 || head < elements.count, "ActionQueue: a drained queue kept its head")
-    #endif
-  }
+    }
+  #else
+    /// Does nothing: the checks are built with `-DARBOREAL_INTERNAL_CHECKS`.
+    @inline(__always)
+    func checkInvariants() {}
+  #endif
 }
 
 extension ActionQueue: Sendable where Element: Sendable {}

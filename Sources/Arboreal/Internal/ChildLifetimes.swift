@@ -69,12 +69,13 @@ final class ChildLifetimes {
     self.isBusy = isBusy
   }
 
-  /// Asserts invariants 1 to 3 when built with `-DARBOREAL_INTERNAL_CHECKS`; does nothing
-  /// otherwise.
-  ///
-  /// - Complexity: O(*r* + *w*) for *r* records and *w* watches.
-  func checkInvariants() {
-    #if ARBOREAL_INTERNAL_CHECKS
+  #if ARBOREAL_INTERNAL_CHECKS
+    /// Asserts invariants 1 to 3 when built with `-DARBOREAL_INTERNAL_CHECKS`; does nothing
+    /// otherwise.
+    ///
+    /// - Complexity: O(*r* + *w*) for *r* records and *w* watches.
+    @inline(never)
+    func checkInvariants() {
       for (id, record) in records {
         let watch = watches[record.link.route]
         precondition(watch != nil, "ChildLifetimes: a recorded child's route is not watched")
@@ -92,8 +93,12 @@ final class ChildLifetimes {
           precondition(records[member] != nil, "ChildLifetimes: a watch lists a dropped child")
         }
       }
-    #endif
-  }
+    }
+  #else
+    /// Does nothing: the checks are built with `-DARBOREAL_INTERNAL_CHECKS`.
+    @inline(__always)
+    func checkInvariants() {}
+  #endif
 
   /// How many children are recorded; for this package's tests.
   var recordCount: Int { records.count }

@@ -21,7 +21,7 @@
 ///    running effect of the queue has just ended: within one queue, effects start in the order
 ///    they arrived.
 ///
-/// ``checkInvariants()`` asserts 1 and 2 (debug builds).
+/// ``checkInvariants()`` asserts 1 and 2 (built with `-DARBOREAL_INTERNAL_CHECKS`).
 struct EffectQueues<Work> {
   /// An effect waiting for room, with the group whose hold it keeps.
   struct Suspended {
@@ -125,16 +125,21 @@ struct EffectQueues<Work> {
     return wait > .zero ? wait : nil
   }
 
-  /// Asserts invariants 1 and 2; debug builds only.
-  func checkInvariants() {
-    #if DEBUG
-      assert(hasSuspended == !suspended.isEmpty, "EffectQueues: hasSuspended is stale")
+  #if ARBOREAL_INTERNAL_CHECKS
+    /// Asserts invariants 1 and 2 (built with `-DARBOREAL_INTERNAL_CHECKS`). O(*s*) for *s*
+    /// suspended effects.
+    @inline(never)
+    func checkInvariants() {
+      precondition(hasSuspended == !suspended.isEmpty, "EffectQueues: hasSuspended is stale")
       for item in suspended {
         guard case .oldest(_, .suspend) = item.queue.policy else {
-          assertionFailure("EffectQueues: an effect waits in a queue that does not suspend")
-          return
+          preconditionFailure("EffectQueues: an effect waits in a queue that does not suspend")
         }
       }
-    #endif
-  }
+    }
+  #else
+    /// Does nothing: the checks are built with `-DARBOREAL_INTERNAL_CHECKS`.
+    @inline(__always)
+    func checkInvariants() {}
+  #endif
 }

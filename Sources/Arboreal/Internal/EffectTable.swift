@@ -212,12 +212,13 @@ struct EffectTable<Handle, Waiter> {
 
   // MARK: Helpers
 
-  /// Asserts invariants 1 to 3 when built with `-DARBOREAL_INTERNAL_CHECKS`; does nothing
-  /// otherwise.
-  ///
-  /// - Complexity: O(*n* × *i* + *g*) for *n* effects with *i* identifiers and *g* groups.
-  func checkInvariants() {
-    #if ARBOREAL_INTERNAL_CHECKS
+  #if ARBOREAL_INTERNAL_CHECKS
+    /// Asserts invariants 1 to 3 when built with `-DARBOREAL_INTERNAL_CHECKS`; does nothing
+    /// otherwise.
+    ///
+    /// - Complexity: O(*n* × *i* + *g*) for *n* effects with *i* identifiers and *g* groups.
+    @inline(never)
+    func checkInvariants() {
       var members: [GroupID: Int] = [:]
       for (effect, running) in effects {
         precondition(groups[running.group] != nil, "EffectTable: an effect's group is closed")
@@ -240,8 +241,12 @@ struct EffectTable<Handle, Waiter> {
             "EffectTable: an identifier lists an effect that is not tagged with it")
         }
       }
-    #endif
-  }
+    }
+  #else
+    /// Does nothing: the checks are built with `-DARBOREAL_INTERNAL_CHECKS`.
+    @inline(__always)
+    func checkInvariants() {}
+  #endif
 
   private mutating func cancel(_ id: CancelID, into output: inout Output) {
     guard let members = byCancelID[id] else { return }

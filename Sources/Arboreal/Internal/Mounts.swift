@@ -143,7 +143,7 @@ final class ModelMountNode<Model: ArborealModel>: MountNode {
     _ child: Child, environment: Child.Environment, place: String,
     wrap: @escaping @MainActor (Fx<Child.Action>, Child.Environment) -> Fx<Model.Action>?
   ) -> MountNode? {
-    guard Child._isSubscribing || !Child.routes.isEmpty, let mounts else { return nil }
+    guard Child.subscribes || !Child.routes.isEmpty, let mounts else { return nil }
     let node = ModelMountNode<Child>(
       model: child, environment: environment, place: place,
       run: { [weak self] fx in
@@ -152,7 +152,7 @@ final class ModelMountNode<Model: ArborealModel>: MountNode {
       })
     // Wrapping nothing still carries the child's subscriptions, and records it as present
     // for its lifetime: the same path as an action forwarded to it.
-    if Child._isSubscribing { node.run(.none) }
+    if Child.subscribes { node.run(.none) }
     node.start(in: mounts)
     return node
   }

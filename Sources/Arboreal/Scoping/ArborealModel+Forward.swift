@@ -311,7 +311,7 @@ extension ArborealModel {
     tag: @escaping @Sendable (StackAction<Element.Action>) -> Action
   ) -> Fx<Action> {
     let id = self[keyPath: stack].push(screen)
-    guard Element._isSubscribing else { return .none }
+    guard Element.subscribes else { return .none }
     return forwarded(.none, of: screen, on: stack, id: id, environment: environment, tag: tag)
   }
 
@@ -341,7 +341,7 @@ extension ArborealModel {
     tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Action
   ) -> Fx<Action> {
     self[keyPath: path] = child
-    guard Child._isSubscribing else { return .none }
+    guard Child.subscribes else { return .none }
     return forwarded(.none, of: child, presentedAt: path, environment: environment, tag: tag)
   }
 
@@ -360,7 +360,7 @@ extension ArborealModel {
       ForwardProbe.forwarding(to: child)
     #endif
     let fx = child.update(action: action, environment: environment)
-    if fx.storage == nil, !Child._isSubscribing { return nil }
+    if fx.storage == nil, !Child.subscribes { return nil }
     return fx
   }
 
@@ -481,8 +481,7 @@ extension ArborealModel {
   ) -> Fx<Action> {
     // A subscribing child's subscriptions are evaluated after each of its updates, and travel
     // up with its effects, tagged by every `forward` on the way.
-    let subscriptions =
-      Child._isSubscribing ? currentSubscriptions(of: child, environment: environment) : nil
+    let subscriptions = child.currentSubscriptions(environment: environment)
     guard !fx.isNone || subscriptions != nil else { return .none }
     let route = route()
     let (tag, dismissal) = (route.tag, route.dismissal)
@@ -512,26 +511,6 @@ extension ArborealModel {
           subscriptions.map { $0.tagged(tag, scope: scope, alsoMember: member, link: link) }))
     }
     return Fx(effects: effects)
-  }
-
-  /// The subscriptions `child` wants now, when it is a ``SubscribingModel``; nil otherwise.
-  @MainActor
-  private func currentSubscriptions<Child: ArborealModel>(
-    of child: Child, environment: Child.Environment
-  ) -> [Subscription<Child.Action>]? {
-    guard let subscribing = child as? any SubscribingModel else { return nil }
-    return subscriptions(of: subscribing, as: Child.self, environment: environment)
-  }
-
-  /// Reads the subscriptions of a model known to be `Child` through its `SubscribingModel`
-  /// conformance.
-  @MainActor
-  private func subscriptions<Subscribing: SubscribingModel, Child: ArborealModel>(
-    of model: Subscribing, as child: Child.Type, environment: Child.Environment
-  ) -> [Subscription<Child.Action>] {
-    // `Subscribing` is `Child` (the model was cast from a `Child`), so the casts always hold.
-    let environment = environment as! Subscribing.Environment
-    return model.subscriptions(environment: environment) as! [Subscription<Child.Action>]
   }
 
   /// Reports work returned together with `Fx.dismiss`: it belongs to the child, which the

@@ -303,12 +303,12 @@ struct ModelCaseRoute<Cases: ModelCases, Child: ArborealModel>: CaseRouting {
     environment: Cases.Environment
   ) -> Fx<Parent.Action>? {
     guard let child = child(in: value) else { return nil }
-    guard Child._isSubscribing else { return Fx.none }
+    guard Child.subscribes else { return Fx.none }
     return wrap(
       .none, of: child, from: parent, at: place, environment: self.environment(environment))
   }
 
-  var isFollowed: Bool { Child._isSubscribing || !Child.routes.isEmpty }
+  var isFollowed: Bool { Child.subscribes || !Child.routes.isEmpty }
 
   @MainActor
   func enter<Parent: ArborealModel>(

@@ -518,7 +518,7 @@ extension ChildRoute {
   ) -> ChildRoute {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     return ChildRoute(
-      isFollowed: { Child._isSubscribing || !Child.routes.isEmpty },
+      isFollowed: { Child.subscribes || !Child.routes.isEmpty },
       entries: entries,
       enter: { node, entry in
         guard let child = entry.object as? Child else { return nil }

@@ -69,10 +69,13 @@ public protocol ArborealModel: Trackable, SendableMetatype, StackScreen {
   /// - Returns: The effects to run; their actions come back through the store.
   @MainActor func update(action: Action, environment: Environment) -> Fx<Action>
 
-  /// Whether the model is a ``SubscribingModel``; not for implementing: every model answers
-  /// false and every subscribing model true, through this package's default implementations,
-  /// which spares `forward` a dynamic cast per action.
-  static var _isSubscribing: Bool { get }
+  /// How the store reads the model's subscriptions: nil, the default, for a model without any.
+  ///
+  /// Conform to ``SubscribingModel`` rather than implementing this: its default answers with
+  /// ``SubscribingModel/subscriptions(environment:)``. Being a static requirement, it is known
+  /// without a cast or an instance, so that `forward` to a child without subscriptions costs
+  /// nothing for them.
+  static var subscriptionReader: SubscriptionReader<Self>? { get }
 
   /// Where the model holds child models, each route declared once: the store follows them so
   /// that a ``SubscribingModel`` child's subscriptions start when it enters the state, by any
@@ -92,8 +95,19 @@ public protocol ArborealModel: Trackable, SendableMetatype, StackScreen {
 }
 
 extension ArborealModel {
-  /// False: a model is not a ``SubscribingModel`` unless it conforms to it.
-  public static var _isSubscribing: Bool { false }
+  /// None: a model has no subscriptions unless it is a ``SubscribingModel``.
+  public static var subscriptionReader: SubscriptionReader<Self>? { nil }
+
+  /// Whether the model has subscriptions (it is a ``SubscribingModel``); folded to a constant
+  /// where the model's type is known.
+  @usableFromInline static var subscribes: Bool { subscriptionReader != nil }
+
+  /// The subscriptions the model wants now; nil for a model without any. The one place that
+  /// reads them, for a store's own model and for a forwarded child alike.
+  @MainActor
+  func currentSubscriptions(environment: Environment) -> [Subscription<Action>]? {
+    Self.subscriptionReader?.read(self, environment)
+  }
 
   /// None: a model follows no child unless it declares routes.
   public static var routes: [ChildRoute<Self>] { [] }

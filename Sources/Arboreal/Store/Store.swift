@@ -99,9 +99,6 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   @exclusivity(unchecked) private var reference: HostReference?
   /// The callers of ``finish()`` waiting for the store to be idle.
   @exclusivity(unchecked) private var idleWaiters: [CheckedContinuation<Void, Never>] = []
-  /// The model's subscriptions, for a ``SubscribingModel``; nil for any other model.
-  @exclusivity(unchecked) @usableFromInline var subscriptionSource:
-    (() -> [Subscription<Model.Action>])?
   /// The ids of the subscriptions started, in the order they were started.
   @exclusivity(unchecked) private var activeSubscriptions: [CancelID] = []
   /// The queue policy: the effects waiting for room in their queue, and when each queue with
@@ -187,10 +184,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
       executorSetting = effectExecutor
       trace = EffectTrace(executor: effectExecutor)
     }
-    if let subscribing = state as? any SubscribingModel {
-      subscriptionSource = Self.subscriptions(of: subscribing, environment: environment)
-      refreshSubscriptions()
-    }
+    if Model.subscribes { refreshSubscriptions() }
     if !Model.routes.isEmpty {
       mounts = Mounts(model: state, environment: environment) { [unowned self] fx in
         self.runMounted(fx)
@@ -202,16 +196,6 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
         PlaceRegistry.register(self)
       #endif
     }
-  }
-
-  /// Reads the subscriptions of a model known to be `Model` through its `SubscribingModel`
-  /// conformance.
-  private static func subscriptions<Subscribing: SubscribingModel>(
-    of model: Subscribing, environment: Model.Environment
-  ) -> () -> [Subscription<Model.Action>] {
-    // `Subscribing` is `Model` (the model was cast from a `Model`), so the casts always hold.
-    let environment = environment as! Subscribing.Environment
-    return { model.subscriptions(environment: environment) as! [Subscription<Model.Action>] }
   }
 
   /// Creates a store for a model and sends it a first action (to load data, start a timer).
@@ -292,7 +276,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     if fx.storage != nil { return startEffectsAndFinish(fx) }
     if !queue.isEmpty { drainQueue() }
     if mounts != nil { settleMounts() }
-    if subscriptionSource != nil { refreshSubscriptions() }
+    if Model.subscribes { refreshSubscriptions() }
     isHandling = false
     return SendHandle()
   }
@@ -313,7 +297,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     perform(table.release(group))
     if !queue.isEmpty { drainQueue() }
     if mounts != nil { settleMounts() }
-    if subscriptionSource != nil { refreshSubscriptions() }
+    if Model.subscribes { refreshSubscriptions() }
     isHandling = false
     return handle(for: group)
   }
@@ -493,7 +477,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     perform(table.release(group))
     if !queue.isEmpty { drainQueue() }
     if mounts != nil { settleMounts() }
-    if subscriptionSource != nil { refreshSubscriptions() }
+    if Model.subscribes { refreshSubscriptions() }
   }
 
   // MARK: Routes
@@ -557,8 +541,8 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// - Complexity: O(*s* log *s*) for *s* subscriptions, plus their starts and cancellations.
   @inline(never)
   private func refreshSubscriptions() {
-    guard let subscriptionSource else { return }
-    activeSubscriptions = reconcile(running: activeSubscriptions, wanted: subscriptionSource())
+    guard let wanted = state.currentSubscriptions(environment: environment) else { return }
+    activeSubscriptions = reconcile(running: activeSubscriptions, wanted: wanted)
   }
 
   /// Cancels the running subscriptions whose id is not wanted any more and starts the wanted

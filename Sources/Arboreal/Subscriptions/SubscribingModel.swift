@@ -31,6 +31,26 @@ public protocol SubscribingModel: ArborealModel {
 }
 
 extension SubscribingModel {
-  /// True: the model has subscriptions.
-  public static var _isSubscribing: Bool { true }
+  /// Reads ``subscriptions(environment:)``.
+  public static var subscriptionReader: SubscriptionReader<Self>? {
+    SubscriptionReader { model, environment in model.subscriptions(environment: environment) }
+  }
+}
+
+/// How a store reads a model's subscriptions: the model's ``ArborealModel/subscriptionReader``.
+///
+/// Only ``SubscribingModel`` makes one (its initialiser is not public), so a model has
+/// subscriptions exactly when it conforms to that protocol.
+public struct SubscriptionReader<Model: ArborealModel>: Sendable {
+  /// Reads the subscriptions `model` wants now.
+  let read: @MainActor @Sendable (Model, Model.Environment) -> [Subscription<Model.Action>]
+
+  /// Makes a reader of `read`.
+  init(
+    _ read: @escaping @MainActor @Sendable (Model, Model.Environment) -> [Subscription<
+      Model.Action
+    >]
+  ) {
+    self.read = read
+  }
 }

@@ -50,9 +50,7 @@ final class ObserverCore: @unchecked Sendable {
   @inline(__always)
   private func withState<R>(_ body: (inout ObserverState) -> R) -> R {
     lock.withLock(owner: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())) {
-      #if ARBOREAL_INTERNAL_CHECKS
-        defer { state.checkInvariants() }
-      #endif
+      defer { state.checkInvariants() }
       return body(&state)
     }
   }

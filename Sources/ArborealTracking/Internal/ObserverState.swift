@@ -37,15 +37,22 @@ struct ObserverState {
     collect(changes.keyList)
   }
 
-  /// Asserts that a finished observer is registered nowhere: whoever finishes it unregisters
-  /// it in the same trip through its lock (or, for a one-shot that fired while registering,
-  /// before its registrations are stored).
-  func checkInvariants() {
-    guard phase == .finished else { return }
-    guard case .none = registrations else {
-      preconditionFailure("ObserverState: a finished observer is still registered")
+  #if ARBOREAL_INTERNAL_CHECKS
+    /// Asserts that a finished observer is registered nowhere: whoever finishes it unregisters
+    /// it in the same trip through its lock (or, for a one-shot that fired while registering,
+    /// before its registrations are stored).
+    @inline(never)
+    func checkInvariants() {
+      guard phase == .finished else { return }
+      guard case .none = registrations else {
+        preconditionFailure("ObserverState: a finished observer is still registered")
+      }
     }
-  }
+  #else
+    /// Does nothing: the checks are built with `-DARBOREAL_INTERNAL_CHECKS`.
+    @inline(__always)
+    func checkInvariants() {}
+  #endif
 
   /// Takes the collected keys as a set of changes.
   mutating func takePendingChanges() -> TrackingChanges {

@@ -226,30 +226,40 @@ final class RegistrarCore: @unchecked Sendable {
     }
   }
 
-  /// Asserts the state's invariants after a registration, when built with
-  /// `-DARBOREAL_INTERNAL_CHECKS`: those of ``RegistrarState``, and every observed property's
-  /// bit set in `observedMask` (a write that finds its bit clear notifies nobody).
-  @inline(__always)
-  private func checkInvariants(
-    of state: borrowing RegistrarState, touching ids: some Sequence<UInt64>
-  ) {
-    #if ARBOREAL_INTERNAL_CHECKS
+  #if ARBOREAL_INTERNAL_CHECKS
+    /// Asserts the state's invariants after a registration, when built with
+    /// `-DARBOREAL_INTERNAL_CHECKS`: those of ``RegistrarState``, and every observed property's
+    /// bit set in `observedMask` (a write that finds its bit clear notifies nobody).
+    @inline(never)
+    private func checkInvariants(
+      of state: borrowing RegistrarState, touching ids: some Sequence<UInt64>
+    ) {
       state.checkInvariants(touching: ids)
       let mask = observedMask.load(ordering: .sequentiallyConsistent)
       precondition(
         mask & state.neededMask == state.neededMask,
         "RegistrarCore: an observed property's bit is clear")
-    #endif
-  }
+    }
+  #else
+    /// Does nothing: the checks are built with `-DARBOREAL_INTERNAL_CHECKS`.
+    @inline(__always)
+    private func checkInvariants(
+      of state: borrowing RegistrarState, touching ids: some Sequence<UInt64>
+    ) {}
+  #endif
 
-  /// Asserts, when built with `-DARBOREAL_INTERNAL_CHECKS`, that a give-back left the pending
-  /// count at zero or more: every run gives back the one count it took, once.
-  @inline(__always)
-  private func checkPending(_ remaining: Int) {
-    #if ARBOREAL_INTERNAL_CHECKS
+  #if ARBOREAL_INTERNAL_CHECKS
+    /// Asserts, when built with `-DARBOREAL_INTERNAL_CHECKS`, that a give-back left the pending
+    /// count at zero or more: every run gives back the one count it took, once.
+    @inline(never)
+    private func checkPending(_ remaining: Int) {
       precondition(remaining >= 0, "RegistrarCore: a pending count given back twice")
-    #endif
-  }
+    }
+  #else
+    /// Does nothing: the checks are built with `-DARBOREAL_INTERNAL_CHECKS`.
+    @inline(__always)
+    private func checkPending(_ remaining: Int) {}
+  #endif
 
   /// Marks the start of a scope's reads of this registrar. Balanced by `releasePending(_:)`
   /// or by a registration that consumes the scope's run.

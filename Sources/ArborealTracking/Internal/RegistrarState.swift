@@ -184,13 +184,14 @@ struct RegistrarState {
     entries.removeAll { $0.observers.isEmpty }
   }
 
-  /// Asserts the invariants when built with `-DARBOREAL_INTERNAL_CHECKS`; does nothing
-  /// otherwise. Bounded, so that a check after every registration does not make a fan-out
-  /// quadratic: entries are compared pairwise while there are at most 64 (a model has a few
-  /// dozen properties), and an observer is looked for twice only in the entries of `ids`
-  /// with at most 64 observers.
-  func checkInvariants(touching ids: some Sequence<UInt64>) {
-    #if ARBOREAL_INTERNAL_CHECKS
+  #if ARBOREAL_INTERNAL_CHECKS
+    /// Asserts the invariants when built with `-DARBOREAL_INTERNAL_CHECKS`; does nothing
+    /// otherwise. Bounded, so that a check after every registration does not make a fan-out
+    /// quadratic: entries are compared pairwise while there are at most 64 (a model has a few
+    /// dozen properties), and an observer is looked for twice only in the entries of `ids`
+    /// with at most 64 observers.
+    @inline(never)
+    func checkInvariants(touching ids: some Sequence<UInt64>) {
       if entries.count <= 64 {
         for first in entries.indices {
           for second in entries.indices where second > first {
@@ -210,8 +211,12 @@ struct RegistrarState {
           }
         }
       }
-    #endif
-  }
+    }
+  #else
+    /// Does nothing: the checks are built with `-DARBOREAL_INTERNAL_CHECKS`.
+    @inline(__always)
+    func checkInvariants(touching ids: some Sequence<UInt64>) {}
+  #endif
 
   /// The number of (property, observer) registrations, for tests.
   var registrationCount: Int { entries.reduce(0) { $0 + $1.observers.count } }

@@ -346,21 +346,26 @@ struct WriteLog {
     return nil
   }
 
-  /// Asserts, when built with `-DARBOREAL_INTERNAL_CHECKS`, that a transaction's span closes
-  /// after the recording that shared it ended (spans close innermost first).
-  @inline(__always)
-  private func checkNoRecordingLeft(in span: Span) {
-    #if ARBOREAL_INTERNAL_CHECKS
+  #if ARBOREAL_INTERNAL_CHECKS
+    /// Asserts, when built with `-DARBOREAL_INTERNAL_CHECKS`, that a transaction's span closes
+    /// after the recording that shared it ended (spans close innermost first).
+    @inline(never)
+    private func checkNoRecordingLeft(in span: Span) {
       precondition(
         !(span.isTransaction && span.isRecording),
         "WriteLog: a transaction closed before the recording that shares its span")
-    #endif
-  }
+    }
+  #else
+    /// Does nothing: the checks are built with `-DARBOREAL_INTERNAL_CHECKS`.
+    @inline(__always)
+    private func checkNoRecordingLeft(in span: Span) {}
+  #endif
 
-  /// Asserts the invariants when built with `-DARBOREAL_INTERNAL_CHECKS`, for logs of up to
-  /// 64 entries (a larger one would make the checked build quadratic); does nothing otherwise.
-  func checkInvariants() {
-    #if ARBOREAL_INTERNAL_CHECKS
+  #if ARBOREAL_INTERNAL_CHECKS
+    /// Asserts the invariants when built with `-DARBOREAL_INTERNAL_CHECKS`, for logs of up to
+    /// 64 entries (a larger one would make the checked build quadratic); does nothing otherwise.
+    @inline(never)
+    func checkInvariants() {
       precondition(!hasDeferredTransaction || spans.isEmpty, "WriteLog: a deferred span")
       guard entries.count <= 64 else { return }
       var previous = 0
@@ -387,8 +392,12 @@ struct WriteLog {
           }
         }
       }
-    #endif
-  }
+    }
+  #else
+    /// Does nothing: the checks are built with `-DARBOREAL_INTERNAL_CHECKS`.
+    @inline(__always)
+    func checkInvariants() {}
+  #endif
 }
 
 extension WriteLog.Entry {
