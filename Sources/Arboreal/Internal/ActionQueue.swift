@@ -19,6 +19,9 @@ struct ActionQueue<Element> {
   /// Whether no element is waiting.
   @inline(__always) var isEmpty: Bool { count == 0 }
 
+  /// The waiting elements, front first.
+  var waiting: ArraySlice<Element> { elements[head...] }
+
   /// Adds an element at the back.
   mutating func append(_ element: Element) {
     elements.append(element)

@@ -47,9 +47,10 @@ public struct SubscriptionReader<Model: ArborealModel>: Sendable {
 
   /// Makes a reader of `read`.
   init(
-    _ read: @escaping @MainActor @Sendable (Model, Model.Environment) -> [Subscription<
-      Model.Action
-    >]
+    _ read:
+      @escaping @MainActor @Sendable (Model, Model.Environment) -> [Subscription<
+        Model.Action
+      >]
   ) {
     self.read = read
   }

@@ -1,0 +1,167 @@
+/// A store's logging: its log handlers, how an entry reaches them, and the number of the last
+/// action logged.
+///
+/// Kept inline in the ``Store`` (a value, not an object), so that a plain `send` tests one flag
+/// (`hasHandlers`) at a fixed offset. The entry itself is built by the store's `applyLogging`,
+/// around the update it describes.
+///
+/// Invariants: `hasHandlers == !handlers.isEmpty`; `logsAnyValues` is whether a handler asked
+/// for values; `dispatch` calls exactly `handlers`, in order (nil when there is none). All
+/// three are rebuilt together by `rebuild()`.
+@usableFromInline
+struct StoreLog<Action: Sendable> {
+  /// A log handler and what it asked for.
+  struct Slot {
+    let id: UInt64
+    let logsValues: Bool
+    let handler: (StoreLogEntry<Action>) -> Void
+  }
+
+  /// The log handlers, in the order they were added, each with whether it wants values
+  /// (see ``Store/addLogHandler(logsValues:_:)``) and the number its token removes it by.
+  /// Read only when one is added or removed: `dispatch` calls them.
+  private var handlers: [Slot] = []
+  /// Calls every handler with the plain entry or the one with values, as each asked; rebuilt
+  /// when a handler is added or removed, so that logging an action touches no array of a type
+  /// built from the model (whose metadata unspecialised code looks up on every use) when a
+  /// single handler is installed.
+  @usableFromInline private(set) var dispatch:
+    ((StoreLogEntry<Action>, StoreLogEntry<Action>) -> Void)?
+  /// Whether a handler wants values.
+  @usableFromInline private(set) var logsAnyValues = false
+  /// Whether a handler is installed: the one test a plain `send` makes.
+  @usableFromInline private(set) var hasHandlers = false
+  /// The number of the last handler added.
+  private var lastID: UInt64 = 0
+
+  /// The number of the last action handled with a log handler installed (0 before the first):
+  /// `StoreLogEntry.sequence`. Effects started by an action remember its number, so that the
+  /// actions they deliver name it as their cause.
+  @usableFromInline var sequence = 0
+
+  @usableFromInline init() {}
+
+  /// Adds a handler and returns the number that removes it.
+  mutating func add(
+    logsValues: Bool, _ handler: @escaping (StoreLogEntry<Action>) -> Void
+  ) -> UInt64 {
+    lastID += 1
+    handlers.append(Slot(id: lastID, logsValues: logsValues, handler: handler))
+    rebuild()
+    return lastID
+  }
+
+  /// Removes the handler numbered `id`; nothing when it is gone already.
+  mutating func remove(_ id: UInt64) {
+    handlers.removeAll { $0.id == id }
+    rebuild()
+  }
+
+  /// Makes `dispatch` call the handlers, in order: the one handler directly, or each in turn.
+  private mutating func rebuild() {
+    let slots = handlers
+    hasHandlers = !slots.isEmpty
+    logsAnyValues = slots.contains { $0.logsValues }
+    switch slots.count {
+    case 0:
+      dispatch = nil
+    case 1:
+      let handler = slots[0].handler
+      dispatch =
+        slots[0].logsValues ? { _, valued in handler(valued) } : { plain, _ in handler(plain) }
+    default:
+      dispatch = { plain, valued in
+        for slot in slots { slot.handler(slot.logsValues ? valued : plain) }
+      }
+    }
+  }
+
+  /// The cause of a logged action: `origin` is nil for a sent action, and for an effect's
+  /// action the number of the action that started the effect.
+  @inlinable
+  static func cause(of origin: Int?) -> StoreLogEntry<Action>.Cause {
+    origin.map { .effect(startedBy: $0 > 0 ? $0 : nil) } ?? .sent
+  }
+
+  /// Each changed property once, first change first, with the value before its first write
+  /// and the value after its last (read from the model when a write kept none).
+  @usableFromInline
+  static func describe(_ changes: RecordedChanges) -> [StoreLogEntry<Action>.ChangedValue] {
+    // A loop, not `map`: in this generic context `map` is not specialised.
+    var described: [StoreLogEntry<Action>.ChangedValue] = []
+    described.reserveCapacity(changes.count)
+    for index in changes.indices {
+      let change = changes[index]
+      if let values = change.values {
+        described.append(
+          .init(
+            key: change.key, before: String(reflecting: values.before),
+            after: String(reflecting: values.after)))
+      } else {
+        described.append(
+          .init(
+            key: change.key, before: nil,
+            after: change.currentValue.map { String(reflecting: $0) }))
+      }
+    }
+    return described
+  }
+}
+
+extension Store {
+  /// Adds a handler that is called after each action the store handles, with the action, its
+  /// number and cause, and the tracked properties its update changed.
+  ///
+  /// ```swift
+  /// let log = store.addLogHandler { entry in print(entry) }  // "increment → count"
+  /// store.addLogHandler(logsValues: true) { entry in print(entry.changedValues.map(\.after)) }
+  /// log.cancel()  // the first handler is called no more
+  /// ```
+  ///
+  /// Handlers run on the main actor after the update's observers, in the order they were
+  /// added; actions delivered by effects are logged too. Each is independent of the others:
+  /// a recorder and a change log both see every action, and removing one leaves the other.
+  ///
+  /// While a handler is installed, each update records its changes, which makes writes to
+  /// tracked properties on every thread take their slow path for the duration of the
+  /// update; without one, `send` records nothing.
+  ///
+  /// - Parameters:
+  ///   - logsValues: Whether the entries this handler gets describe each changed property's
+  ///     old and new values (``StoreLogEntry/changedValues``). Describing a value
+  ///     (`String(reflecting:)`) costs time on every logged action, and keeping the old value
+  ///     keeps it alive until the entry is built: ask for it for debugging, not for a
+  ///     recording that must stay cheap.
+  ///   - handler: Called with each entry.
+  /// - Returns: A token whose `cancel()` removes the handler; the store keeps the handler
+  ///   until then, whether or not the token is kept.
+  @discardableResult
+  public func addLogHandler(
+    logsValues: Bool = false, _ handler: @escaping (StoreLogEntry<Model.Action>) -> Void
+  ) -> LogHandlerToken {
+    let id = log.add(logsValues: logsValues, handler)
+    return LogHandlerToken { [weak self] in self?.log.remove(id) }
+  }
+}
+
+/// Removes a log handler added with ``Store/addLogHandler(logsValues:_:)``.
+///
+/// ```swift
+/// let log = store.addLogHandler { print($0) }
+/// log.cancel()
+/// ```
+@MainActor
+public final class LogHandlerToken: Sendable {
+  private var remove: (() -> Void)?
+
+  init(remove: @escaping () -> Void) {
+    self.remove = remove
+  }
+
+  /// Removes the handler; later calls do nothing.
+  public func cancel() {
+    let remove = self.remove
+    self.remove = nil
+    remove?()
+  }
+}
