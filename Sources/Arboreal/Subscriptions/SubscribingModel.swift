@@ -42,16 +42,14 @@ extension SubscribingModel {
 /// Only ``SubscribingModel`` makes one (its initialiser is not public), so a model has
 /// subscriptions exactly when it conforms to that protocol.
 public struct SubscriptionReader<Model: ArborealModel>: Sendable {
+  /// Reads the subscriptions a model wants now.
+  typealias Read = @MainActor @Sendable (Model, Model.Environment) -> [Subscription<Model.Action>]
+
   /// Reads the subscriptions `model` wants now.
-  let read: @MainActor @Sendable (Model, Model.Environment) -> [Subscription<Model.Action>]
+  let read: Read
 
   /// Makes a reader of `read`.
-  init(
-    _ read:
-      @escaping @MainActor @Sendable (Model, Model.Environment) -> [Subscription<
-        Model.Action
-      >]
-  ) {
+  init(_ read: @escaping Read) {
     self.read = read
   }
 }
