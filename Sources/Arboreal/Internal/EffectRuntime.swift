@@ -26,7 +26,7 @@
 /// 4. A caller of `finish()` waits only while an effect runs or waits for room.
 /// 5. The table, the queue policy, the action queue and the child lifetimes hold their own
 ///    invariants.
-@MainActor
+@MainActor @usableFromInline
 final class EffectRuntime<Model: ArborealModel> {
   /// The store this runtime belongs to; see the type's comment for why it is alive.
   unowned(unsafe) var store: Store<Model>!
@@ -44,6 +44,11 @@ final class EffectRuntime<Model: ArborealModel> {
   }
 
   typealias Table = EffectTable<Task<Void, Never>, CheckedContinuation<Void, Never>>
+
+  /// True while an action is being handled: a `send` that finds it true queues its action
+  /// instead of re-entering `update`. Set by the store's `send` (read by its inlined fast
+  /// path) and cleared by ``finishHandling()``.
+  @exclusivity(unchecked) @usableFromInline var isHandling = false
 
   // Main-actor state whose accesses never overlap (none spans a call that could reach the
   // same property: each is read or written in a statement of its own, and the state machines
@@ -97,6 +102,10 @@ final class EffectRuntime<Model: ArborealModel> {
   @exclusivity(unchecked) var rootDismissHandler: (@MainActor () -> Void)?
   @exclusivity(unchecked) weak var effectDeliveryHold: (any EffectDeliveryHold)?
 
+  /// Whether the model has subscriptions (`Model.subscribes`), asked once: the store's code is
+  /// not specialised for the model, and asking the type after each action is a witness call.
+  private let subscribes = Model.subscribes
+
   /// Makes a runtime whose effects prefer `executor`; ``start(for:)`` attaches it to its store.
   init(executor: (any TaskExecutor)?) {
     if let executor { setExecutor(executor) }
@@ -106,14 +115,14 @@ final class EffectRuntime<Model: ArborealModel> {
   /// routes.
   func start(for store: Store<Model>) {
     self.store = store
-    if Model.subscribes { refreshSubscriptions() }
+    if subscribes { refreshSubscriptions() }
     guard !Model.routes.isEmpty else { return }
     mounts = Mounts(model: store.state, environment: store.environment) { [unowned self] fx in
       self.runMounted(fx)
     }
-    store.isHandling = true
+    isHandling = true
     settleMounts()
-    store.isHandling = false
+    isHandling = false
   }
 
   deinit {
@@ -149,8 +158,8 @@ final class EffectRuntime<Model: ArborealModel> {
   func finishHandling() {
     if !queue.isEmpty { drainQueue() }
     if mounts != nil { settleMounts() }
-    if Model.subscribes { refreshSubscriptions() }
-    store.isHandling = false
+    if subscribes { refreshSubscriptions() }
+    isHandling = false
     checkInvariants()
   }
 
@@ -241,11 +250,11 @@ final class EffectRuntime<Model: ArborealModel> {
   ///
   /// Internal rather than private for the store's `handleIntercepted(_:ticket:)`.
   func handle(_ action: Model.Action, heldIn group: GroupID, origin: Int, owner: ChildLink?) {
-    if store.isHandling {
+    if isHandling {
       queue.append(Queued(action: action, group: group, origin: origin, owner: owner))
       return
     }
-    store.isHandling = true
+    isHandling = true
     let fx = store.apply(action, origin: origin, owner: owner)
     if !fx.isNone { run(fx, in: group) }
     perform(table.release(group))
@@ -610,7 +619,7 @@ final class EffectRuntime<Model: ArborealModel> {
     @inline(never)
     func checkInvariants() {
       precondition(
-        store.isHandling || queue.isEmpty, "EffectRuntime: an action queued while not handling")
+        isHandling || queue.isEmpty, "EffectRuntime: an action queued while not handling")
       for queued in queue.waiting {
         precondition(table.isOpen(queued.group), "EffectRuntime: a queued action's group is closed")
       }

@@ -37,21 +37,16 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
 
   // The store is a front (this file): the model, the environment, `send` and the fields its
   // inlined fast path touches. Logging is `StoreLog`; everything an action leaves behind
-  // (queued actions, effects, subscriptions, routes, idle waiters) is the `EffectRuntime`.
-  // The two flags are main-actor state read and written in statements of their own, never
-  // across a call that could reach them, so their dynamic exclusivity checks (a sizeable
-  // share of a plain send) are off.
-
-  /// True while an action is being handled: a `send` that finds it true queues its action
-  /// instead of re-entering `update`. Set by `send` and cleared by the runtime's
-  /// `finishHandling()`.
-  @exclusivity(unchecked) @usableFromInline var isHandling = false
+  // (queued actions, effects, subscriptions, routes, idle waiters) is the `EffectRuntime`,
+  // which also owns `isHandling`. The log is main-actor state read and written in statements
+  // of its own, never across a call that could reach it, so its dynamic exclusivity checks
+  // (a sizeable share of a plain send) are off.
 
   /// The log handlers and the number of the last action logged (see `StoreLog`).
   @exclusivity(unchecked) @usableFromInline var log = StoreLog<Model.Action>()
 
   /// What runs besides `update`; owned by this store alone.
-  let runtime: EffectRuntime<Model>
+  @usableFromInline let runtime: EffectRuntime<Model>
 
   /// The observations made by ``follow(_:get:tag:)``, released with the store.
   @exclusivity(unchecked) private var followedStores: [TrackingToken] = []
@@ -128,10 +123,10 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   public func send(_ action: Model.Action) -> SendHandle {
     // Inlined, so that the call to `update` is specialised for the model in the caller's
     // module; everything but the plain path (queueing, logging, effects) stays out of line.
-    if isHandling || log.hasHandlers {
-      return isHandling ? sendSlowly(action) : sendLogged(action)
+    if runtime.isHandling || log.hasHandlers {
+      return runtime.isHandling ? sendSlowly(action) : sendLogged(action)
     }
-    isHandling = true
+    runtime.isHandling = true
     let opened = openTransaction()
     let fx = state.update(action: action, environment: environment)
     if let opened { closeTransaction(opened) }
@@ -141,8 +136,8 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// `send(_:)` while busy or logging.
   @usableFromInline
   func sendSlowly(_ action: Model.Action) -> SendHandle {
-    if isHandling { return runtime.enqueue(action) }
-    isHandling = true
+    if runtime.isHandling { return runtime.enqueue(action) }
+    runtime.isHandling = true
     return finishSend(apply(action, origin: nil))
   }
 
@@ -152,7 +147,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// types on every action, which costs more than the rest of the logging.
   @inlinable @inline(never)
   func sendLogged(_ action: Model.Action) -> SendHandle {
-    isHandling = true
+    runtime.isHandling = true
     return finishSend(applyLogging(action, origin: nil))
   }
 
