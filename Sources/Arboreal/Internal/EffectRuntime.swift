@@ -45,62 +45,64 @@ final class EffectRuntime<Model: ArborealModel> {
 
   typealias Table = EffectTable<Task<Void, Never>, CheckedContinuation<Void, Never>>
 
+  // Five fields switch the dynamic exclusivity checks off, each because a hot path touches it
+  // (a check costs about as much as the rest of a plain send), and each is safe for the same
+  // reason: main-actor state whose accesses never overlap, none spanning a call that could
+  // reach the same property (each is read or written in a statement of its own, and the state
+  // machines are mutated by calls that return their output before it is performed). The
+  // other fields keep their checks.
+
   /// True while an action is being handled: a `send` that finds it true queues its action
   /// instead of re-entering `update`. Set by the store's `send` (read by its inlined fast
-  /// path) and cleared by ``finishHandling()``.
+  /// path) and cleared by ``finishHandling()``. Unchecked: every `send` reads and writes it.
   @exclusivity(unchecked) @usableFromInline var isHandling = false
-
-  // Main-actor state whose accesses never overlap (none spans a call that could reach the
-  // same property: each is read or written in a statement of its own, and the state machines
-  // are mutated by calls that return their output before it is performed), so the dynamic
-  // exclusivity checks, a sizeable share of a plain send, are switched off.
 
   // The actions received while busy, each with the effect group it belongs to and a hold on
   // that group (see `EffectTable`), so that its `SendHandle` can wait for effects that have not
   // started yet. Drained by the outermost handler before it returns, so the queue is empty
-  // whenever the main actor is free.
+  // whenever the main actor is free. Unchecked: every `send` asks whether it is empty.
   @exclusivity(unchecked) private var queue = ActionQueue<Queued>()
   // The running effects, their groups and the waiting handles. Only the main actor touches it,
   // except `deinit`, which runs when nothing else can reach the store. Read (never written) by
-  // the hooks in `Store+Testing.swift`, hence not private.
+  // the hooks in `Store+Testing.swift`, hence not private. Unchecked: an effect's start,
+  // each of its actions and its end go through it several times.
   @exclusivity(unchecked) private(set) var table = Table()
   // The store's weak reference to itself that send handles hold, so that a handle never keeps
   // the store alive; made with the first handle that needs it.
-  @exclusivity(unchecked) private var reference: HostReference?
+  private var reference: HostReference?
   /// The callers of ``finish()`` waiting for the store to be idle.
-  @exclusivity(unchecked) private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  private var idleWaiters: [CheckedContinuation<Void, Never>] = []
   /// The ids of the subscriptions started, in the order they were started.
-  @exclusivity(unchecked) private var activeSubscriptions: [CancelID] = []
+  private var activeSubscriptions: [CancelID] = []
   /// The queue policy: the effects waiting for room in their queue, and when each queue with
-  /// spacing last started one (see `EffectQueues`).
+  /// spacing last started one (see `EffectQueues`). Unchecked: every `perform(_:)` asks whether an effect is suspended.
   @exclusivity(unchecked) private var queues = EffectQueues<FxEntry<Model.Action>.Work>()
   /// Whether `resumeSuspended()` is running (it starts effects, which can call it again).
-  @exclusivity(unchecked) private var isResuming = false
+  private var isResuming = false
   /// The child models that own running effects, and the watches that end those effects when
   /// a child leaves the state; made with the first effect a `forward` started.
-  @exclusivity(unchecked) private(set) var lifetimes: ChildLifetimes?
+  private(set) var lifetimes: ChildLifetimes?
   /// For each child model whose subscriptions a `forward` reported, the ids of those
   /// started, in the order they were started; dropped when the child leaves the state.
-  @exclusivity(unchecked) private var childSubscriptions: [ObjectIdentifier: ChildSubscriptions] =
-    [:]
+  private var childSubscriptions: [ObjectIdentifier: ChildSubscriptions] = [:]
   /// The following of the model's ``ArborealModel/routes``; nil for a model without routes.
+  /// Unchecked: every `send` asks whether it is nil.
   @exclusivity(unchecked) private var mounts: Mounts?
 
   /// The executor the effects' tasks prefer (the store's `effectExecutor`); nil for the
   /// global concurrent executor.
-  @exclusivity(unchecked) private(set) var executor: (any TaskExecutor)?
+  private(set) var executor: (any TaskExecutor)?
 
   /// The hops and waits of the effects, counted once an executor has been set (a test steps
   /// through the effects with it); nil until then, and the effects pay nothing for it.
-  @exclusivity(unchecked) private(set) var trace: EffectTrace?
+  private(set) var trace: EffectTrace?
 
   /// The test store's hooks (see `Store+Testing.swift`): what receives effect actions instead
   /// of handling them, what a `Fx.dismiss` reaching the store calls, and what is asked before
   /// a traced effect delivers an action (held weakly: the test store owns the store).
-  @exclusivity(unchecked) var effectActionInterceptor:
-    ((Model.Action, InterceptedActionTicket) -> Void)?
-  @exclusivity(unchecked) var rootDismissHandler: (@MainActor () -> Void)?
-  @exclusivity(unchecked) weak var effectDeliveryHold: (any EffectDeliveryHold)?
+  var effectActionInterceptor: ((Model.Action, InterceptedActionTicket) -> Void)?
+  var rootDismissHandler: (@MainActor () -> Void)?
+  weak var effectDeliveryHold: (any EffectDeliveryHold)?
 
   /// Whether the model has subscriptions (`Model.subscribes`), asked once: the store's code is
   /// not specialised for the model, and asking the type after each action is a witness call.
@@ -213,17 +215,11 @@ final class EffectRuntime<Model: ArborealModel> {
     }
   }
 
-  /// An action delivered by a running effect whose hop the trace counted.
-  func receiveTraced(
-    _ action: Model.Action, from effect: EffectID, origin: Int, owner: ChildLink?
-  ) async {
-    if let hold = effectDeliveryHold, hold.mustHold(effect.rawValue) {
-      // Quiet while held: the hold counts the delivery again when it lets it go on.
-      trace?.deliveryEnded()
-      await withCheckedContinuation { hold.hold(effect.rawValue, until: $0) }
-    }
-    trace?.deliveryEnded()
-    receive(action, from: effect, origin: origin, owner: owner)
+  /// The hold to wait on before handling an action that a traced effect delivers: the test
+  /// store's, when it must hold the effect back (see `EffectDeliveryHold`); nil to go on.
+  func hold(for effect: EffectID) -> (any EffectDeliveryHold)? {
+    guard let hold = effectDeliveryHold, hold.mustHold(effect.rawValue) else { return nil }
+    return hold
   }
 
   /// An action delivered by a running effect. Called on the main actor, from the effect's

@@ -49,7 +49,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   @usableFromInline let runtime: EffectRuntime<Model>
 
   /// The observations made by ``follow(_:get:tag:)``, released with the store.
-  @exclusivity(unchecked) private var followedStores: [TrackingToken] = []
+  private var followedStores: [TrackingToken] = []
 
   /// The executor the effects' tasks prefer (a task executor preference, SE-0417); nil, the
   /// default, runs them on the global concurrent executor.
@@ -314,10 +314,19 @@ extension Store {
     runtime.receive(action, from: effect, origin: origin, owner: owner)
   }
 
+  /// An action from an effect whose hop the trace counted. One async function, with no await
+  /// but the hold's: between the trace's count of the arrival and the handling there is no
+  /// suspension, where a test store stepping the effects would see nothing counted and stop.
   func receiveTraced(
     _ action: Model.Action, from effect: EffectID, origin: Int, owner: ChildLink?
   ) async {
-    await runtime.receiveTraced(action, from: effect, origin: origin, owner: owner)
+    if let hold = runtime.hold(for: effect) {
+      // Quiet while held: the hold counts the delivery again when it lets it go on.
+      runtime.trace?.deliveryEnded()
+      await withCheckedContinuation { hold.hold(effect.rawValue, until: $0) }
+    }
+    runtime.trace?.deliveryEnded()
+    runtime.receive(action, from: effect, origin: origin, owner: owner)
   }
 
   func finish(_ effect: EffectID) {
