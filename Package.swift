@@ -27,7 +27,15 @@ let package = Package(
     .target(name: "ArborealPersistence", dependencies: ["Arboreal"]),
     // Recording, replay, time travel, the viewer; their files are written with persistence's
     // file writing and JSON text.
-    .target(name: "ArborealDevtools", dependencies: ["Arboreal", "ArborealPersistence"]),
+    // The recording viewer's page is three files in `Viewer/`, embedded at build time by the
+    // plugin (a string constant each), so that it ships inside the binary.
+    .target(
+      name: "ArborealDevtools", dependencies: ["Arboreal", "ArborealPersistence"],
+      exclude: ["Viewer"], plugins: ["EmbedViewerPage"]),
+    .plugin(
+      name: "EmbedViewerPage", capability: .buildTool(), dependencies: ["EmbedText"],
+      path: "Plugins/EmbedViewerPage"),
+    .executableTarget(name: "EmbedText", path: "Plugins/EmbedText"),
     // Interop: the only target that imports the toolchain's Observation module, kept out of
     // Sources so that the registrar's independence from it is visible in the tree.
     // It needs nothing of the store, so it depends on the registrar alone.
@@ -86,7 +94,7 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-for target in package.targets {
+for target in package.targets where target.type != .plugin {
   var settings = target.swiftSettings ?? []
   for feature in ["ExistentialAny", "MemberImportVisibility"] {
     settings.append(.enableUpcomingFeature(feature))
