@@ -127,7 +127,8 @@ public struct Tracked<Value> {
     @inline(__always)
     get {
       // Loaded before the access is recorded: the value is then ready without reloading the
-      // model after the call (a tracked read costs about 5% less). Either order is sound: the
+      // model after the call (see Docs/Performance.md, "Figures behind the code"). Either order
+      // is sound: the
       // load and the bit belong to one access, which a racing-free writer sees whole.
       let value = model[keyPath: storageKeyPath].value
       if model.registrar.core.activity.readsTakeSlowPath {

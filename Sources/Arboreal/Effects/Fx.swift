@@ -79,7 +79,7 @@ public struct Fx<Action: Sendable>: Sendable {
   /// ```
   // Inlinable: most updates return it, and inlined into the (specialised) update it is a nil
   // constant; called across the module boundary it would look up `Fx<Action>`'s generic
-  // metadata every time (measured: a one-line update went from about 58 ns to 8 ns).
+  // metadata every time.
   @inlinable public static var none: Fx { Fx(storage: nil) }
 
   /// Whether this holds no effect and no cancellation.

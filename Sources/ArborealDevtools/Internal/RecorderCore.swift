@@ -16,8 +16,8 @@ import Foundation
 ///
 /// Not generic: the action is kept as `any Sendable` (the writer casts it back), so that the
 /// main actor's side (this step, the queue's state, the lock around it) is concrete code. Generic
-/// types there were looked up at run time on every step (their metadata: about a thousand
-/// instructions per step, more than the rest of the step).
+/// types there were looked up at run time on every step (their metadata), which cost more than
+/// the rest of the step.
 struct PendingStep: Sendable {
   let sequence: Int
   let action: any Sendable

@@ -569,8 +569,8 @@ final class DerivedNode<Value>: DerivedNodeBase, @unchecked Sendable {
       }
     }
     // The temporary is made here, where `Value` is known: made in the unspecialised slow path,
-    // the runtime would look up the metadata of the `Result` that carries it out (several
-    // hundred instructions a read).
+    // the runtime would look up the metadata of the `Result` that carries it out on every
+    // read.
     return withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
       let value = buffer.baseAddress.unsafelyUnwrapped
       readSlow(owner: owner, into: value)

@@ -1,7 +1,7 @@
 // Package hooks, not API: the library's own observers in other modules (a store's child
 // lifetimes, a persister) that never read what changed. A first write that wakes only such
-// observers skips looking the property's name up by reflection (tens of thousands of
-// instructions per model and property); the public forms hand the changes to user code, which
+// observers skips looking the property's name up by reflection (far dearer than the write);
+// the public forms hand the changes to user code, which
 // may read them.
 
 /// ``observe(isolation:fileID:line:_:)`` for a body that ignores what changed.
