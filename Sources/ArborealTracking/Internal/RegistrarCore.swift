@@ -42,6 +42,23 @@ import Synchronization
 /// meanwhile (both sides sequentially consistent), so a reader never relies on a bit that is
 /// being cleared.
 ///
+/// ## The write path, consumer by consumer
+/// A write that leaves the inlined fast path (`@Tracked`'s setter) reaches its consumers in
+/// this order, each reading what the steps before it produced:
+/// 1. **The thread's write log** (``WriteLog``), when a transaction or a change recording is
+///    open: the property, the value before its first write and after its last, and whether
+///    they differ. First, so that even an unobserved write is in the net change.
+/// 2. **The observed bit**: clear, and the write is done (a mirror is still told).
+/// 3. **The record, under the lock** (`recordWrite`): the epoch moves (and the derived
+///    values' clock, for a registrar that feeds them), and the write takes the observers to
+///    notify (an `ObserverList`) and the key, named when a consumer may read the name.
+/// 4. **The mirror**, told of every recorded write.
+/// 5. **The transaction**, when one is open on the thread: it takes the observers and the key
+///    and delivers them once, when it closes (`Transaction`).
+/// 6. **Delivery**, otherwise: each observer is notified now, in its own isolation
+///    (`Delivery`); with derived values' input links among them, the others' runs wait for
+///    the refreshes.
+///
 /// ## Locking
 /// `lock` is never held while user code runs, nor while another lock is taken: observers are
 /// copied out and notified after it is released.
