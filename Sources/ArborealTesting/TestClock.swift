@@ -124,6 +124,8 @@ public final class TestClock: Clock, Sendable {
     state.withLock { $0.wakes[id]?.deadline }
   }
 
+  // The two `advance` forms are deliberate twins: a public call's caller location is four
+  // parameters, repeated by every form; `advance(by:)` only computes the deadline.
   /// Moves the time forward by `duration`, running in order everything that falls due.
   ///
   /// See "What advancing runs". Returns once every wait due by the new time has been woken and

@@ -1,3 +1,6 @@
+// The `forward` of an enumeration of destinations (or screens) is a deliberate twin of the
+// `forward` of one presented child (or stack) in ArborealModel+Forward.swift: the same
+// dismissal and the same dropped-action report, finding the child by its case instead.
 extension ArborealModel {
   /// Handles the actions of an enumeration of destinations (TCA's `ifLet` over a
   /// `@Reducer enum Destination`): sends each action to the child of its case, closes an alert
@@ -264,6 +267,8 @@ protocol CaseRouting<Cases>: Sendable {
   func list(_ value: Cases, at prefix: String, into places: inout [ChildPlace]) -> Bool
 }
 
+// `ModelCaseRoute` and `AlertCaseRoute` are deliberate twins: the same reading of a case's
+// payload, one forwarding to a child model, the other to an alert.
 /// The route of a case that holds a child model.
 struct ModelCaseRoute<Cases: ModelCases, Child: ArborealModel>: CaseRouting {
   let embed: @Sendable (Child) -> Cases

@@ -97,6 +97,9 @@ struct RouteEntry {
   }
 }
 
+// The factories below are deliberate twins, two per way a parent holds a child (its environment
+// given as a key path or as a function), each inlinable and calling the spelled-out `forward`
+// of its kind, so that the route's closure is specialised where the parent is compiled.
 extension ChildRoute {
   /// A child the parent always holds, whose services are the parent's.
   ///

@@ -354,22 +354,21 @@ final class RegistrarCore: @unchecked Sendable {
   /// transaction). Called after the new value is stored, by hand-written accessors.
   @usableFromInline
   func didChange(_ key: TrackingKey) {
-    let context = ThreadContext.unmanagedCurrent
-    log(key, context: context, isState: true)
-    guard observedMask.load(ordering: .relaxed) & key.maskBit != 0 else {
-      mirror?.trackingMirrorDidChange(key)
-      return
-    }
-    let observers = recordWrite(key, context: context) { _ in key }
-    report(key, to: observers, context: context)
+    didChange(key, isState: true)
   }
 
   /// `didChange(_:)` for a change that is not state (a derived value's): its observers are
   /// notified, but no change recording lists it.
   func didChangeUnlogged(_ key: TrackingKey) {
     guard mayBeObserved(key) else { return }
+    didChange(key, isState: false)
+  }
+
+  /// Logs the change of `key` (as state or not), then records it and notifies its observers.
+  @inline(__always)
+  private func didChange(_ key: TrackingKey, isState: Bool) {
     let context = ThreadContext.unmanagedCurrent
-    log(key, context: context, isState: false)
+    log(key, context: context, isState: isState)
     guard observedMask.load(ordering: .relaxed) & key.maskBit != 0 else {
       mirror?.trackingMirrorDidChange(key)
       return
