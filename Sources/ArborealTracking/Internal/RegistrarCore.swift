@@ -311,14 +311,11 @@ final class RegistrarCore: @unchecked Sendable {
       mirror?.trackingMirrorDidChange(TrackingKey(unnamed: id))
       return
     }
-    var info: TrackingKeyInfo?
-    let key = TrackingKey(unnamed: id)
-    let observers = recordWrite(key, context: context) { state in
-      info = state.info(of: id)
-      return info.map { TrackingKey(id: id, info: $0) } ?? key
+    let write = recordWrite(TrackingKey(unnamed: id), context: context) { state in
+      state.info(of: id).map { TrackingKey(id: id, info: $0) }
     }
-    if let info {
-      report(TrackingKey(id: id, info: info), to: observers, context: context)
+    if write.key.info != nil {
+      report(write, context: context)
       return
     }
     // The name and owner are looked up by reflection (far dearer than the write) only
@@ -329,14 +326,17 @@ final class RegistrarCore: @unchecked Sendable {
     // reports the unnamed key; a later change looks the name up when something needs it. (A
     // scope that starts on another thread at this very moment may get the key unnamed,
     // `property#N`: its observer is still notified, only the name is missing.)
-    guard activity.writesTakeSlowPath || activity.hasScopes || observers.anyReadsChanges else {
-      report(key, to: observers, context: context)
+    guard
+      activity.writesTakeSlowPath || activity.hasScopes || write.observers.anyReadsChanges
+    else {
+      report(write, context: context)
       return
     }
     let named = TrackingKey(id: id, info: makeInfo(id, of: model))
     withState { $0.rename(named) }
     // Looked up again: the reflection above may run a model's `customMirror`.
-    report(named, to: observers, context: ThreadContext.unmanagedCurrent)
+    report(
+      WriteReport(key: named, observers: write.observers), context: ThreadContext.unmanagedCurrent)
   }
 
   /// Logs a write of the `@Tracked` property `id` of `model` that kept no values in the
@@ -373,8 +373,7 @@ final class RegistrarCore: @unchecked Sendable {
       mirror?.trackingMirrorDidChange(key)
       return
     }
-    let observers = recordWrite(key, context: context) { _ in key }
-    report(key, to: observers, context: context)
+    report(recordWrite(key, context: context) { _ in key }, context: context)
   }
 
   /// Logs a write of `key` that kept no values in the thread's write log, if a span is open.
@@ -388,38 +387,46 @@ final class RegistrarCore: @unchecked Sendable {
     }
   }
 
-  /// Records a write of property `key.id` under the lock, with the key `naming` gives, and
-  /// returns the observers to notify.
+  /// What a recorded write hands its consumers after the lock (steps 4 to 6 of "The write
+  /// path"): the key, named when the registrar knows the name, and the observers to notify.
+  struct WriteReport {
+    let key: TrackingKey
+    let observers: ObserverList
+  }
+
+  /// Records a write of property `key.id` under the lock, with the key `naming` gives (`key`
+  /// itself when it gives nil), and returns what the write's consumers read.
   ///
   /// - Parameter context: The calling thread's context, looked up once per write by the
   ///   caller (it is unmanaged: the thread keeps it alive).
   @inline(__always)
   private func recordWrite(
     _ key: TrackingKey, context: Unmanaged<ThreadContext>?,
-    naming: (inout RegistrarState) -> TrackingKey
-  ) -> ObserverList {
+    naming: (inout RegistrarState) -> TrackingKey?
+  ) -> WriteReport {
     let inTransaction = context?._withUnsafeGuaranteedRef { $0.isInTransaction } ?? false
-    return withState { state -> ObserverList in
+    return withState { state -> WriteReport in
       let next = epoch.load(ordering: .relaxed) &+ 1
       epoch.store(next, ordering: .sequentiallyConsistent)
       if feedsDerivedValues.load(ordering: .relaxed) {
         derivedInputClock.wrappingAdd(1, ordering: .sequentiallyConsistent)
       }
       var emptied = false
-      let observers = state.recordWrite(of: naming(&state), epoch: next, emptied: &emptied)
+      let named = naming(&state) ?? key
+      let observers = state.recordWrite(of: named, epoch: next, emptied: &emptied)
       // The write took the entry's last observers, one-shots that will not unregister from
       // this registrar (see `ObserverState.unregisterAll(_:firedBy:id:)`): tidy the bits here.
       // Not in a transaction: its later writes of the property must still reach it, and it
       // may put the observers back.
       if emptied && !inTransaction { tidy(&state) }
-      return observers
+      return WriteReport(key: named, observers: observers)
     }
   }
 
-  /// Tells the mirror and the observers (or the thread's transaction) of a recorded write.
-  private func report(
-    _ key: TrackingKey, to observers: ObserverList, context: Unmanaged<ThreadContext>?
-  ) {
+  /// Hands a recorded write to its consumers, in order: the mirror, then the thread's
+  /// transaction when one is open, else each observer now.
+  private func report(_ write: WriteReport, context: Unmanaged<ThreadContext>?) {
+    let (key, observers) = (write.key, write.observers)
     if let mirror { mirror.trackingMirrorDidChange(key) }
     if let context {
       let handled = context._withUnsafeGuaranteedRef { context -> Bool in
