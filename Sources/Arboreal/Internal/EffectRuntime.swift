@@ -46,7 +46,7 @@ final class EffectRuntime<Model: ArborealModel> {
   typealias Table = EffectTable<Task<Void, Never>, CheckedContinuation<Void, Never>>
 
   // Five fields switch the dynamic exclusivity checks off, each because a hot path touches it
-  // (a check costs about as much as the rest of a plain send), and each is safe for the same
+  // (a check is a runtime call, dear beside a plain send), and each is safe for the same
   // reason: main-actor state whose accesses never overlap, none spanning a call that could
   // reach the same property (each is read or written in a statement of its own, and the state
   // machines are mutated by calls that return their output before it is performed). The
@@ -75,7 +75,8 @@ final class EffectRuntime<Model: ArborealModel> {
   /// The ids of the subscriptions started, in the order they were started.
   private var activeSubscriptions: [CancelID] = []
   /// The queue policy: the effects waiting for room in their queue, and when each queue with
-  /// spacing last started one (see `EffectQueues`). Unchecked: every `perform(_:)` asks whether an effect is suspended.
+  /// spacing last started one (see `EffectQueues`). Unchecked: every `perform(_:)` asks
+  /// whether an effect is suspended.
   @exclusivity(unchecked) private var queues = EffectQueues<FxEntry<Model.Action>.Work>()
   /// Whether `resumeSuspended()` is running (it starts effects, which can call it again).
   private var isResuming = false
@@ -167,10 +168,10 @@ final class EffectRuntime<Model: ArborealModel> {
 
   // MARK: Handling
 
-  // The store's code is generic and not specialised for the model. Code that touches a type
-  // built from `Model` (`Queued`, `StoreLogEntry<Model.Action>`) looks up its metadata at run
-  // time, at the top of the function that mentions it; so the slow paths live in functions of
-  // their own, and a plain `send` looks up none.
+  // The runtime's code is generic and not specialised for the model. Code that touches a type
+  // built from `Model` (`Queued`, `FxEntry<Model.Action>`) looks up its metadata at run time,
+  // at the top of the function that mentions it; so the slow paths live in functions of their
+  // own, and a plain `send` looks up none.
 
   /// The rest of a `send` whose update returned effects: starts them in a new group, handles
   /// the queued actions and returns the group's handle.
@@ -487,9 +488,9 @@ final class EffectRuntime<Model: ArborealModel> {
     guard let effect = table.start(in: group, cancelIDs: work.cancelIDs) else { return }
     // Both closures hold the store weakly: a running effect never keeps it alive, and once it
     // is gone they do nothing. They call the store, not the runtime: the store is then the
-    // call's `self`, alive until it returns, and so is the runtime it owns. With an `effectExecutor`, each hop to the main actor is counted
-    // in the trace before it is enqueued and when it arrives, even when the store is gone by
-    // then (see `EffectTrace`).
+    // call's `self`, alive until it returns, and so is the runtime it owns. With an
+    // `effectExecutor`, each hop to the main actor is counted in the trace before it is
+    // enqueued and when it arrives, even when the store is gone by then (see `EffectTrace`).
     let origin = work.origin
     let trace = self.trace
     let store: Store<Model> = self.store
