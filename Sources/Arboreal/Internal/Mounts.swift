@@ -143,6 +143,9 @@ final class ModelMountNode<Model: ArborealModel>: MountNode {
     _ child: Child, environment: Child.Environment, place: String,
     wrap: @escaping @MainActor (Fx<Child.Action>, Child.Environment) -> Fx<Model.Action>?
   ) -> MountNode? {
+    #if DEBUG
+      SubscriptionCheck.check(Child.self)
+    #endif
     guard Child.subscribes || !Child.routes.isEmpty, let mounts else { return nil }
     let node = ModelMountNode<Child>(
       model: child, environment: environment, place: place,

@@ -358,6 +358,7 @@ extension ArborealModel {
   ) -> Fx<Child.Action>? {
     #if DEBUG
       ForwardProbe.forwarding(to: child)
+      SubscriptionCheck.check(Child.self)
     #endif
     let fx = child.update(action: action, environment: environment)
     if fx.storage == nil, !Child.subscribes { return nil }

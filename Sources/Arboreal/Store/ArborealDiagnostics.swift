@@ -18,7 +18,9 @@ public enum ArborealDiagnostics: Sendable {
   /// handles; for an action that came back from an effect of a child model and that no
   /// update forwarded to that child; and, once per route, for a ``ModelRoute`` a `forward`
   /// takes that its model's ``ArborealModel/routes`` does not list, when the route's children
-  /// subscribe or have routes of their own. Each message names the action and the child's
+  /// subscribe or have routes of their own; and, once per type, for a ``SubscribingModel``
+  /// whose ``ArborealModel/subscriptionReader`` is declared to answer nil, whose subscriptions
+  /// would never start. Each message names the action and the child's
   /// type and place. When nil (the
   /// default), the message is written to standard error.
   ///

@@ -72,7 +72,8 @@ public protocol ArborealModel: Trackable, SendableMetatype, StackScreen {
   /// How the store reads the model's subscriptions: nil, the default, for a model without any.
   ///
   /// Conform to ``SubscribingModel`` rather than implementing this: its default answers with
-  /// ``SubscribingModel/subscriptions(environment:)``. Being a static requirement, it is known
+  /// ``SubscribingModel/subscriptions(environment:)``. A subscribing model that declares it
+  /// anyway, answering nil, is reported in debug builds (see ``ArborealDiagnostics``). Being a static requirement, it is known
   /// without a cast or an instance, so that `forward` to a child without subscriptions costs
   /// nothing for them.
   static var subscriptionReader: SubscriptionReader<Self>? { get }

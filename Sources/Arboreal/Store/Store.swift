@@ -85,6 +85,7 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
     runtime = EffectRuntime(executor: effectExecutor)
     runtime.start(for: self)
     #if DEBUG
+      SubscriptionCheck.check(Model.self)
       if !Model.routes.isEmpty { PlaceRegistry.register(self) }
     #endif
   }
