@@ -15,7 +15,7 @@ extension Store {
   ///
   /// It never waits on the wall clock: it returns as soon as every effect has ended or waits
   /// for something only the test can do (advance a `TestClock`, send an action) or for work
-  /// outside the executor (an actor, a real clock, I/O). The actions the effects deliver are
+  /// outside the executor (a detached task, a real clock, I/O). The actions the effects deliver are
   /// handled as they arrive, as in the app.
   ///
   /// A store whose `effectExecutor` is not a ``TestExecutor`` fails the test: its effects
@@ -63,23 +63,16 @@ extension Store {
   ///
   /// Both kinds of work wait on the main dispatch queue, and the caller runs on the main actor:
   /// each `Task.yield()` puts the caller behind everything queued, so when it resumes those
-  /// have run. Nothing can go on when no job and no hop is counted over two turns in a row:
-  /// then only something outside the executor (or the test) can make an effect go on.
+  /// have run. Nothing can go on once they have settled (see ``Settling``): then only something
+  /// outside the executor (or the test) can make an effect go on.
   func step(on executor: TestExecutor, until done: () -> Bool) async -> StepOutcome {
     var quietTurns = 0
     let firstArrival = deliveryArrivals
     var arrivals = firstArrival
-    // Whether the last turn ended with nothing counted. One more turn confirms it: an effect
-    // may have hopped to the main actor for a reason of its own (`MainActor.run`), which no
-    // count sees; that hop is queued before the turn, and its way back to the executor is a
-    // counted job.
-    var seemsIdle = false
+    var settling = Settling()
     while !done() {
-      if executor.pendingJobs == 0, pendingDeliveries == 0 {
-        if seemsIdle { return .idle }
-        seemsIdle = true
-      } else {
-        seemsIdle = false
+      if settling.hasSettled(quiet: executor.pendingJobs == 0 && pendingDeliveries == 0) {
+        return .idle
       }
       await Task.yield()
       if deliveryArrivals != arrivals {
@@ -106,9 +99,33 @@ extension Store {
     runningEffects.map { effect in
       "\(effect.description)\(note(effect.number)), waiting for "
         + (effect.waitingFor
-          ?? "a continuation or for work outside the test executor (an actor, a real clock, "
-          + "I/O)")
+          ?? "a continuation or for work outside the test executor (a detached task, an "
+          + "actor with work from elsewhere, a real clock, I/O)")
     }
+  }
+}
+
+/// When effects on a test executor can go no further: nothing counted (no job of the executor,
+/// no hop of theirs to the main actor) at the start of three turns of the main actor in a row.
+/// Both `Store.step(on:until:)` and `TestClock.advance` stop on it.
+///
+/// One quiet turn is not enough. Two more confirm it: an effect may have hopped to the main
+/// actor for a reason of its own (`MainActor.run`), which no count sees; that hop is queued
+/// before the first turn, and its way back to the executor is a counted job. The third covers
+/// an await of a continuation on the main actor: in a task that prefers an executor (every
+/// effect's on a test executor), it goes once more round the main queue before its body runs.
+struct Settling {
+  private var quietTurns = 0
+
+  /// Notes whether nothing was counted at the start of this turn, and answers whether that
+  /// makes three turns in a row.
+  mutating func hasSettled(quiet: Bool) -> Bool {
+    guard quiet else {
+      quietTurns = 0
+      return false
+    }
+    quietTurns += 1
+    return quietTurns == 3
   }
 }
 

@@ -218,24 +218,19 @@ public final class TestClock: Clock, Sendable {
   }
 
   /// Runs the main actor until the effects on a test executor that ever waited on this clock
-  /// have gone as far as they can: no job of their executor and no hop of theirs is counted,
-  /// over two turns in a row (a hop of an effect to the main actor for a reason of its own is
-  /// not counted, and one more turn runs it). Gives up after `StepOutcome.busyTurns` turns
-  /// (an effect that never waits), failing the test at `location`.
+  /// have gone as far as they can (see `Settling`). Gives up after `StepOutcome.busyTurns`
+  /// turns (an effect that never waits), failing the test at `location`.
   ///
   /// - Returns: Whether the effects settled.
   private func settleEffects(
     stepping: inout Stepping, at location: CallerLocation
   ) async -> Bool {
-    var seemsIdle = false
+    var settling = Settling()
     for _ in 0..<StepOutcome.busyTurns {
       let traces = state.withLock { $0.liveTraces() }
       stepping.include(traces)
-      if traces.allSatisfy(\.isQuiet) {
-        if traces.isEmpty || seemsIdle { return true }
-        seemsIdle = true
-      } else {
-        seemsIdle = false
+      if traces.isEmpty || settling.hasSettled(quiet: traces.allSatisfy(\.isQuiet)) {
+        return true
       }
       await MainActor.run {}
     }

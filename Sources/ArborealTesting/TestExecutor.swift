@@ -25,8 +25,13 @@ import Synchronization
 /// only shares its thread, so an effect never runs while the test's own main-actor code does,
 /// and two effects never run at once.
 ///
-/// An effect that calls an actor, sleeps on a real clock or waits for I/O leaves this executor
-/// for that wait: its next job arrives whenever the outside work ends, which no test controls.
+/// An actor with no executor of its own (a plain `actor`) runs an effect's call on this
+/// executor, as Swift runs such an actor's work on the calling task's preferred executor:
+/// counted like the effect's own jobs. An effect that waits for a detached task, an actor
+/// with an executor of its own (other than the main actor), an actor busy with work from
+/// outside the test (one the app's other tasks or another test also call), a real clock or
+/// I/O leaves this executor for that wait: its next job arrives whenever the outside work
+/// ends, which no test controls.
 /// The test store reports such an effect as waiting on work outside the test, unless the test
 /// opted into waiting for it (``TestStore/timeout``).
 public final class TestExecutor: TaskExecutor, JobCountingExecutor {

@@ -50,7 +50,7 @@ import Synchronization
 /// each action before the effect goes on. A step never hangs: effects that deliver 10,000
 /// actions no `receive` asked for, or run 10,000 turns without delivering, fail it, naming
 /// each effect, the step that started it and what it delivered. Only effects that wait on work
-/// outside the executor (an actor, a real clock, I/O) need a wall-clock ``timeout``, which a
+/// outside the executor (a detached task, a real clock, I/O) need a wall-clock ``timeout``, which a
 /// test opts into.
 ///
 /// ## New models
@@ -142,7 +142,8 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   }
 
   /// How long to wait on the wall clock for effects that wait on work outside the test (an
-  /// actor, a real clock, I/O); nil, the default, for not waiting at all.
+  /// actor with work from elsewhere, a detached task, a real clock, I/O); nil, the default,
+  /// for not waiting at all.
   ///
   /// ```swift
   /// store.timeout = .seconds(3)  // the effects call a real server

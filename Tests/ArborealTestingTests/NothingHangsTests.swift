@@ -53,20 +53,27 @@ extension ImmediateTimer.Environment {
   /// A sleep that only yields: an immediate clock.
   static let immediate = Self(sleep: { _ in await Task.yield() })
 
-  /// A sleep that hops to another actor and back: an immediate clock kept by an actor.
-  static let hopsToAnActor = Self(sleep: { _ in await Hopper.shared.hop() })
+  /// A sleep that hops to an actor of its own and back: an immediate clock kept by an actor.
+  /// The actor has no executor of its own and nothing else calls it, so its work runs on the
+  /// test executor (the effect's task executor preference): no timeout needed.
+  static func hopsToAnActor() -> Self {
+    let hopper = Hopper()
+    return Self(sleep: { _ in await hopper.hop() })
+  }
 
   /// A sleep that waits for a detached task: an immediate clock whose work runs outside the
-  /// test executor.
+  /// test executor (a detached task has no executor preference), which a test waits for only
+  /// with a timeout.
   static let waitsForADetachedTask = Self(sleep: { _ in await Task.detached {}.value })
 
   /// A sleep that hops to the main actor and back.
   static let hopsToTheMainActor = Self(sleep: { _ in await MainActor.run {} })
 }
 
-/// An actor an effect hops to on every tick.
+/// An actor an effect hops to on every tick. Each test makes its own: an actor that work from
+/// outside the test also calls (another test's effects, a task of the app) may run the
+/// effect's call on another thread, which is work outside the test executor.
 actor Hopper {
-  static let shared = Hopper()
   private var hops = 0
 
   func hop() { hops += 1 }
@@ -92,16 +99,19 @@ struct NothingHangsTests {
   }
 
   /// The same test with the sleep in each isolation an effect's work can take: another
-  /// actor, a detached task, the main actor.
+  /// actor, a detached task, the main actor. The detached task's work is outside the test
+  /// executor, so that test opts into waiting for it (an upper bound: it passes without
+  /// waiting for it); the other two need no timeout.
   @Test(arguments: ["another actor", "a detached task", "the main actor"])
   func aTimerThatWaitsElsewhereIsReceivedTickByTickAndStopped(_ place: String) async {
     let environment: ImmediateTimer.Environment =
       switch place {
-      case "another actor": .hopsToAnActor
+      case "another actor": .hopsToAnActor()
       case "a detached task": .waitsForADetachedTask
       default: .hopsToTheMainActor
       }
     let store = TestStore(state: ImmediateTimer(), environment: environment)
+    if place == "a detached task" { store.timeout = .seconds(60) }
     await store.send(.toggleTimerButtonTapped) { #expect($0.isTimerOn) }
     for tick in 1...3 {
       await store.receive(.timerTick) { #expect($0.count == tick) }
@@ -113,7 +123,7 @@ struct NothingHangsTests {
   /// A flood through another actor fails as one on the test executor does.
   @Test func aFloodThroughAnotherActorFailsNamingTheEffect() async {
     let store = TestStore(
-      state: ImmediateTimer(), environment: .hopsToAnActor, exhaustivity: .off)
+      state: ImmediateTimer(), environment: .hopsToAnActor(), exhaustivity: .off)
     await withKnownIssue {
       await StepOutcome.$limits.withValue(.small) {
         _ = await store.send(.toggleTimerButtonTapped)

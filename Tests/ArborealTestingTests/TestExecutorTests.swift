@@ -2,8 +2,9 @@ import Arboreal
 import ArborealTesting
 import Testing
 
-/// Two effects that take turns, a model whose effect waits on a test clock, and one whose
-/// effect calls an actor: the shapes whose outcome used to depend on the scheduler.
+/// Two effects that take turns, a model whose effect waits on a test clock, and ones whose
+/// effects call an actor or a detached task: the shapes whose outcome used to depend on the
+/// scheduler.
 final class Turns: ArborealModel {
   enum Action: Sendable, Equatable {
     case start
@@ -21,7 +22,8 @@ final class Turns: ArborealModel {
     var oracle = Oracle()
   }
 
-  /// Work outside the test executor: an actor of its own.
+  /// An actor of the effect's own: no executor of its own and nothing else calls it, so its
+  /// work runs on the test executor.
   actor Oracle {
     func answer() -> Int { 42 }
   }
@@ -124,15 +126,15 @@ final class Turns: ArborealModel {
     }
   }
 
-  @Test func anEffectThatCallsAnActorNeedsATimeout() async {
-    // The actor's answer comes from outside the executor: the store waits for it.
-    // article begins: outside-work
+  @Test func anEffectThatCallsAnActorOfItsOwnNeedsNoTimeout() async {
+    // The actor runs the call on the test executor: the step counts it like the effect's own
+    // jobs, on every run.
+    // article begins: own-actor
     let store = TestStore(state: Turns(), environment: .init())
     await store.send(.askActor)  // the effect asks an actor of its own
-    store.timeout = .seconds(30)
     await store.receive(.answered(42)) { #expect($0.log == ["answered 42"]) }
     await store.finish()
-    // article ends: outside-work
+    // article ends: own-actor
   }
 
   @Test func anEffectThatVisitsTheMainActorNeedsNoTimeout() async {
@@ -143,11 +145,14 @@ final class Turns: ArborealModel {
   }
 
   @Test func anEffectThatAwaitsADetachedTaskNeedsATimeout() async {
+    // The detached task runs outside the executor: the store waits for it, up to the timeout.
+    // article begins: outside-work
     let store = TestStore(state: Turns(), environment: .init())
+    await store.send(.askDetachedTask)  // the effect awaits a detached task
     store.timeout = .seconds(30)
-    await store.send(.askDetachedTask)
     await store.receive(.answered(9)) { #expect($0.log == ["answered 9"]) }
     await store.finish()
+    // article ends: outside-work
   }
 
   @Test func aTimeOperatorSaysWhatItWaitsFor() async {

@@ -318,13 +318,22 @@ extension Store {
   /// An action from an effect whose hop the trace counted. One async function, with no await
   /// but the hold's: between the trace's count of the arrival and the handling there is no
   /// suspension, where a test store stepping the effects would see nothing counted and stop.
+  ///
+  /// The hold's await can itself suspend before its body runs: in a task with an executor
+  /// preference (every traced effect's), `withCheckedContinuation` called on the main actor
+  /// goes once round the main queue first. So the delivery stays counted until the body runs,
+  /// and the body asks again whether to hold: by then the test may have received what the
+  /// first answer waited for.
   func receiveTraced(
     _ action: Model.Action, from effect: EffectID, origin: Int, owner: ChildLink?
   ) async {
-    if let hold = runtime.hold(for: effect) {
-      // Quiet while held: the hold counts the delivery again when it lets it go on.
-      runtime.trace?.deliveryEnded()
-      await withCheckedContinuation { hold.hold(effect.rawValue, until: $0) }
+    if runtime.hold(for: effect) != nil {
+      await withCheckedContinuation { continuation in
+        guard let hold = runtime.hold(for: effect) else { return continuation.resume() }
+        // Quiet while held: the hold counts the delivery again when it lets it go on.
+        runtime.trace?.deliveryEnded()
+        hold.hold(effect.rawValue, until: continuation)
+      }
     }
     runtime.trace?.deliveryEnded()
     runtime.receive(action, from: effect, origin: origin, owner: owner)
