@@ -124,6 +124,39 @@ final class Sampler {
   }
 }
 
+/// A hold that answers "hold" once, then "go on"; it lets any delivery it is given go at once.
+@MainActor
+final class ChangesItsMind: EffectDeliveryHold {
+  let trace: EffectTrace
+  private var answers = [true]
+  private(set) var held = 0
+
+  init(trace: EffectTrace) { self.trace = trace }
+
+  func mustHold(_ effect: UInt64) -> Bool { answers.isEmpty ? false : answers.removeFirst() }
+
+  func hold(_ effect: UInt64, until continuation: CheckedContinuation<Void, Never>) {
+    held += 1
+    trace.deliveryBegan()
+    continuation.resume()
+  }
+}
+
+extension HeldDeliveryTests {
+  /// The hold is asked again when its await runs: by then the test may have received the
+  /// action the first answer waited for, and the delivery goes on without being held.
+  @Test func aHoldThatNoLongerAppliesWhenItsAwaitRunsLetsTheDeliveryGo() async throws {
+    let executor = TestExecutor()
+    let store = Store(state: OneDelivery(), environment: (), effectExecutor: executor)
+    let hold = ChangesItsMind(trace: try #require(store.effectTrace))
+    store.effectDeliveryHold = hold
+    store.send(.start)
+    #expect(await store.runEffects().isEmpty)
+    #expect(store.state.count == 1)
+    #expect(hold.held == 0)
+  }
+}
+
 /// The rule that ends a step: three quiet turns in a row, counted afresh after any busy one.
 @Suite struct SettlingTests {
   @Test func threeQuietTurnsInARowSettle() {
