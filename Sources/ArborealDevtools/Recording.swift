@@ -182,7 +182,7 @@ public struct Recording<Model: ReplayableModel>: Sendable where Model.Action: Co
   /// - Complexity: O(*n*) updates for *n* steps.
   @MainActor
   public func replay(upTo step: Int? = nil, environment: Model.Environment) -> Model {
-    let model = Model(snapshot: start)
+    let model: Model = RecordingRestore.model(from: start)
     Self.apply(steps[0..<min(max(step ?? steps.count, 0), steps.count)], to: model, environment)
     return model
   }
@@ -223,7 +223,7 @@ public struct Recording<Model: ReplayableModel>: Sendable where Model.Action: Co
   public func replay(
     skipping skipped: Set<Int>, upTo step: Int? = nil, environment: Model.Environment
   ) -> Model {
-    let model = Model(snapshot: start)
+    let model: Model = RecordingRestore.model(from: start)
     let kept = steps[0..<min(max(step ?? steps.count, 0), steps.count)].filter {
       !skipped.contains($0.sequence)
     }

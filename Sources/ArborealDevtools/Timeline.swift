@@ -51,7 +51,7 @@ public final class Timeline<Model: ReplayableModel>: Sendable where Model.Action
     self.recording = recording
     self.environment = environment
     self.checkpointInterval = max(1, checkpointInterval)
-    self.state = Model(snapshot: recording.start)
+    self.state = RecordingRestore.model(from: recording.start)
     self.checkpoints = [recording.start]
   }
 
@@ -70,7 +70,7 @@ public final class Timeline<Model: ReplayableModel>: Sendable where Model.Action
     // when going back.
     let checkpoint = min(target / checkpointInterval, checkpoints.count - 1)
     if target < step || checkpoint * checkpointInterval > step {
-      state = Model(snapshot: checkpoints[checkpoint])
+      state = RecordingRestore.model(from: checkpoints[checkpoint])
       step = checkpoint * checkpointInterval
     }
     while step < target {

@@ -172,6 +172,9 @@ public struct ModelStack<Element: StackScreen>: RandomAccessCollection {
   @discardableResult
   public mutating func push(_ element: Element) -> StackElementID {
     let id = StackElementID(rawValue: nextID)
+    #if DEBUG
+      if RecordingRestore.isRebuilding { RecordingRestore.reportPush(of: Element.self, id: id) }
+    #endif
     nextID += 1
     ids.append(id)
     elements.append(element)

@@ -18,11 +18,12 @@ public enum ArborealDiagnostics: Sendable {
   /// handles; for an action that came back from an effect of a child model and that no
   /// update forwarded to that child; and, once per route, for a ``ModelRoute`` a `forward`
   /// takes that its model's ``ArborealModel/routes`` does not list, when the route's children
-  /// subscribe or have routes of their own; and, once per type, for a ``SubscribingModel``
+  /// subscribe or have routes of their own; once per type, for a ``SubscribingModel``
   /// whose ``ArborealModel/subscriptionReader`` is declared to answer nil, whose subscriptions
-  /// would never start. Each message names the action and the child's
-  /// type and place. When nil (the
-  /// default), the message is written to standard error.
+  /// would never start; and, once per screen type, for a screen pushed on a ``ModelStack``
+  /// while a replay or a timeline rebuilds a model from a recording's snapshot (its screens
+  /// numbered afresh, not as recorded). Each message names the action or the type, and the
+  /// child's place. When nil (the default), the message is written to standard error.
   ///
   /// Reported in debug builds only; release builds drop such actions silently, as documented
   /// in ``ViewStore``.

@@ -61,7 +61,7 @@ struct ViewerData<Model: ReplayableModel> where Model.Action: Codable {
   init(start recording: Recording<Model>, environment: Model.Environment, title: String) {
     self.recording = recording
     self.environment = environment
-    model = Model(snapshot: recording.start)
+    model = RecordingRestore.model(from: recording.start)
     previous = SnapshotValue(of: model.snapshot)
     bytes.reserveCapacity(256 + recording.steps.count * 120)
     write("{\"title\":")
