@@ -15,8 +15,8 @@ extension Store {
   ///
   /// It never waits on the wall clock: it returns as soon as every effect has ended or waits
   /// for something only the test can do (advance a `TestClock`, send an action) or for work
-  /// outside the executor (a detached task, a real clock, I/O). The actions the effects deliver are
-  /// handled as they arrive, as in the app.
+  /// outside the executor (a detached task, a real clock, I/O). The actions the effects
+  /// deliver are handled as they arrive, as in the app.
   ///
   /// A store whose `effectExecutor` is not a ``TestExecutor`` fails the test: its effects
   /// run on their own, and nothing tells when they can go on.

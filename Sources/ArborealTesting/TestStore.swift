@@ -50,8 +50,8 @@ import Synchronization
 /// each action before the effect goes on. A step never hangs: effects that deliver 10,000
 /// actions no `receive` asked for, or run 10,000 turns without delivering, fail it, naming
 /// each effect, the step that started it and what it delivered. Only effects that wait on work
-/// outside the executor (a detached task, a real clock, I/O) need a wall-clock ``timeout``, which a
-/// test opts into.
+/// outside the executor (a detached task, a real clock, I/O) need a wall-clock ``timeout``,
+/// which a test opts into.
 ///
 /// ## New models
 /// Exhaustively, a model that a step put into the state (made during the step) is checked

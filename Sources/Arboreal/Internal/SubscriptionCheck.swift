@@ -7,14 +7,11 @@ import ArborealTracking
   /// meets a store: a store's own model, a forwarded child, a child a route follows.
   @usableFromInline
   enum SubscriptionCheck {
-    /// The model types asked about already.
-    private static let checked = Locked<Set<ObjectIdentifier>>.make([])
-
     /// Reports `model` (through ``ArborealDiagnostics/droppedActionHandler``) the first time
     /// it is asked about, when it is a subscribing model without a reader.
     @usableFromInline
     static func check<Model: ArborealModel>(_ model: Model.Type) {
-      guard checked.withLock({ $0.insert(ObjectIdentifier(model)).inserted }) else { return }
+      guard ArborealDiagnostics.isFirstAsk("subscriptionReader", about: model) else { return }
       guard model.subscriptionReader == nil, model is any SubscribingModel.Type else { return }
       ArborealDiagnostics.reportDroppedAction(
         "Arboreal: \(model) is a SubscribingModel whose `subscriptionReader` answers nil, so its "

@@ -22,13 +22,10 @@ package enum RecordingRestore {
     /// Whether a model is being rebuilt from a recording's snapshot on this task.
     @TaskLocal static var isRebuilding = false
 
-    /// The screen types reported already.
-    private static let reported = Locked<Set<ObjectIdentifier>>.make([])
-
     /// Reports, once per screen type, a push on a stack of `screen` while a model is rebuilt
     /// from a recording's snapshot.
     static func reportPush<Screen>(of screen: Screen.Type, id: StackElementID) {
-      guard reported.withLock({ $0.insert(ObjectIdentifier(screen)).inserted }) else { return }
+      guard ArborealDiagnostics.isFirstAsk("restored stack", about: screen) else { return }
       ArborealDiagnostics.reportDroppedAction(
         "Arboreal: a screen was pushed on a ModelStack<\(screen)> (as \(id)) while a model was "
           + "rebuilt from a recording's snapshot, so its screens are numbered afresh, not as "

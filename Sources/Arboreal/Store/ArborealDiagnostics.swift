@@ -35,4 +35,22 @@ public enum ArborealDiagnostics: Sendable {
   static func reportDroppedAction(_ message: String) {
     droppedAction.report(message)
   }
+
+  #if DEBUG
+    /// A check that reports once per type, and a type it asked about.
+    private struct Asked: Hashable {
+      let check: String
+      let type: ObjectIdentifier
+    }
+
+    /// What the once-per-type checks have asked about already.
+    private static let asked = Locked<Set<Asked>>.make([])
+
+    /// Whether this is the first time the check named `check` asks about `type`: the checks
+    /// that report a mistake once per type (`SubscriptionCheck`, `RecordingRestore`) skip
+    /// every later ask.
+    static func isFirstAsk(_ check: String, about type: Any.Type) -> Bool {
+      asked.withLock { $0.insert(Asked(check: check, type: ObjectIdentifier(type))).inserted }
+    }
+  #endif
 }

@@ -73,9 +73,9 @@ public protocol ArborealModel: Trackable, SendableMetatype, StackScreen {
   ///
   /// Conform to ``SubscribingModel`` rather than implementing this: its default answers with
   /// ``SubscribingModel/subscriptions(environment:)``. A subscribing model that declares it
-  /// anyway, answering nil, is reported in debug builds (see ``ArborealDiagnostics``). Being a static requirement, it is known
-  /// without a cast or an instance, so that `forward` to a child without subscriptions costs
-  /// nothing for them.
+  /// anyway, answering nil, is reported in debug builds (see ``ArborealDiagnostics``). Being a
+  /// static requirement, it is known without a cast or an instance, so that `forward` to a
+  /// child without subscriptions costs nothing for them.
   static var subscriptionReader: SubscriptionReader<Self>? { get }
 
   /// Where the model holds child models, each route declared once: the store follows them so
