@@ -182,7 +182,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   // The effects still running after the test's last step, each with what it waits for;
   // behind a lock so that `deinit`, which cannot reach the store's main-actor state, can
   // report them. Empty after `finish()`.
-  private let runningAtLastStep = Mutex<[String]>([])
+  private let runningAtLastStep = Locked<[String]>.make([])
   // Where failures found by `deinit` are reported.
   private let createdAt: CallerLocation
   // The effect actions, oldest first, that arrived and that no `receive` has taken yet: with

@@ -20,7 +20,7 @@ enum ExplicitNames {
   static let counterMask: UInt64 = (1 &<< counterBits) &- 1
   static let capacity = (1 << indexBits) - 1
 
-  private static let table = Mutex(ExplicitNameTable(capacity: capacity))
+  private static let table = Locked.make(ExplicitNameTable(capacity: capacity))
 
   /// The position of `name` plus one, interning it; nil when the table is full. The first
   /// name refused is reported in debug builds (on standard error): the property, and every

@@ -21,7 +21,7 @@ import Synchronization
 package final class EffectTrace: Sendable {
   private let deliveries = Atomic<Int>(0)
   private let arrived = Atomic<Int>(0)
-  private let notes = Mutex<[UInt64: String]>([:])
+  private let notes = Locked<[UInt64: String]>.make([:])
   /// The store's effect executor, when it counts its jobs.
   private let executor: (any JobCountingExecutor)?
 

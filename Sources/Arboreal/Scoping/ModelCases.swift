@@ -217,7 +217,7 @@ enum CasePayload {
 /// Once set it never changes (a case's name is fixed), so a racing second write stores the
 /// same name.
 final class CaseName: Sendable {
-  private let lock = Mutex<String?>(nil)
+  private let lock = Locked<String?>.make(nil)
 
   /// The name, once learnt.
   var value: String? {
