@@ -25,7 +25,7 @@ extension Store {
   /// - Returns: The handler's token: `cancel()` stops printing.
   @discardableResult
   public func printChanges(
-    limit: Int = 60, to write: @escaping @MainActor (String) -> Void = { print($0) }
+    limit: Int = 60, to write: @escaping (String) -> Void = { print($0) }
   ) -> LogHandlerToken {
     addLogHandler(logsValues: true) { entry in
       write(entry.changeReport(limit: limit))

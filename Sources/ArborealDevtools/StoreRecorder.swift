@@ -40,7 +40,10 @@ import Foundation
 ///
 /// The recorder also keeps the steps in memory (``steps``), for a program's own history
 /// and `why` commands; pass `keepingSteps: false` for long recordings that only go to disk.
-public final class StoreRecorder<Model: ReplayableModel>: Sendable where Model.Action: Codable {
+///
+/// Like the store it records, a recorder belongs to the isolation that made the store (the main
+/// actor, an actor of yours): it is not `Sendable`. Only its writer runs elsewhere.
+public final class StoreRecorder<Model: ReplayableModel> where Model.Action: Codable {
   private let core: RecorderCore<Model.Action>
   /// The recorder's log handler in the store, removed by ``finish()``.
   private let handler: LogHandlerToken
@@ -75,7 +78,6 @@ public final class StoreRecorder<Model: ReplayableModel>: Sendable where Model.A
   ///   - durability: When the file is synced to the disk; ``Durability/whenFinished`` by
   ///     default.
   /// - Throws: ``RecordingError`` when the file cannot be opened or the snapshot encoded.
-  @MainActor
   public init(
     _ store: Store<Model>, to path: String?, keepingSteps: Bool = true, limit: Int = 10_000,
     durability: Durability = .whenFinished
@@ -117,15 +119,15 @@ public final class StoreRecorder<Model: ReplayableModel>: Sendable where Model.A
 
   /// Waits until every action handled so far is written to the file (with
   /// ``Durability/afterEachBatch``, also synced to the disk).
-  public func flush() async {
+  nonisolated(nonsending) public func flush() async {
     await core.flush()
   }
 
   /// Stops recording: removes the recorder's log handler from the store, writes what is
   /// queued, syncs the file to the disk, closes it, and waits until that is done. Actions
   /// handled afterwards are not recorded.
-  public func finish() async {
-    await handler.cancel()
+  nonisolated(nonsending) public func finish() async {
+    handler.cancel()
     await core.finish()
   }
 }

@@ -29,7 +29,7 @@ extension Store {
   /// - Returns: One line per effect still running, oldest first:
   ///   `effect #3 (cancellable by "timer"), waiting for a TestClock deadline at 1.0 seconds`.
   @discardableResult
-  public func runEffects(
+  nonisolated(nonsending) public func runEffects(
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -65,7 +65,9 @@ extension Store {
   /// each `Task.yield()` puts the caller behind everything queued, so when it resumes those
   /// have run. Nothing can go on once they have settled (see ``Settling``): then only something
   /// outside the executor (or the test) can make an effect go on.
-  func step(on executor: TestExecutor, until done: () -> Bool) async -> StepOutcome {
+  nonisolated(nonsending) func step(
+    on executor: TestExecutor, until done: () -> Bool
+  ) async -> StepOutcome {
     var quietTurns = 0
     let firstArrival = deliveryArrivals
     var arrivals = firstArrival

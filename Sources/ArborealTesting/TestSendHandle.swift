@@ -14,7 +14,7 @@ import Arboreal
 /// await store.receive(.loaded(42)) { #expect($0.count == 42) }
 /// await load.value  // the load effect has ended
 /// ```
-public struct TestSendHandle: Sendable {
+public struct TestSendHandle {
   /// The store's handle on the effects the action started.
   public let handle: SendHandle
   /// Runs the effects until `handle` is finished, failing at the send's location when it cannot
@@ -33,7 +33,7 @@ public struct TestSendHandle: Sendable {
   ///
   /// The failure lists the actions waiting to be received: receive them first, or end the test
   /// with ``TestStore/finish(timeout:fileID:filePath:line:column:)``.
-  public var value: Void {
+  @MainActor public var value: Void {
     get async { await wait(handle) }
   }
 

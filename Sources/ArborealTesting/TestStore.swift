@@ -1003,7 +1003,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
 
 }
 
-extension TestStore: EffectDeliveryHold {
+extension TestStore: @MainActor EffectDeliveryHold {
   /// Whether effect `effect` must wait before it delivers: exhaustively, while a step of the
   /// test store runs the effects and an action that arrived before the effect's last delivery
   /// (or before it started) still waits to be received.

@@ -199,13 +199,15 @@ import Testing
     _ = recorder
   }
 
-  @Test func flushAndFinishCanBeAwaitedFromAnotherTask() async throws {
+  @Test func flushAndFinishCanBeAwaitedFromAnotherTaskOfTheStoresIsolation() async throws {
     let store = Store(state: Board(), environment: ())
     let recorder = try StoreRecorder(store, to: nil)
     for _ in 0..<1_000 { store.send(.noop) }
-    await Task.detached { await recorder.flush() }.value
+    // The recorder is not `Sendable` (it belongs to the store's isolation): another task of
+    // that isolation may await it.
+    await Task { await recorder.flush() }.value
     #expect(recorder.steps.count == 1_000)
-    await Task.detached { await recorder.finish() }.value
+    await Task { await recorder.finish() }.value
     store.send(.noop)
     #expect(recorder.steps.count == 1_000)
   }

@@ -26,7 +26,7 @@ final class OneDelivery: ArborealModel {
 
 /// A hold that holds an effect's first delivery, and lets it go when told to.
 @MainActor
-final class HoldOnce: EffectDeliveryHold {
+final class HoldOnce: @MainActor EffectDeliveryHold {
   let trace: EffectTrace
   private var held: CheckedContinuation<Void, Never>?
   private var hasHeld = false
@@ -126,7 +126,7 @@ final class Sampler {
 
 /// A hold that answers "hold" once, then "go on"; it lets any delivery it is given go at once.
 @MainActor
-final class ChangesItsMind: EffectDeliveryHold {
+final class ChangesItsMind: @MainActor EffectDeliveryHold {
   let trace: EffectTrace
   private var answers = [true]
   private(set) var held = 0

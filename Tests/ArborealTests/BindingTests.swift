@@ -59,12 +59,13 @@ import Testing
     token.cancel()
   }
 
-  @Test func aBindingCanBeHandedAcrossIsolation() async {
+  @Test func aBindingWorksInATaskOfItsStoresIsolation() async {
     let store = Store(state: Counter(), environment: ())
     let count = store.binding(get: \.count, tag: Counter.Action.set)
-    // `StoreBinding` is `Sendable`; using it needs the main actor, which the compiler checks.
-    await Task.detached {
-      await MainActor.run { count.wrappedValue = 5 }
+    // `StoreBinding` is not `Sendable`: a task in the store's isolation (here the main actor)
+    // may use it; a detached task may not, which the compiler checks.
+    await Task {
+      count.wrappedValue = 5
     }.value
     #expect(store.state.count == 5)
   }

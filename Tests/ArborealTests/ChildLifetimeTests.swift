@@ -191,36 +191,35 @@ import Testing
   // other processes on the cores, 41 to 175 (its one-minute limit failed it). So the limit is
   // 10 minutes, longer than such a run of the whole suite.
 
-  /// The removal is sent from a detached task after the effects' handles, awaited on another
-  /// actor and in a detached task, have started waiting: it wakes both.
+  /// The removal is sent after the effects' handles, awaited by two other tasks in the store's
+  /// isolation, have started waiting: it wakes both.
   @Test(.timeLimit(.minutes(10)))
-  func aRemovalSentFromAnotherTaskEndsEffectsAwaitedOnAnotherActor() async {
+  func aRemovalEndsEffectsAwaitedByOtherTasks() async {
     let (store, _) = makeStore(jobs: [1, 2])
     let first = store.send(.job(id: 1, .start))
     let second = store.send(.job(id: 2, .start))
-    let waiter = Waiter()
-    let onTheActor = Task { await waiter.wait(for: first) }
-    let detached = Task.detached { await second.value }
+    let firstWait = Task { await first.value }
+    let secondWait = Task { await second.value }
     await store.untilWaiting(on: first, second)
-    await Task.detached { _ = await store.send(.remove(ids: [1, 2])) }.value
+    store.send(.remove(ids: [1, 2]))
     #expect(store.runningEffectCount == 0)
     #expect(store.openGroupCount == 0)
-    await onTheActor.value
-    await detached.value
+    await firstWait.value
+    await secondWait.value
     #expect(first.isFinished && second.isFinished)
   }
 
   /// The same removal before the handles are awaited: awaiting them returns at once.
   @Test(.timeLimit(.minutes(10)))
-  func handlesAwaitedOnAnotherActorAfterTheRemovalReturnAtOnce() async {
+  func handlesAwaitedAfterTheRemovalReturnAtOnce() async {
     let (store, _) = makeStore(jobs: [1, 2])
     let first = store.send(.job(id: 1, .start))
     let second = store.send(.job(id: 2, .start))
-    await Task.detached { _ = await store.send(.remove(ids: [1, 2])) }.value
+    store.send(.remove(ids: [1, 2]))
     #expect(store.runningEffectCount == 0)
     #expect(store.openGroupCount == 0)
-    await Waiter().wait(for: first)
-    await Task.detached { await second.value }.value
+    await first.value
+    await Task { await second.value }.value
     #expect(first.isFinished && second.isFinished)
   }
 
@@ -240,18 +239,11 @@ import Testing
   #endif
 }
 
-/// Awaits send handles on an actor of its own.
-private actor Waiter {
-  func wait(for handle: SendHandle) async {
-    await handle.value
-  }
-}
-
 extension Store {
   /// Returns once every handle in `handles` has a waiter registered with its group: awaited,
   /// and not yet woken. Gives the main actor up between checks, so that the waiting tasks'
   /// hops to it can run; how long it takes never decides a test.
-  fileprivate func untilWaiting(on handles: SendHandle...) async {
+  nonisolated(nonsending) fileprivate func untilWaiting(on handles: SendHandle...) async {
     while !handles.allSatisfy({ table.groups[$0.group!]?.waiters.isEmpty == false }) {
       await Task.yield()
     }

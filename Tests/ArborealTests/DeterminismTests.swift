@@ -189,8 +189,10 @@ final class GateBank: Sendable {
 }
 
 /// Lets an update (or an observer) send an action back into its own store.
-@MainActor
-final class ReentrySender: Sendable {
+///
+/// Invariant (why `@unchecked Sendable` holds): set and used only in the store's isolation (the
+/// tests' main actor), from its update or its observers.
+final class ReentrySender: @unchecked Sendable {
   weak var store: Store<Ledger>?
 
   nonisolated init() {}

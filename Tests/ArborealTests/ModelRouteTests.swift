@@ -112,7 +112,7 @@ private final class Switchboard: ArborealModel {
     }
   }
 
-  @MainActor private func cancellation(of stop: Stop) -> Fx<Action> {
+  private func cancellation(of stop: Stop) -> Fx<Action> {
     switch stop {
     case .counter: cancel(Self.counter)
     case .detail: cancel(Self.detail)
@@ -148,7 +148,6 @@ private enum ListenerHostAction: Sendable {
 }
 
 extension ListenerHost {
-  @MainActor
   func update(action: ListenerHostAction, environment: Void) -> Fx<ListenerHostAction> {
     switch action {
     case .listener(let action): return forward(action, to: Self.route, environment: ())

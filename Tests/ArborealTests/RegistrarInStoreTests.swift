@@ -98,7 +98,7 @@ import Testing
 
 extension Store {
   /// Gives other tasks a few turns of the main actor.
-  fileprivate func settle() async {
+  nonisolated(nonsending) fileprivate func settle() async {
     for _ in 0..<10 { await Task.yield() }
   }
 }

@@ -33,7 +33,7 @@ import Testing
   @Test func returnsWhenTheLastRunningEffectIsCancelled() async {
     let store = Store(state: Script(), environment: ())
     store.send(.run(.run { _ in try? await Gate().waitCancellably() }.cancellable(id: "timer")))
-    Task { store.send(.run(.cancel(id: "timer"))) }
+    Task { _ = store.send(.run(.cancel(id: "timer"))) }
     await store.finish()
     #expect(store.runningEffectCount == 0)
   }

@@ -233,7 +233,7 @@ import Testing
 
 /// A store of its own whose model can disappear: it forwards to a `Store` while `isShown` and
 /// drops its sends otherwise, as the `ArborealStore/isPresent` requirement asks.
-@MainActor private final class Hideable: ArborealStore {
+private final class Hideable: ArborealStore {
   let store: Store<Parent>
   var isShown = true
   private(set) var dropped = 0

@@ -14,7 +14,9 @@
 /// nothing and is already finished, so a plain `send` allocates no task and no handle storage.
 /// The handle does not keep the store alive; once the store is released (which cancels its
 /// effects), `value` returns at once.
-public struct SendHandle: Sendable {
+///
+/// Like its store, a handle belongs to the isolation that made it: it is not `Sendable`.
+public struct SendHandle {
   /// The store's weak reference to itself; nil when the action started no effect.
   ///
   /// Not a `weak var` in the handle itself: that would cost three calls into the runtime for
@@ -46,22 +48,12 @@ public struct SendHandle: Sendable {
   /// Returns at once when the action started no effect, or when the store has been released.
   /// Waiting does not keep the store alive. An effect that never ends (a timer nobody cancels)
   /// makes `value` wait until it is cancelled.
-  public var value: Void {
+  ///
+  /// Runs in the caller's isolation, which is the store's.
+  nonisolated(nonsending) public var value: Void {
     get async {
-      guard group != nil else { return }
-      await waitOnMainActor()
-    }
-  }
-
-  @MainActor private func waitOnMainActor() async {
-    guard let group else { return }
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      // The store is loaded here and released when this closure returns: a suspended waiter
-      // never keeps it alive. Its release resumes every waiter.
-      guard let host, host.addWaiter(continuation, for: group) else {
-        continuation.resume()
-        return
-      }
+      guard let group, let reference else { return }
+      await reference.wait(for: group)
     }
   }
 
@@ -71,14 +63,14 @@ public struct SendHandle: Sendable {
   /// Does nothing when they have already finished.
   ///
   /// - Complexity: O(*e* log *e*) for the *e* running effects of the store.
-  @MainActor public func cancel() {
+  public func cancel() {
     guard let group else { return }
     host?.cancel(group: group)
   }
 
   /// Whether the effects the action started have all finished or been cancelled (always true
   /// for an action that started none).
-  @MainActor public var isFinished: Bool {
+  public var isFinished: Bool {
     guard let group, let host else { return true }
     return !host.isOpen(group)
   }
@@ -86,22 +78,50 @@ public struct SendHandle: Sendable {
 
 /// A store's weak reference to itself, shared by all the send handles it returns: one
 /// allocation per store (at its first effect), none per send.
-///
-/// Invariant (why `@unchecked Sendable` holds): `host` is written only by `init`; loading a
-/// weak reference is thread-safe in the Swift runtime.
-final class HostReference: @unchecked Sendable {
+final class HostReference {
   private(set) weak var host: (any EffectHost)?
 
   init(_ host: any EffectHost) {
     self.host = host
   }
+
+  /// Waits until `group` closes or the store is released, in the store's isolation (the
+  /// caller's). The store is loaded only between suspensions, so that a suspended wait never
+  /// keeps it alive; its release resumes every waiter.
+  nonisolated(nonsending) func wait(for group: GroupID) async {
+    if host?.nextMail != nil {
+      // A store made outside any actor: its effects' deliveries are handled here, by its owner.
+      while true {
+        let next: @Sendable () async -> Void
+        do {
+          guard let host, let nextMail = host.nextMail else { return }
+          host.handleMail()
+          guard host.isOpen(group) else { return }
+          next = nextMail
+        }
+        await next()
+      }
+    }
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      // The store is loaded here and released when this closure returns.
+      guard let host, host.addWaiter(continuation, for: group) else {
+        continuation.resume()
+        return
+      }
+    }
+  }
 }
 
 /// What a ``SendHandle`` needs from its store.
-@MainActor
-protocol EffectHost: AnyObject, Sendable {
+protocol EffectHost: AnyObject {
   /// Registers a waiter to resume when `group` closes; false when it is closed already.
   func addWaiter(_ waiter: CheckedContinuation<Void, Never>, for group: GroupID) -> Bool
+  /// For a store made outside any actor, whose effects' deliveries wait in a mailbox for its
+  /// owner (see `StoreHome`): returns once an effect posted something there (or the store is
+  /// gone), without holding the store. nil for a store on an actor.
+  var nextMail: (@Sendable () async -> Void)? { get }
+  /// Handles what the store's effects posted in its mailbox.
+  func handleMail()
   /// Cancels the effects of `group`.
   func cancel(group: GroupID)
   /// Whether `group` still has work queued, running or being handled.

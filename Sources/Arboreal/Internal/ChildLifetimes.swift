@@ -29,7 +29,6 @@ import ArborealTracking
 /// A route's reading is O(*n*) for a collection of *n* children, once per transaction that
 /// changed what the route reads: the cost of the comparison of element identifiers that
 /// TCA's `forEach` makes for each action that changes a collection.
-@MainActor
 final class ChildLifetimes {
   private struct Record {
     let link: ChildLink
@@ -138,7 +137,7 @@ final class ChildLifetimes {
     let read = link.read
     // The body runs now, then after each transaction that changed what `read` read, on the
     // main actor; it holds the watch and this object weakly (the store owns both).
-    watch.token = observe(ignoringChanges: { [weak self, weak watch] in
+    watch.token = observeInStoreIsolation(ignoringChanges: { [weak self, weak watch] in
       let present = read()
       guard let self, let watch else { return }
       self.reconcile(watch, with: present)

@@ -21,7 +21,7 @@ final class ChildLink: @unchecked Sendable {
   /// Which of the parent's routes holds the child: the parent and the key path.
   let route: RouteKey
   /// Reads, through the parent's tracked properties, which children the route holds now.
-  let read: @MainActor () -> ChildPresence
+  let read: () -> ChildPresence
   /// The child's place in its parent for messages: `\Album.rows` and, for a child in a
   /// collection, its key.
   private let place: (path: AnyKeyPath, key: AnyHashable?)
@@ -30,7 +30,7 @@ final class ChildLink: @unchecked Sendable {
 
   init(
     child: AnyObject, parent: AnyObject, path: AnyKeyPath, key: AnyHashable?,
-    membership: CancelID, read: @escaping @MainActor () -> ChildPresence
+    membership: CancelID, read: @escaping () -> ChildPresence
   ) {
     self.child = child
     self.parent = parent

@@ -26,7 +26,7 @@
 /// 4. A caller of `finish()` waits only while an effect runs or waits for room.
 /// 5. The table, the queue policy, the action queue and the child lifetimes hold their own
 ///    invariants.
-@MainActor @usableFromInline
+@usableFromInline
 final class EffectRuntime<Model: ArborealModel> {
   /// The store this runtime belongs to; see the type's comment for why it is alive.
   unowned(unsafe) var store: Store<Model>!
@@ -102,15 +102,20 @@ final class EffectRuntime<Model: ArborealModel> {
   /// of handling them, what a `Fx.dismiss` reaching the store calls, and what is asked before
   /// a traced effect delivers an action (held weakly: the test store owns the store).
   var effectActionInterceptor: ((Model.Action, InterceptedActionTicket) -> Void)?
-  var rootDismissHandler: (@MainActor () -> Void)?
+  var rootDismissHandler: (() -> Void)?
   weak var effectDeliveryHold: (any EffectDeliveryHold)?
 
   /// Whether the model has subscriptions (`Model.subscribes`), asked once: the store's code is
   /// not specialised for the model, and asking the type after each action is a witness call.
   private let subscribes = Model.subscribes
 
-  /// Makes a runtime whose effects prefer `executor`; ``start(for:)`` attaches it to its store.
-  init(executor: (any TaskExecutor)?) {
+  /// Where the store lives, and how its effects reach it (see `StoreHome`).
+  let home: StoreHome<Model>
+
+  /// Makes a runtime whose effects prefer `executor`, for a store that lives in `isolation`;
+  /// ``start(for:)`` attaches it to its store.
+  init(executor: (any TaskExecutor)?, isolation: (any Actor)?) {
+    home = StoreHome(isolation: isolation)
     if let executor { setExecutor(executor) }
   }
 
@@ -118,6 +123,7 @@ final class EffectRuntime<Model: ArborealModel> {
   /// routes.
   func start(for store: Store<Model>) {
     self.store = store
+    home.store = store
     if subscribes { refreshSubscriptions() }
     guard !Model.routes.isEmpty else { return }
     mounts = Mounts(model: store.state, environment: store.environment) { [unowned self] fx in
@@ -137,6 +143,7 @@ final class EffectRuntime<Model: ArborealModel> {
     for task in output.cancel { task.cancel() }
     for waiter in output.resume { waiter.resume() }
     for waiter in idleWaiters { waiter.resume() }
+    home.mailbox?.close()
   }
 
   /// Sets the executor the effects prefer from now on; effects already running keep the one
@@ -493,7 +500,7 @@ final class EffectRuntime<Model: ArborealModel> {
     // enqueued and when it arrives, even when the store is gone by then (see `EffectTrace`).
     let origin = work.origin
     let trace = self.trace
-    let store: Store<Model> = self.store
+    let home = self.home
     // The child whose update each action must reach, checked in debug builds.
     #if DEBUG
       let owner = work.owners.first
@@ -503,21 +510,19 @@ final class EffectRuntime<Model: ArborealModel> {
     let send: FxEntry<Model.Action>.Send
     let finish: @Sendable () async -> Void
     if let trace {
-      send = { [weak store] action in
+      send = { action in
         trace.deliveryBegan()
-        guard let store else { return trace.deliveryEnded() }
-        await store.receiveTraced(action, from: effect, origin: origin, owner: owner)
+        await home.deliverTraced(action, from: effect, origin: origin, owner: owner, trace: trace)
       }
-      finish = { [weak store] in
+      finish = {
         trace.deliveryBegan()
-        guard let store else { return trace.deliveryEnded() }
-        await store.finishTraced(effect)
+        await home.finishTraced(effect, trace: trace)
       }
     } else {
-      send = { [weak store] action in
-        await store?.receive(action, from: effect, origin: origin, owner: owner)
+      send = { action in
+        await home.deliver(action, from: effect, origin: origin, owner: owner)
       }
-      finish = { [weak store] in await store?.finish(effect) }
+      finish = { await home.finish(effect) }
     }
     // A test clock names what a traced effect waits for through the task-local `EffectWait`,
     // and learns which store's effects it wakes (the first delay is booked here).
@@ -587,12 +592,35 @@ final class EffectRuntime<Model: ArborealModel> {
   }
 
   /// Waits until no effect runs and none waits for room in its queue (the store's
-  /// `finish()`).
-  func waitUntilIdle() async {
-    // Actions are queued only while an update runs, and handled before the main actor is
-    // free again: so once no effect runs, nothing is queued either.
+  /// `finish()`), in the store's isolation (the caller's). For a store made outside any actor,
+  /// handles what its effects posted meanwhile.
+  nonisolated(nonsending) func waitUntilIdle() async {
+    // Actions are queued only while an update runs, and handled before the store's isolation
+    // is free again: so once no effect runs, nothing is queued either.
+    if let mailbox = home.mailbox {
+      handleMail()
+      while !table.effects.isEmpty || queues.hasSuspended {
+        await mailbox.next()
+        handleMail()
+      }
+      return
+    }
     while !table.effects.isEmpty || queues.hasSuspended {
       await withCheckedContinuation { idleWaiters.append($0) }
+    }
+  }
+
+  /// Handles what the effects of a store made outside any actor posted, oldest first (see
+  /// `StoreHome`); its owner calls it, in the store's isolation, when it awaits the store.
+  func handleMail() {
+    guard let mailbox = home.mailbox, !isHandling else { return }
+    for item in mailbox.take() {
+      switch item {
+      case .action(let action, let effect, let origin, let owner):
+        receive(action, from: effect, origin: origin, owner: owner)
+      case .finished(let effect):
+        finish(effect)
+      }
     }
   }
 
@@ -667,6 +695,9 @@ extension EffectRuntime {
   func addWaiter(_ waiter: CheckedContinuation<Void, Never>, for group: GroupID) -> Bool {
     table.addWaiter(waiter, to: group)
   }
+
+  /// The mailbox of a store made outside any actor; nil for a store on an actor.
+  var mailbox: Mailbox<Model>? { home.mailbox }
 
   func cancel(group: GroupID) {
     perform(table.cancel(group: group))

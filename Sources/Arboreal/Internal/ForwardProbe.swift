@@ -1,3 +1,5 @@
+import ArborealTracking
+
 /// Whether the action a store handles, which came from an effect of a child model or was sent
 /// to a child's view store, reached that child's update through a `forward`: a parent that
 /// handles a child's action without forwarding it (`case .child: return .none`) is reported in
@@ -12,28 +14,31 @@
 ///   store's send while the store is busy); then nothing is judged.
 ///
 /// ## Invariants
-/// - Set and read on the main actor only, around one `update` call or one view store's send:
+/// - The thread's (`ThreadSlots.forwardProbe`): set and read around one `update` call or one
+///   view store's send, which run synchronously on one thread in the store's isolation:
 ///   the opener saves the previous state before it sets its own, and puts it back after, so
 ///   that an update that sends to another store synchronously leaves the outer probe as it
 ///   was.
 /// - A view store opens a probe only when none is open: a view store's send goes through its
 ///   parents' view stores, and the innermost child (the first opener) is the one to reach.
-@MainActor
 @usableFromInline
 enum ForwardProbe {
-  @usableFromInline static var awaited: ObjectIdentifier?
-  @usableFromInline static var reached = false
-  static var deferred = false
-  /// The last few reports, newest last, for this package's tests (the diagnostics handler is
-  /// one global that tests running at the same time replace).
-  private(set) static var recentReports: [String] = []
+  /// The reports made, for this package's tests (the diagnostics handler is one global that
+  /// tests running at the same time replace): the last few, newest last, and how many ever.
+  private static let reports = Locked.make((recent: [String](), count: 0))
+
+  /// The last few reports, newest last, for this package's tests.
+  static var recentReports: [String] { reports.withLock { $0.recent } }
   /// How many reports were made, ever; for this package's tests.
-  private(set) static var reportCount = 0
+  static var reportCount: Int { reports.withLock { $0.count } }
 
   /// Notes that a `forward` is running `child`'s update.
-  @inlinable
+  @usableFromInline
   static func forwarding(to child: AnyObject) {
-    if let awaited, awaited == ObjectIdentifier(child) { reached = true }
+    let probe = ThreadSlots.forwardProbe
+    if let awaited = probe.awaited, awaited == ObjectIdentifier(child) {
+      ThreadSlots.forwardProbe.reached = true
+    }
   }
 
   /// Runs `apply` (a store's update of an action an effect of `owner` delivered) and reports
@@ -65,13 +70,13 @@ enum ForwardProbe {
     _ action: some Sendable, sentTo child: AnyObject, named name: String,
     _ send: () -> Result
   ) -> Result {
-    guard awaited == nil else { return send() }
+    guard ThreadSlots.forwardProbe.awaited == nil else { return send() }
     return expecting(action, reaching: child, "was sent to the view store of \(name)", send)
   }
 
   /// Notes that the store queued the action in hand instead of handling it now.
   static func noteQueued() {
-    if awaited != nil { deferred = true }
+    if ThreadSlots.forwardProbe.awaited != nil { ThreadSlots.forwardProbe.deferred = true }
   }
 
   /// Runs `apply` and reports `action` (described by `source`) if no `forward` ran `child`'s
@@ -80,21 +85,24 @@ enum ForwardProbe {
     _ action: some Sendable, reaching child: AnyObject, _ source: @autoclosure () -> String,
     _ apply: () -> Result
   ) -> Result {
-    let saved = (awaited, reached, deferred)
-    awaited = ObjectIdentifier(child)
-    reached = false
-    deferred = false
-    defer { (awaited, reached, deferred) = saved }
+    let saved = ThreadSlots.forwardProbe
+    var probe = ForwardProbeState()
+    probe.awaited = ObjectIdentifier(child)
+    ThreadSlots.forwardProbe = probe
+    defer { ThreadSlots.forwardProbe = saved }
     let result = apply()
-    if !reached, !deferred {
+    let after = ThreadSlots.forwardProbe
+    if !after.reached, !after.deferred {
       let message =
         "Arboreal: \(action) \(source()), and no update forwarded it to that child. Forward "
         + "every action of a child with `forward(…)`, a delegate action too (the child's "
         + "update may ignore it: `case .delegate: return .none`): handled without it, the "
         + "child never sees it."
-      reportCount += 1
-      recentReports.append(message)
-      if recentReports.count > 16 { recentReports.removeFirst() }
+      reports.withLock { reports in
+        reports.count += 1
+        reports.recent.append(message)
+        if reports.recent.count > 16 { reports.recent.removeFirst() }
+      }
       ArborealDiagnostics.reportDroppedAction(message)
     }
     return result

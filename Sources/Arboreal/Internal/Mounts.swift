@@ -24,7 +24,6 @@ import ArborealTracking
 ///
 /// Reconciliation happens in ``flush()``, which the store calls after each action, never
 /// inside an update: an observation only marks its watch dirty.
-@MainActor
 final class Mounts {
   private var dirty: [RouteWatch] = []
   /// The root's node.
@@ -33,7 +32,7 @@ final class Mounts {
   /// Starts following the store's model.
   init<Model: ArborealModel>(
     model: Model, environment: Model.Environment,
-    run: @escaping @MainActor (Fx<Model.Action>) -> Void
+    run: @escaping (Fx<Model.Action>) -> Void
   ) {
     let node = ModelMountNode(
       model: model, environment: environment, place: "\(Model.self)", run: run)
@@ -69,7 +68,6 @@ final class Mounts {
 }
 
 /// A followed model in the tree of ``Mounts``.
-@MainActor
 class MountNode {
   /// `MeetingList.path[id: 2].detail`.
   let place: String
@@ -97,16 +95,15 @@ class MountNode {
 
 /// A followed model of type `Model`, which knows its routes and how its effects reach the
 /// store.
-@MainActor
 final class ModelMountNode<Model: ArborealModel>: MountNode {
   let model: Model
   let environment: Model.Environment
   /// Runs an `Fx` of the model: wraps it as its parent's, up to the store.
-  let run: @MainActor (Fx<Model.Action>) -> Void
+  let run: (Fx<Model.Action>) -> Void
 
   init(
     model: Model, environment: Model.Environment, place: String,
-    run: @escaping @MainActor (Fx<Model.Action>) -> Void
+    run: @escaping (Fx<Model.Action>) -> Void
   ) {
     self.model = model
     self.environment = environment
@@ -128,7 +125,7 @@ final class ModelMountNode<Model: ArborealModel>: MountNode {
       }
       // The body runs now, then after each transaction that changed what the route read; it
       // only records the reading, which `Mounts.flush()` applies after the action.
-      watch.token = observe(ignoringChanges: { [weak watch] in
+      watch.token = observeInStoreIsolation(ignoringChanges: { [weak watch] in
         let present = entries(model)
         watch?.read(present)
       })
@@ -141,7 +138,7 @@ final class ModelMountNode<Model: ArborealModel>: MountNode {
   /// - Returns: The child's node; nil when it has nothing to follow.
   func enter<Child: ArborealModel>(
     _ child: Child, environment: Child.Environment, place: String,
-    wrap: @escaping @MainActor (Fx<Child.Action>, Child.Environment) -> Fx<Model.Action>?
+    wrap: @escaping (Fx<Child.Action>, Child.Environment) -> Fx<Model.Action>?
   ) -> MountNode? {
     #if DEBUG
       SubscriptionCheck.check(Child.self)
@@ -178,7 +175,6 @@ final class ModelMountNode<Model: ArborealModel>: MountNode {
 }
 
 /// One followed route of one model instance.
-@MainActor
 final class RouteWatch {
   weak var mounts: Mounts?
   /// The identifiers of the children at the last reconciliation.
@@ -187,7 +183,7 @@ final class RouteWatch {
   var nodes: [ObjectIdentifier: MountNode] = [:]
   /// The reading not yet reconciled.
   private var pending: [RouteEntry]?
-  var reconcileEntries: (@MainActor ([RouteEntry]) -> Void)?
+  var reconcileEntries: (([RouteEntry]) -> Void)?
   var token: TrackingToken?
   private var isStopped = false
 
@@ -195,7 +191,7 @@ final class RouteWatch {
     self.mounts = mounts
   }
 
-  isolated deinit {
+  deinit {
     token?.cancel()
   }
 

@@ -15,7 +15,6 @@ package struct InterceptedActionTicket: Sendable {
 /// What ``Store/effectDeliveryHold`` is: asked, on the main actor, before an effect's action is
 /// delivered, whether the effect must wait first; the test store holds an effect that would
 /// otherwise run ahead of the test. Package hook for `ArborealTesting`; not API.
-@MainActor
 package protocol EffectDeliveryHold: AnyObject {
   /// Whether effect number `effect` must wait before it delivers its next action.
   func mustHold(_ effect: UInt64) -> Bool

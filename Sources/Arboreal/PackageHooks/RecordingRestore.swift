@@ -9,7 +9,6 @@ package enum RecordingRestore {
   ///
   /// - Parameter snapshot: A snapshot from a recording.
   /// - Returns: The model.
-  @MainActor
   package static func model<Model: ReplayableModel>(from snapshot: Model.Snapshot) -> Model {
     #if DEBUG
       return $isRebuilding.withValue(true) { Model(snapshot: snapshot) }

@@ -16,7 +16,7 @@ extension Store {
   /// Package hook for `ArborealTesting`'s `TestStore`, not API: when set, a `Fx.dismiss` that
   /// reaches the store (the model under test dismissed itself) calls it instead of being
   /// reported as unhandled.
-  package var rootDismissHandler: (@MainActor () -> Void)? {
+  package var rootDismissHandler: (() -> Void)? {
     get { runtime.rootDismissHandler }
     set { runtime.rootDismissHandler = newValue }
   }

@@ -26,7 +26,6 @@ extension ArborealModel {
   /// - Returns: The child's effects, tagged.
   /// - Complexity: O(*e*) for *e* effects, plus the child's update.
   @inlinable
-  @MainActor
   public func forward<Child: ArborealModel>(
     _ action: Child.Action,
     to child: KeyPath<Self, Child>,
@@ -61,7 +60,6 @@ extension ArborealModel {
   /// - Returns: The child's effects, tagged; ``Fx/none`` when the child is nil.
   /// - Complexity: O(*e*) for *e* effects, plus the child's update.
   @inlinable
-  @MainActor
   public func forward<Child: ArborealModel>(
     _ action: Child.Action,
     to child: KeyPath<Self, Child?>,
@@ -104,7 +102,6 @@ extension ArborealModel {
   ///   effects and the child's update. While children of the collection run effects, each
   ///   transaction that changes the collection reads it once, in O(*n*).
   @inlinable
-  @MainActor
   public func forward<Children: Collection>(
     _ action: Children.Element.Action,
     to children: KeyPath<Self, Children>,
@@ -142,7 +139,6 @@ extension ArborealModel {
   /// - Returns: The child's effects, tagged; ``Fx/none`` when there is no such child.
   /// - Complexity: As ``forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)``.
   @inlinable
-  @MainActor
   public func forward<Children: Collection>(
     _ action: Children.Element.Action,
     to children: KeyPath<Self, Children>,
@@ -180,7 +176,6 @@ extension ArborealModel {
   /// - Returns: The child's effects, tagged.
   /// - Complexity: O(*e*) for *e* effects, plus the child's update.
   @inlinable
-  @MainActor
   public func forward<Children: Collection>(
     _ action: Children.Element.Action,
     to child: Children.Element,
@@ -214,7 +209,6 @@ extension ArborealModel {
   /// - Returns: The child's effects, tagged.
   /// - Complexity: O(*e*) for *e* effects, plus the child's update.
   @inlinable
-  @MainActor
   public func forward<Child: ArborealModel>(
     _ action: PresentationAction<Child.Action>,
     to child: ReferenceWritableKeyPath<Self, Child?>,
@@ -260,7 +254,6 @@ extension ArborealModel {
   /// - Complexity: O(*n*) for a stack of *n* screens, plus O(*e*) for *e* effects and the
   ///   screen's update.
   @inlinable
-  @MainActor
   public func forward<Element: ArborealModel>(
     _ action: StackAction<Element.Action>,
     in stack: ReferenceWritableKeyPath<Self, ModelStack<Element>>,
@@ -303,7 +296,6 @@ extension ArborealModel {
   ///   - environment: The services the screen's subscriptions use.
   ///   - tag: Makes this model's action of a stack action.
   /// - Returns: The screen's subscriptions, tagged; ``Fx/none`` for a screen without any.
-  @MainActor
   public func push<Element: ArborealModel>(
     _ screen: Element,
     on stack: ReferenceWritableKeyPath<Self, ModelStack<Element>>,
@@ -333,7 +325,6 @@ extension ArborealModel {
   ///   - environment: The services the child's subscriptions use.
   ///   - tag: Makes this model's action of a presentation action.
   /// - Returns: The child's subscriptions, tagged; ``Fx/none`` for a child without any.
-  @MainActor
   public func present<Child: ArborealModel>(
     _ child: Child,
     at path: ReferenceWritableKeyPath<Self, Child?>,
@@ -352,7 +343,6 @@ extension ArborealModel {
   /// Inlined, so that a child update returning `Fx.none` (the common case) costs what calling
   /// it costs: no closure, no identifier, no generic metadata.
   @inlinable @inline(__always)
-  @MainActor
   func effectsToForward<Child: ArborealModel>(
     of child: Child, _ action: Child.Action, _ environment: Child.Environment
   ) -> Fx<Child.Action>? {
@@ -368,7 +358,7 @@ extension ArborealModel {
   // MARK: Out of line: a child that returned effects, or that subscribes
 
   /// The effects of a child the parent always holds, made the parent's.
-  @usableFromInline @MainActor
+  @usableFromInline
   func forwarded<Child: ArborealModel>(
     _ fx: Fx<Child.Action>, of child: Child, at path: KeyPath<Self, Child>,
     environment: Child.Environment, tag: @escaping @Sendable (Child.Action) -> Action
@@ -381,7 +371,7 @@ extension ArborealModel {
   }
 
   /// The effects of an optional child, made the parent's.
-  @usableFromInline @MainActor
+  @usableFromInline
   func forwarded<Child: ArborealModel>(
     _ fx: Fx<Child.Action>, of child: Child, atOptional path: KeyPath<Self, Child?>,
     environment: Child.Environment, tag: @escaping @Sendable (Child.Action) -> Action
@@ -394,7 +384,7 @@ extension ArborealModel {
   }
 
   /// The effects of a child of a collection, made the parent's.
-  @usableFromInline @MainActor
+  @usableFromInline
   func forwarded<Children: Collection>(
     _ fx: Fx<Children.Element.Action>, of child: Children.Element,
     in path: KeyPath<Self, Children>, environment: Children.Element.Environment,
@@ -410,7 +400,7 @@ extension ArborealModel {
   }
 
   /// The effects of a presented child, made the parent's; its dismissal becomes `.dismiss`.
-  @usableFromInline @MainActor
+  @usableFromInline
   func forwarded<Child: ArborealModel>(
     _ fx: Fx<Child.Action>, of child: Child,
     presentedAt path: ReferenceWritableKeyPath<Self, Child?>,
@@ -425,7 +415,7 @@ extension ArborealModel {
   }
 
   /// The effects of a stack screen, made the parent's; its dismissal becomes `.popFrom(id:)`.
-  @usableFromInline @MainActor
+  @usableFromInline
   func forwarded<Element: ArborealModel>(
     _ fx: Fx<Element.Action>, of child: Element,
     on path: ReferenceWritableKeyPath<Self, ModelStack<Element>>, id: StackElementID,
@@ -442,7 +432,7 @@ extension ArborealModel {
   /// Pops the screen `id` and those above it, for a `.popFrom(id:)` a stack's `forward`
   /// received; a pop of a screen that is gone writes nothing (no change, no notification)
   /// and is reported in debug builds.
-  @usableFromInline @MainActor
+  @usableFromInline
   func popForwarded<Element: StackScreen, ScreenAction: Sendable>(
     _ action: StackAction<ScreenAction>, from id: StackElementID,
     in stack: ReferenceWritableKeyPath<Self, ModelStack<Element>>
@@ -455,7 +445,7 @@ extension ArborealModel {
   }
 
   /// Reports an action for a child that is not there; debug builds only.
-  @usableFromInline @MainActor
+  @usableFromInline
   func dropForwarded<Child, Key: Hashable & Sendable>(
     _ action: some Sendable, child: Child.Type, path: AnyKeyPath, key: Key?
   ) {
@@ -471,7 +461,6 @@ extension ArborealModel {
   /// Makes a child's effects the parent's, owned by the child; adds its subscriptions.
   ///
   /// `route` is called only here, once the child returned effects or subscribes.
-  @MainActor
   func wrap<Child: ArborealModel>(
     _ fx: Fx<Child.Action>,
     of child: Child,
@@ -535,6 +524,6 @@ extension ArborealModel {
 struct ForwardRoute<ChildAction: Sendable, Action: Sendable> {
   let alsoMember: EffectScope
   let dismissal: Action?
-  let read: @MainActor () -> ChildPresence
+  let read: () -> ChildPresence
   let tag: @Sendable (ChildAction) -> Action
 }

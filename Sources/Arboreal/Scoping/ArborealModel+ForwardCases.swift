@@ -29,7 +29,6 @@ extension ArborealModel {
   /// - Returns: The child's effects, tagged.
   /// - Complexity: O(*c*) for *c* cases and two reflections (`Mirror`: the action's case and
   ///   the destination's), plus O(*e*) for *e* effects and the child's update.
-  @MainActor
   public func forward<Cases: ModelCases>(
     _ action: PresentationAction<Cases.Action>,
     to destination: ReferenceWritableKeyPath<Self, Cases?>,
@@ -67,7 +66,6 @@ extension ArborealModel {
   /// - Returns: The screen's effects, tagged.
   /// - Complexity: O(*n* + *c*) for *n* screens and *c* cases, two reflections (the action's
   ///   case and the screen's), plus O(*e*) for *e* effects and the screen's update.
-  @MainActor
   public func forward<Cases: ModelCases>(
     _ action: StackAction<Cases.Action>,
     in stack: ReferenceWritableKeyPath<Self, ModelStack<Cases>>,
@@ -103,7 +101,6 @@ extension ArborealModel {
   ///   - environment: The services the screens' models use.
   ///   - tag: Makes this model's action of a stack action.
   /// - Returns: The screen's subscriptions, tagged; ``Fx/none`` for a screen without any.
-  @MainActor
   public func push<Cases: ModelCases>(
     _ screen: Cases,
     on stack: ReferenceWritableKeyPath<Self, ModelStack<Cases>>,
@@ -133,7 +130,6 @@ extension ArborealModel {
   ///   - environment: The services the cases' models use.
   ///   - tag: Makes this model's action of a presentation action.
   /// - Returns: The model's subscriptions, tagged; ``Fx/none`` for a model without any.
-  @MainActor
   public func present<Cases: ModelCases>(
     _ destination: Cases,
     at path: ReferenceWritableKeyPath<Self, Cases?>,
@@ -145,7 +141,6 @@ extension ArborealModel {
   }
 
   /// Starts the subscriptions of the model `value` holds, through its case's route.
-  @MainActor
   private func startCase<Cases: ModelCases>(
     _ value: Cases, at place: CasePlace<Self, Cases>, environment: Cases.Environment
   ) -> Fx<Action> {
@@ -158,7 +153,6 @@ extension ArborealModel {
   }
 
   /// Sends `action` to the case of ``ModelCases/cases`` whose action it is.
-  @MainActor
   private func forwardCase<Cases: ModelCases>(
     _ action: Cases.Action, at place: CasePlace<Self, Cases>, environment: Cases.Environment
   ) -> Fx<Action> {
@@ -189,18 +183,17 @@ struct CasePlace<Parent: ArborealModel, Cases: ModelCases> {
   /// The screen's identifier on a stack; nil for a destination.
   let key: StackElementID?
   /// The value now.
-  let value: @MainActor (Parent) -> Cases?
+  let value: (Parent) -> Cases?
   /// Sets the destination to nil, or pops the screen.
-  let close: @MainActor (Parent) -> Void
+  let close: (Parent) -> Void
   /// The models the place holds now.
-  let presence: @MainActor (Parent) -> ChildPresence
+  let presence: (Parent) -> ChildPresence
   /// What the parent receives when the child dismisses itself.
   let dismissal: Parent.Action
   /// Makes the parent's action of an action of the cases.
   let embed: @Sendable (Cases.Action) -> Parent.Action
 
   /// An optional destination.
-  @MainActor
   static func destination(
     _ path: ReferenceWritableKeyPath<Parent, Cases?>,
     tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
@@ -214,7 +207,6 @@ struct CasePlace<Parent: ArborealModel, Cases: ModelCases> {
   }
 
   /// The screen `id` of a stack.
-  @MainActor
   static func screen(
     _ id: StackElementID, of stack: ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
     tag: @escaping @Sendable (StackAction<Cases.Action>) -> Parent.Action
@@ -234,7 +226,6 @@ protocol CaseRouting<Cases>: Sendable {
 
   /// Handles an action found under the case `label` with `payload` when it is this route's;
   /// nil when it is another's.
-  @MainActor
   func forward<Parent: ArborealModel>(
     label: String?, payload: Any, from parent: Parent, at place: CasePlace<Parent, Cases>,
     environment: Cases.Environment
@@ -242,7 +233,6 @@ protocol CaseRouting<Cases>: Sendable {
 
   /// Starts the subscriptions of the model `value` holds when it is this route's case; nil
   /// when it is another's.
-  @MainActor
   func start<Parent: ArborealModel>(
     _ value: Cases, from parent: Parent, at place: CasePlace<Parent, Cases>,
     environment: Cases.Environment
@@ -253,7 +243,6 @@ protocol CaseRouting<Cases>: Sendable {
 
   /// Starts following the model `value` holds under `node` when it is this route's case and
   /// has something to follow; nil otherwise.
-  @MainActor
   func enter<Parent: ArborealModel>(
     _ value: Cases, under node: ModelMountNode<Parent>, at place: CasePlace<Parent, Cases>,
     environment: Cases.Environment, place prefix: String
@@ -263,7 +252,6 @@ protocol CaseRouting<Cases>: Sendable {
   /// when it is this route's case.
   ///
   /// - Returns: Whether it was this route's case.
-  @MainActor
   func list(_ value: Cases, at prefix: String, into places: inout [ChildPlace]) -> Bool
 }
 
@@ -282,7 +270,6 @@ struct ModelCaseRoute<Cases: ModelCases, Child: ArborealModel>: CaseRouting {
     CasePayload.extract(value, embed: embed, name: names.state)
   }
 
-  @MainActor
   func forward<Parent: ArborealModel>(
     label: String?, payload: Any, from parent: Parent, at place: CasePlace<Parent, Cases>,
     environment: Cases.Environment
@@ -302,7 +289,6 @@ struct ModelCaseRoute<Cases: ModelCases, Child: ArborealModel>: CaseRouting {
     return wrap(fx, of: child, from: parent, at: place, environment: childEnvironment)
   }
 
-  @MainActor
   func start<Parent: ArborealModel>(
     _ value: Cases, from parent: Parent, at place: CasePlace<Parent, Cases>,
     environment: Cases.Environment
@@ -315,7 +301,6 @@ struct ModelCaseRoute<Cases: ModelCases, Child: ArborealModel>: CaseRouting {
 
   var isFollowed: Bool { Child.subscribes || !Child.routes.isEmpty }
 
-  @MainActor
   func enter<Parent: ArborealModel>(
     _ value: Cases, under node: ModelMountNode<Parent>, at place: CasePlace<Parent, Cases>,
     environment: Cases.Environment, place prefix: String
@@ -329,7 +314,6 @@ struct ModelCaseRoute<Cases: ModelCases, Child: ArborealModel>: CaseRouting {
       })
   }
 
-  @MainActor
   func list(_ value: Cases, at prefix: String, into places: inout [ChildPlace]) -> Bool {
     guard let child = child(in: value) else { return false }
     ChildPlace.list(
@@ -338,7 +322,6 @@ struct ModelCaseRoute<Cases: ModelCases, Child: ArborealModel>: CaseRouting {
   }
 
   /// The child's effects (and subscriptions), made the parent's.
-  @MainActor
   private func wrap<Parent: ArborealModel>(
     _ fx: Fx<Child.Action>, of child: Child, from parent: Parent,
     at place: CasePlace<Parent, Cases>, environment childEnvironment: Child.Environment
@@ -364,7 +347,6 @@ struct AlertCaseRoute<Cases: ModelCases, AlertAction: Sendable>: CaseRouting {
   /// The names of the case and of its action's case, learnt at first use.
   let names = (state: CaseName(), action: CaseName())
 
-  @MainActor
   func forward<Parent: ArborealModel>(
     label: String?, payload: Any, from parent: Parent, at place: CasePlace<Parent, Cases>,
     environment: Cases.Environment
@@ -385,7 +367,6 @@ struct AlertCaseRoute<Cases: ModelCases, AlertAction: Sendable>: CaseRouting {
     return Fx.none
   }
 
-  @MainActor
   func start<Parent: ArborealModel>(
     _ value: Cases, from parent: Parent, at place: CasePlace<Parent, Cases>,
     environment: Cases.Environment
@@ -396,13 +377,11 @@ struct AlertCaseRoute<Cases: ModelCases, AlertAction: Sendable>: CaseRouting {
   /// False: an alert holds no model.
   var isFollowed: Bool { false }
 
-  @MainActor
   func enter<Parent: ArborealModel>(
     _ value: Cases, under node: ModelMountNode<Parent>, at place: CasePlace<Parent, Cases>,
     environment: Cases.Environment, place prefix: String
   ) -> MountNode? { nil }
 
-  @MainActor
   func list(_ value: Cases, at prefix: String, into places: inout [ChildPlace]) -> Bool {
     false
   }

@@ -16,12 +16,16 @@ extension ArborealStore {
   ///
   /// - Parameters:
   ///   - name: The name its changes carry in `TrackingChanges`.
+  ///   - isolation: The caller's isolation, which is the store's; leave the default.
   ///   - get: Computes the value from the model; its reads are tracked.
   /// - Returns: The selector; it keeps this store alive.
   public func derived<Value>(
-    _ name: String = "derived", _ get: @escaping @MainActor (Model) -> Value
+    _ name: String = "derived", isolation: isolated (any Actor)? = #isolation,
+    _ get: @escaping (Model) -> Value
   ) -> Derived<Value> {
-    Derived(name) { get(self.state) }
+    // Computed in this isolation, the store's (see `IsolatedBox`).
+    let read = IsolatedBox(value: { get(self.state) })
+    return Derived(name, isolation: isolation) { read.value() }
   }
 
   /// A memoized selector whose observers are told only when its result changes to a different
@@ -33,12 +37,16 @@ extension ArborealStore {
   ///
   /// - Parameters:
   ///   - name: The name its changes carry in `TrackingChanges`.
+  ///   - isolation: The caller's isolation, which is the store's; leave the default.
   ///   - get: Computes the value from the model; its reads are tracked.
   /// - Returns: The selector; it keeps this store alive.
-  public func derived<Value: Equatable>(
-    _ name: String = "derived", _ get: @escaping @MainActor (Model) -> Value
+  public func derived<Value: Equatable & SendableMetatype>(
+    _ name: String = "derived", isolation: isolated (any Actor)? = #isolation,
+    _ get: @escaping (Model) -> Value
   ) -> Derived<Value> {
-    Derived(name) { get(self.state) }
+    // Computed in this isolation, the store's (see `IsolatedBox`).
+    let read = IsolatedBox(value: { get(self.state) })
+    return Derived(name, isolation: isolation) { read.value() }
   }
 
   /// A binding whose getter reads a memoized selector, and whose setter sends an action.

@@ -1,3 +1,5 @@
+import ArborealTracking
+
 /// One place where a model holds child models, declared once: the parent's `forward`, view
 /// stores and cancellations take it, and the model's ``ArborealModel/routes`` lists it so that
 /// the store follows it and a child's lifetime is the child's own, however it entered the
@@ -39,18 +41,18 @@ public class ChildRoute<Parent: ArborealModel>: @unchecked Sendable {
   /// Whether any child the route can hold has something to follow: subscriptions or routes.
   let isFollowed: @Sendable () -> Bool
   /// The children the route holds now, read through the parent's tracked properties.
-  let entries: @MainActor (Parent) -> [RouteEntry]
+  let entries: (Parent) -> [RouteEntry]
   /// Starts following the child of `entry` under `node`: its subscriptions and routes; nil
   /// when it has nothing to follow or the route no longer holds it.
-  let enter: @MainActor (ModelMountNode<Parent>, RouteEntry) -> MountNode?
+  let enter: (ModelMountNode<Parent>, RouteEntry) -> MountNode?
   /// Lists the child of `entry` and its descendants under `place`.
-  let list: @MainActor (Parent, RouteEntry, String, inout [ChildPlace]) -> Void
+  let list: (Parent, RouteEntry, String, inout [ChildPlace]) -> Void
 
   init(
     isFollowed: @escaping @Sendable () -> Bool,
-    entries: @escaping @MainActor (Parent) -> [RouteEntry],
-    enter: @escaping @MainActor (ModelMountNode<Parent>, RouteEntry) -> MountNode?,
-    list: @escaping @MainActor (Parent, RouteEntry, String, inout [ChildPlace]) -> Void
+    entries: @escaping (Parent) -> [RouteEntry],
+    enter: @escaping (ModelMountNode<Parent>, RouteEntry) -> MountNode?,
+    list: @escaping (Parent, RouteEntry, String, inout [ChildPlace]) -> Void
   ) {
     self.isFollowed = isFollowed
     self.entries = entries
@@ -513,9 +515,9 @@ extension ChildRoute {
   private static func models<Child: ArborealModel>(
     of child: Child.Type, _ path: AnyKeyPath,
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
-    entries: @escaping @MainActor (Parent) -> [RouteEntry],
+    entries: @escaping (Parent) -> [RouteEntry],
     wrap:
-      @escaping @MainActor (
+      @escaping (
         Parent, Fx<Child.Action>, Child, AnyHashable?, Child.Environment
       ) -> Fx<Parent.Action>
   ) -> ChildRoute {
@@ -544,10 +546,9 @@ extension ChildRoute {
 
   /// `prefix.property[id: key]`: the place of the child of `entry`, the property named after
   /// the tracked property that `entries` reads.
-  @MainActor
   private static func place(
     of entry: RouteEntry, under prefix: String, in parent: Parent, _ path: AnyKeyPath,
-    _ entries: @MainActor (Parent) -> [RouteEntry]
+    _ entries: (Parent) -> [RouteEntry]
   ) -> String {
     prefix + "." + PlaceNames.name(of: path, in: parent, reading: entries) + entry.keyText
   }
@@ -556,8 +557,8 @@ extension ChildRoute {
   private static func cases<Cases: ModelCases>(
     of cases: Cases.Type, _ path: AnyKeyPath,
     environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
-    entries: @escaping @MainActor (Parent) -> [RouteEntry],
-    place: @escaping @MainActor (Parent, AnyHashable?) -> (Cases, CasePlace<Parent, Cases>)?
+    entries: @escaping (Parent) -> [RouteEntry],
+    place: @escaping (Parent, AnyHashable?) -> (Cases, CasePlace<Parent, Cases>)?
   ) -> ChildRoute {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     return ChildRoute(
@@ -588,7 +589,6 @@ extension ChildRoute {
 
 extension ChildPlace {
   /// Appends `child` at `place`, then its descendants, depth first in the order of its routes.
-  @MainActor
   static func list<Child: ArborealModel>(
     _ child: Child, at place: String, into places: inout [ChildPlace]
   ) {
@@ -602,24 +602,23 @@ extension ChildPlace {
 }
 
 /// The names of the properties routes read, learnt once per parent type and key path.
-@MainActor
 enum PlaceNames {
-  private static var known: [RouteKey: String] = [:]
+  private static let known = Locked.make([RouteKey: String]())
 
   /// The declared name of the property `path` names, found from the tracked property that
   /// `entries` reads (a `@Tracked` key path prints as a computed one), or the key path's own
   /// text for a stored property.
   static func name<Parent: ArborealModel>(
     of path: AnyKeyPath, in parent: Parent,
-    reading entries: @MainActor (Parent) -> [RouteEntry]
+    reading entries: (Parent) -> [RouteEntry]
   ) -> String {
     let key = RouteKey(parent: ObjectIdentifier(Parent.self), path: path)
-    if let name = known[key] { return name }
+    if let name = known.withLock({ $0[key] }) { return name }
     let (_, accesses) = withAccessRecording { _ = entries(parent) }
     let name =
       trackedProperties(of: parent).first { $0.isRead(in: accesses) }?.name
       ?? storedName(of: path)
-    known[key] = name
+    known.withLock { $0[key] = name }
     return name
   }
 
@@ -631,29 +630,38 @@ enum PlaceNames {
   }
 }
 
-/// The stores whose models declare routes, for debug reports that name a model by its place
-/// (`Photo[id: 5] in Album at Gallery.albums[id: 2]`): a `forward` does not know its store.
-/// Debug builds only; each store registers itself when it is made, and is held weakly.
-@MainActor
+/// The main-actor stores whose models declare routes, for debug reports that name a model by
+/// its place (`Photo[id: 5] in Album at Gallery.albums[id: 2]`): a `forward` does not know its
+/// store. Debug builds only; each such store registers itself when it is made, and is held
+/// weakly.
+///
+/// Only stores on the main actor, asked only on the main actor: a store elsewhere can be read
+/// only in its own isolation, which a `forward` cannot name (its report then says no place).
+/// Invariant (why `@unchecked Sendable` holds for an entry): an entry's closure reads its
+/// store, and is called only on the main actor, where that store lives.
 enum PlaceRegistry {
-  private struct Entry {
+  private struct Entry: @unchecked Sendable {
     weak var store: AnyObject?
-    let place: @MainActor (AnyObject) -> String?
+    let place: (AnyObject) -> String?
   }
 
-  private static var entries: [Entry] = []
+  private static let entries = Locked.make([Entry]())
 
-  /// Registers a store; its entry goes when the store is freed.
+  /// Registers a store that lives on the main actor; its entry goes when the store is freed.
   static func register<Model: ArborealModel>(_ store: Store<Model>) {
-    entries.removeAll { $0.store == nil }
-    entries.append(Entry(store: store) { [weak store] in store?.childPlace(of: $0) })
+    let entry = Entry(store: store) { [weak store] in store?.childPlace(of: $0) }
+    entries.withLock { entries in
+      entries.removeAll { $0.store == nil }
+      entries.append(entry)
+    }
   }
 
-  /// The place of `model` in the first registered store that holds it.
+  /// The place of `model` in the first registered store that holds it; nil off the main actor.
   ///
   /// - Complexity: O(*n*) for the *n* children of the registered stores.
   static func place(of model: AnyObject) -> String? {
-    for entry in entries where entry.store != nil {
+    guard ThreadSlots.isOnMainActor else { return nil }
+    for entry in entries.withLock({ $0 }) where entry.store != nil {
       if let place = entry.place(model) { return place }
     }
     return nil

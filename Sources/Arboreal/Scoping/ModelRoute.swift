@@ -1,3 +1,5 @@
+import ArborealTracking
+
 /// A route declared once and used everywhere a child is reached: in ``ArborealModel/routes``,
 /// in the parent's `forward`, in a view store and in a cancellation.
 ///
@@ -54,7 +56,7 @@ public final class ModelRoute<Parent: ArborealModel, Held, Input>: ChildRoute<Pa
 /// the route (the factories are inlinable), so that it is specialised for its models.
 @usableFromInline
 typealias RouteForward<Parent: ArborealModel, Input> =
-  @MainActor (Parent, Input, Parent.Environment) -> Fx<Parent.Action>
+  (Parent, Input, Parent.Environment) -> Fx<Parent.Action>
 
 // MARK: - Forward
 
@@ -84,7 +86,6 @@ extension ArborealModel {
   ///   - environment: This model's services; the route makes the child's.
   /// - Returns: The child's effects, tagged.
   /// - Complexity: That of the route's kind of `forward`.
-  @MainActor
   public func forward<Held, Input>(
     _ input: Input, to route: ModelRoute<Self, Held, Input>, environment: Environment
   ) -> Fx<Action> {
@@ -112,7 +113,6 @@ extension ArborealModel {
   ///   - environment: This model's services; the route makes the child's.
   /// - Returns: The child's effects, tagged; ``Fx/none`` when there is no such child.
   /// - Complexity: O(*n*) to find the child among *n*, plus the child's update.
-  @MainActor
   public func forward<Children: Collection>(
     _ action: Children.Element.Action,
     to route: ModelRoute<Self, Children, (Children.Element.ID, Children.Element.Action)>,
@@ -128,13 +128,12 @@ extension ArborealModel {
 
 /// The routes `forward` was given that their model's `routes` does not list, reported once
 /// each. Debug builds only.
-@MainActor
 enum RouteDeclarations {
-  private static var checked: Set<ObjectIdentifier> = []
+  private static let checked = Locked.make(Set<ObjectIdentifier>())
 
   static func check<Parent: ArborealModel, Held, Input>(_ route: ModelRoute<Parent, Held, Input>) {
     // Listed as this instance, or as another made the same way (a computed `static var`).
-    guard checked.insert(ObjectIdentifier(route)).inserted, route.isFollowed(),
+    guard checked.withLock({ $0.insert(ObjectIdentifier(route)).inserted }), route.isFollowed(),
       !Parent.routes.contains(where: {
         $0 === route || ($0 as? ModelRoute<Parent, Held, Input>)?.path == route.path
       })
@@ -337,7 +336,6 @@ extension ArborealModel {
   /// - Parameter route: The route, declared once.
   /// - Returns: The cancellation, performed in order with the effects it is merged with;
   ///   ``Fx/none`` when the route holds no child.
-  @MainActor
   public func cancel<Child: ArborealModel, Input>(_ route: ModelRoute<Self, Child, Input>)
     -> Fx<Action>
   {
@@ -354,7 +352,6 @@ extension ArborealModel {
   ///
   /// - Parameter route: The route, declared once.
   /// - Returns: The cancellation; ``Fx/none`` when there is no child.
-  @MainActor
   public func cancel<Child: ArborealModel, Input>(_ route: ModelRoute<Self, Child?, Input>)
     -> Fx<Action>
   {
@@ -374,7 +371,6 @@ extension ArborealModel {
   ///   - id: The child's identifier.
   /// - Returns: The cancellation; ``Fx/none`` when there is no such child.
   /// - Complexity: O(*n*) to find the child among *n*.
-  @MainActor
   public func cancel<Children: Collection>(
     _ route: ModelRoute<Self, Children, (Children.Element.ID, Children.Element.Action)>,
     id: Children.Element.ID
@@ -394,7 +390,6 @@ extension ArborealModel {
   ///   - route: The route, declared once.
   ///   - id: The screen's identifier on the stack.
   /// - Returns: The cancellation; ``Fx/none`` when the screen is not on the stack.
-  @MainActor
   public func cancel<Element: ArborealModel>(
     _ route: ModelRoute<Self, ModelStack<Element>, StackAction<Element.Action>>,
     id: StackElementID
@@ -414,7 +409,6 @@ extension ArborealModel {
   ///   - route: The route, declared once.
   ///   - embed: The case, as its constructor.
   /// - Returns: The cancellation; ``Fx/none`` when the destination is another case or none.
-  @MainActor
   public func cancel<Cases: ModelCases, Child: ArborealModel>(
     _ route: ModelRoute<Self, Cases?, PresentationAction<Cases.Action>>,
     case embed: (Child) -> Cases
@@ -437,7 +431,6 @@ extension ArborealModel {
   ///   - embed: The case, as its constructor.
   /// - Returns: The cancellation; ``Fx/none`` when that screen is not there or is another
   ///   kind.
-  @MainActor
   public func cancel<Cases: ModelCases, Child: ArborealModel>(
     _ route: ModelRoute<Self, ModelStack<Cases>, StackAction<Cases.Action>>,
     id: StackElementID, case embed: (Child) -> Cases

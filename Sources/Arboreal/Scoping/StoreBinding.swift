@@ -13,11 +13,11 @@
 /// `observe` body, a view's render) it tracks exactly what `get` read. Setting it sends one
 /// action, every time, even for an unchanged value. It is our own type, not SwiftUI's
 /// `Binding`, and imports no UI framework; a SwiftUI app adapts it with
-/// `Binding(get: { b.wrappedValue }, set: { b.wrappedValue = $0 })`.
-@MainActor
-public struct StoreBinding<Value>: Sendable {
-  private let read: @MainActor () -> Value
-  private let write: @MainActor (Value) -> SendHandle
+/// `Binding(get: { b.wrappedValue }, set: { b.wrappedValue = $0 })`. Like its store, it
+/// belongs to the isolation that made it: it is not `Sendable`.
+public struct StoreBinding<Value> {
+  private let read: () -> Value
+  private let write: (Value) -> SendHandle
 
   /// Creates a binding from a getter and a setter.
   ///
@@ -26,7 +26,7 @@ public struct StoreBinding<Value>: Sendable {
   /// - Parameters:
   ///   - get: Returns the current value.
   ///   - set: Receives a new value.
-  public init(get: @escaping @MainActor () -> Value, set: @escaping @MainActor (Value) -> Void) {
+  public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {
     self.read = get
     self.write = { value in
       set(value)
@@ -45,7 +45,7 @@ public struct StoreBinding<Value>: Sendable {
   ///   - get: Returns the current value.
   ///   - send: Receives a new value; returns the handle of the send it made.
   public init(
-    get: @escaping @MainActor () -> Value, send: @escaping @MainActor (Value) -> SendHandle
+    get: @escaping () -> Value, send: @escaping (Value) -> SendHandle
   ) {
     self.read = get
     self.write = send

@@ -36,9 +36,9 @@
 /// parent's presence through ``ArborealStore/isPresent`` and ``ArborealStore/presentState``,
 /// so it works the same below any ``ArborealStore`` whose model can disappear.
 ///
-/// A view store keeps its parent store alive (and the last child it saw).
-@MainActor
-public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
+/// A view store keeps its parent store alive (and the last child it saw). Like its store, it
+/// belongs to the isolation that made it: it is not `Sendable`.
+public final class ViewStore<Child: ArborealModel>: ArborealStore {
   /// The model type of this store: the child model.
   public typealias Model = Child
 
@@ -92,7 +92,7 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore, Sendable {
   /// - Parameters:
   ///   - state: The model to show.
   ///   - send: Receives every action sent to the view store.
-  public convenience init(state: Child, send: @escaping @MainActor (Child.Action) -> Void) {
+  public convenience init(state: Child, send: @escaping (Child.Action) -> Void) {
     self.init(
       child: state, resolve: { state }, isParentPresent: { true }, keyName: nil,
       isScoped: false,

@@ -67,7 +67,7 @@ public protocol ArborealModel: Trackable, SendableMetatype, StackScreen {
   ///   - action: What happened.
   ///   - environment: The services effects may use.
   /// - Returns: The effects to run; their actions come back through the store.
-  @MainActor func update(action: Action, environment: Environment) -> Fx<Action>
+  func update(action: Action, environment: Environment) -> Fx<Action>
 
   /// How the store reads the model's subscriptions: nil, the default, for a model without any.
   ///
@@ -105,7 +105,6 @@ extension ArborealModel {
 
   /// The subscriptions the model wants now; nil for a model without any. The one place that
   /// reads them, for a store's own model and for a forwarded child alike.
-  @MainActor
   func currentSubscriptions(environment: Environment) -> [Subscription<Action>]? {
     Self.subscriptionReader?.read(self, environment)
   }
@@ -127,7 +126,6 @@ extension ArborealModel {
   ///   - environment: The services effects may use.
   /// - Returns: The effects of every action, in the order of the actions.
   /// - Complexity: O(*n*) updates for *n* actions.
-  @MainActor
   public func update(actions: some Sequence<Action>, environment: Environment) -> Fx<Action> {
     var merged: [FxEntry<Action>] = []
     for action in actions {

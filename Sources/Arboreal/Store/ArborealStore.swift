@@ -11,7 +11,6 @@
 ///   "count: \(store.state.count)"
 /// }
 /// ```
-@MainActor
 public protocol ArborealStore<Model> {
   /// The model type.
   associatedtype Model: ArborealModel

@@ -25,10 +25,10 @@ public protocol ReplayableModel: ArborealModel {
   associatedtype Snapshot: Codable & Equatable & Sendable
 
   /// The model's state now, children included.
-  @MainActor var snapshot: Snapshot { get }
+  var snapshot: Snapshot { get }
 
   /// Creates a model in the state a snapshot describes.
   ///
   /// - Parameter snapshot: A snapshot of a model of this type.
-  @MainActor init(snapshot: Snapshot)
+  init(snapshot: Snapshot)
 }

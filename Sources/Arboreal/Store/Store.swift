@@ -1,5 +1,6 @@
-/// The source of truth for a model: it applies actions to it, one at a time, on the main
-/// actor, and runs the effects they return.
+/// The source of truth for a model: it applies actions to it, one at a time, in the isolation
+/// that made it (the main actor, an actor of yours, or a nonisolated function), and runs the
+/// effects they return off it.
 ///
 /// ```swift
 /// let store = Store(state: Counter(), environment: Clock())
@@ -17,9 +18,27 @@
 /// first in first out, before the outer `send` returns. The same actions in the same order
 /// therefore always give the same state.
 ///
+/// ## Isolation
+/// A store belongs to the isolation that made it, and so do its model, its view stores and
+/// its send handles: it is not `Sendable`, so the compiler keeps it there. Made on the main
+/// actor (a view, a command-line tool's top-level code) it works on the main actor; made in an
+/// actor's method it works on that actor, and its updates run there:
+///
+/// ```swift
+/// actor Session {
+///   let store: Store<TodoList>
+///   init() async { store = Store(state: TodoList(), environment: .live) }
+///   func add(_ title: String) async { await store.send(.add(title)).value }
+/// }
+/// ```
+///
+/// Effects' actions come back to that actor. A store made where no actor is known (a
+/// nonisolated function, or an actor's synchronous `init`) handles its effects' actions when
+/// its owner awaits it (``finish()``, a handle's ``SendHandle/value``) or sends it an action.
+///
 /// ## Effects
-/// Each effect in the returned ``Fx`` runs in a detached task, off the main actor. The
-/// actions it delivers come back through the store on the main actor, after the action that
+/// Each effect in the returned ``Fx`` runs in a detached task, off the store's isolation. The
+/// actions it delivers come back through the store in its isolation, after the action that
 /// started it. Cancelled effects deliver nothing more. Releasing the store cancels every
 /// effect it runs; effects hold the store weakly, so they never keep it alive.
 ///
@@ -27,8 +46,7 @@
 /// A send whose update returns ``Fx/none`` starts no task and allocates nothing in the store
 /// (the tracking transaction around the update is the only cost besides `update` itself), and
 /// formats no string unless a log handler is installed (``addLogHandler(logsValues:_:)``).
-@MainActor
-public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
+public final class Store<Model: ArborealModel>: ArborealStore {
   /// The model. The reference never changes; its tracked properties change through actions.
   public let state: Model
 
@@ -77,16 +95,18 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   ///   - effectExecutor: The executor the effects' tasks prefer (see ``effectExecutor``); nil,
   ///     the default, for the global concurrent executor. Given here, it also runs the
   ///     subscriptions a ``SubscribingModel`` starts while the store is made.
+  ///   - isolation: Where the store lives: the caller's isolation; leave the default.
   public init(
-    state: Model, environment: Model.Environment, effectExecutor: (any TaskExecutor)? = nil
+    state: Model, environment: Model.Environment, effectExecutor: (any TaskExecutor)? = nil,
+    isolation: isolated (any Actor)? = #isolation
   ) {
     self.state = state
     self.environment = environment
-    runtime = EffectRuntime(executor: effectExecutor)
+    runtime = EffectRuntime(executor: effectExecutor, isolation: isolation)
     runtime.start(for: self)
     #if DEBUG
       SubscriptionCheck.check(Model.self)
-      if !Model.routes.isEmpty { PlaceRegistry.register(self) }
+      if !Model.routes.isEmpty, isolation === MainActor.shared { PlaceRegistry.register(self) }
     #endif
   }
 
@@ -100,8 +120,12 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   ///   - state: The model; the store keeps it for its whole life.
   ///   - environment: The services the model's effects use.
   ///   - action: The first action, handled before the initialiser returns.
-  public convenience init(state: Model, environment: Model.Environment, action: Model.Action) {
-    self.init(state: state, environment: environment)
+  ///   - isolation: Where the store lives: the caller's isolation; leave the default.
+  public convenience init(
+    state: Model, environment: Model.Environment, action: Model.Action,
+    isolation: isolated (any Actor)? = #isolation
+  ) {
+    self.init(state: state, environment: environment, isolation: isolation)
     send(action)
   }
 
@@ -267,8 +291,8 @@ public final class Store<Model: ArborealModel>: ArborealStore, Sendable {
   /// stop the store: later sends work as before. An effect that never ends (a timer nobody
   /// cancels) keeps it waiting; a cancelled effect counts as ended at once (it delivers
   /// nothing more), and releasing the store makes it return. Returns at once when the store is
-  /// idle already.
-  public func finish() async {
+  /// idle already. Runs in the caller's isolation, which is the store's.
+  nonisolated(nonsending) public func finish() async {
     await runtime.waitUntilIdle()
   }
 }
@@ -282,7 +306,8 @@ extension Store {
   /// ```
   ///
   /// `tag(value)` is sent at once with the current value, then after every change of what
-  /// `get` read that gives a value different from the previous one, on the main actor. This
+  /// `get` read that gives a value different from the previous one, in this store's isolation
+  /// (both stores live in the same one). This
   /// store follows until the returned token is cancelled or this store is released; it keeps
   /// `other` alive, not this store. (A ``Subscription`` is something else: a source of
   /// actions that a model asks for as a function of its own state.)
@@ -291,25 +316,31 @@ extension Store {
   ///   - other: The store to follow.
   ///   - get: Derives the value from the other store's model; its reads are tracked.
   ///   - tag: Makes this store's action of a value.
+  ///   - isolation: The caller's isolation, which is both stores'; leave the default.
   /// - Returns: A token that stops following when cancelled; the store keeps it too.
   @discardableResult
-  public func follow<Other: ArborealStore, Value: Equatable>(
+  public func follow<Other: ArborealStore, Value: Equatable & SendableMetatype>(
     _ other: Other,
     get: @escaping (Other.Model) -> Value,
-    tag: @escaping (Value) -> Model.Action
+    tag: @escaping (Value) -> Model.Action,
+    isolation: isolated (any Actor)? = #isolation
   ) -> TrackingToken {
     send(tag(get(other.state)))
-    let token = observe({ get(other.state) }) { [weak self] _, value in
-      self?.send(tag(value))
+    // The observer runs in this isolation, the stores' (see `IsolatedBox`).
+    let reader = IsolatedBox(value: { get(other.state) })
+    let sender = IsolatedBox(value: { [weak self] (value: Value) in _ = self?.send(tag(value)) })
+    let token = observe(isolation: isolation, { reader.value() }) { _, value in
+      sender.value(value)
     }
     followedStores.append(token)
     return token
   }
 }
 
-// What a running effect reports, on the main actor: an action it delivers, and its end. The
-// effect's task calls these on the store (held weakly, strongly for the call), so that the
-// store, and the runtime it owns, live until the runtime has handled it.
+// What a running effect reports, in the store's isolation: an action it delivers, and its end.
+// The effect's task calls these through the store's `StoreHome` (which holds it weakly, and
+// strongly for the call), so that the store, and the runtime it owns, live until the runtime
+// has handled it.
 extension Store {
   func receive(_ action: Model.Action, from effect: EffectID, origin: Int, owner: ChildLink?) {
     runtime.receive(action, from: effect, origin: origin, owner: owner)
@@ -325,7 +356,8 @@ extension Store {
   /// and the body asks again whether to hold: by then the test may have received what the
   /// first answer waited for.
   func receiveTraced(
-    _ action: Model.Action, from effect: EffectID, origin: Int, owner: ChildLink?
+    _ action: Model.Action, from effect: EffectID, origin: Int, owner: ChildLink?,
+    isolation: isolated (any Actor)?
   ) async {
     if runtime.hold(for: effect) != nil {
       await withCheckedContinuation { continuation in
@@ -353,6 +385,15 @@ extension Store {
 extension Store: EffectHost {
   func addWaiter(_ waiter: CheckedContinuation<Void, Never>, for group: GroupID) -> Bool {
     runtime.addWaiter(waiter, for: group)
+  }
+
+  var nextMail: (@Sendable () async -> Void)? {
+    guard let mailbox = runtime.mailbox else { return nil }
+    return { await mailbox.next() }
+  }
+
+  func handleMail() {
+    runtime.handleMail()
   }
 
   func cancel(group: GroupID) {

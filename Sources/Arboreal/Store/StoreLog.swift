@@ -150,8 +150,7 @@ extension Store {
 /// let log = store.addLogHandler { print($0) }
 /// log.cancel()
 /// ```
-@MainActor
-public final class LogHandlerToken: Sendable {
+public final class LogHandlerToken {
   private var remove: (() -> Void)?
 
   init(remove: @escaping () -> Void) {

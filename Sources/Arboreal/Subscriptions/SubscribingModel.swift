@@ -27,7 +27,7 @@ public protocol SubscribingModel: ArborealModel {
   ///
   /// - Parameter environment: The services the subscriptions' effects use.
   /// - Returns: The subscriptions; ids must be unique.
-  @MainActor func subscriptions(environment: Environment) -> [Subscription<Action>]
+  func subscriptions(environment: Environment) -> [Subscription<Action>]
 }
 
 extension SubscribingModel {
@@ -43,7 +43,7 @@ extension SubscribingModel {
 /// subscriptions exactly when it conforms to that protocol.
 public struct SubscriptionReader<Model: ArborealModel>: Sendable {
   /// Reads the subscriptions a model wants now.
-  typealias Read = @MainActor @Sendable (Model, Model.Environment) -> [Subscription<Model.Action>]
+  typealias Read = @Sendable (Model, Model.Environment) -> [Subscription<Model.Action>]
 
   /// Reads the subscriptions `model` wants now.
   let read: Read

@@ -10,12 +10,17 @@
 /// The store starts the subscription's effects when its `id` first appears in the list and
 /// cancels them when it disappears; while the `id` stays, they run on, undisturbed by the new
 /// values a later list holds.
-public struct Subscription<Action: Sendable>: Sendable {
+///
+/// Invariant (why `@unchecked Sendable` holds): `fx` may capture the model's state, and is
+/// called only by the store whose model listed the subscription, in that store's isolation,
+/// where the list was made. A subscription is `Sendable` so that an ``Fx`` can carry a child's
+/// subscriptions to its parent's store.
+public struct Subscription<Action: Sendable>: @unchecked Sendable {
   /// What the store compares from one list to the next.
   let id: CancelID
   /// Makes the effects to run while the subscription is asked for; called once, when the
   /// store starts the subscription.
-  let fx: @MainActor () -> Fx<Action>
+  let fx: () -> Fx<Action>
 
   /// A subscription that runs `fx` while a model asks for `id`.
   ///
@@ -32,7 +37,7 @@ public struct Subscription<Action: Sendable>: Sendable {
   ///   - id: The subscription's identity among the model's subscriptions.
   ///   - fx: The effects to start; usually one long-running effect.
   public init(
-    id: some Hashable & Sendable, _ fx: @autoclosure @escaping @MainActor () -> Fx<Action>
+    id: some Hashable & Sendable, _ fx: @autoclosure @escaping () -> Fx<Action>
   ) {
     self.id = CancelID(id)
     self.fx = fx
@@ -124,7 +129,7 @@ public struct Subscription<Action: Sendable>: Sendable {
       })
   }
 
-  private init(id: CancelID, fx: @escaping @MainActor () -> Fx<Action>) {
+  private init(id: CancelID, fx: @escaping () -> Fx<Action>) {
     self.id = id
     self.fx = fx
   }

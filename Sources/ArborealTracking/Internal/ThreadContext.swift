@@ -48,6 +48,8 @@ final class ThreadContext {
   @exclusivity(unchecked) private var runningDeferred: [ObserverCore] = []
   /// The deliveries to other isolations held while this thread delivers.
   @exclusivity(unchecked) var outbox = Outbox()
+  /// The store's debug-build forward probe on this thread (see `ThreadSlots`).
+  @exclusivity(unchecked) var forwardProbe = ForwardProbeState()
 
   /// Whether a continuous observer that may run now must wait for the end of the delivery.
   var defersRuns: Bool { deliveryDepth > 0 }

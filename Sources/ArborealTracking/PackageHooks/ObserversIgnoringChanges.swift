@@ -29,3 +29,19 @@ package func withTracking<T, E: Error>(
     onChange.isolation ?? isolation, apply,
     UncheckedCallback(readsNames: false, unchecked: { _ in run() }))
 }
+
+/// ``observe(isolation:fileID:line:_:)`` for a store's own observers (its routes, its
+/// children's lifetimes), whose body ignores what changed and runs synchronously on the thread
+/// that makes the change, in every isolation.
+///
+/// Sound only where every change the body can see is made in the caller's isolation: a store's
+/// models are not `Sendable`, so they change only in the store's isolation, where the body
+/// must run. Not for user code, whose models may be changed from anywhere.
+package func observeInStoreIsolation(
+  fileID: StaticString = #fileID, line: UInt = #line,
+  ignoringChanges body: @escaping () -> Void
+) -> TrackingToken {
+  startObserving(
+    .synchronous, UncheckedCallback(readsNames: false, unchecked: { _ in body() }),
+    origin: ObserverOrigin(fileID: fileID, line: line))
+}

@@ -114,7 +114,7 @@ enum DocsComposing {
     }
 
     func update(action: Action, environment: Void) -> Fx<Action> {
-      // A function nested in `update` shares its isolation: nothing to write.
+      // A function nested in `update` works as well as a method.
       func completeAll() -> Fx<Action> {
         .merge(todos.filter { !$0.isDone }.map { toggle($0) })
       }
@@ -132,15 +132,15 @@ enum DocsComposing {
       }
     }
 
-    /// Forwards to a to-do, which runs on the main actor: so must this helper.
-    @MainActor private func toggle(_ todo: Todo) -> Fx<Action> {
+    /// Forwards to a to-do: a plain method, run wherever `update` runs.
+    private func toggle(_ todo: Todo) -> Fx<Action> {
       let id = todo.id
       return forward(.toggle, to: todo, in: \.todos, environment: ()) {
         .todo(id: id, action: $0)
       }
     }
 
-    /// Only reads and writes the model's properties: a plain method will do.
+    /// Only reads and writes the model's properties.
     private func removeCompleted() {
       todos.removeAll { $0.isDone }
     }

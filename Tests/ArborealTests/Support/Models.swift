@@ -77,20 +77,21 @@ final class Script: ArborealModel {
 }
 
 /// Sends actions to a store from inside an update (the environment of `Relay`).
-final class Sender: Sendable {
-  private let box: MainActorBox<((Relay.Action) -> SendHandle)?>
+///
+/// Invariant (why `@unchecked Sendable` holds): connected and used only in the store's
+/// isolation, from its update.
+final class Sender: @unchecked Sendable {
+  private var relay: ((Relay.Action) -> SendHandle)?
 
-  @MainActor init() {
-    box = MainActorBox(nil)
+  init() {}
+
+  func connect(_ store: Store<Relay>) {
+    relay = { [weak store] action in store?.send(action) ?? SendHandle() }
   }
 
-  @MainActor func connect(_ store: Store<Relay>) {
-    box.value = { [weak store] action in store?.send(action) ?? SendHandle() }
-  }
-
-  @MainActor @discardableResult
+  @discardableResult
   func send(_ action: Relay.Action) -> SendHandle {
-    box.value?(action) ?? SendHandle()
+    relay?(action) ?? SendHandle()
   }
 }
 

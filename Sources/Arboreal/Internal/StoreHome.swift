@@ -1,0 +1,174 @@
+import ArborealTracking
+
+/// Where a store lives, and the one way its effects reach it: the isolation that made the store
+/// and, for a store made outside any actor, the mailbox its effects leave their results in.
+///
+/// ## Design
+/// A store is not `Sendable`: it, its model and its runtime are used only in the isolation that
+/// made it. An effect runs elsewhere (a detached task) and holds this home, which is
+/// `Sendable`, never the store. What it delivers (an action, its end) comes back one of two
+/// ways, fixed when the store is made:
+/// - **An actor** (the main actor, or an actor of the user's own): the effect hops to it
+///   (`await deliver(…, on: isolation)`, a method isolated to that actor) and the store handles
+///   the delivery there, as the main-actor store always did.
+/// - **No actor** (a nonisolated function, an actor's synchronous `init`): there is no executor
+///   to hop to, so the effect posts the delivery in the `mailbox`, and the store's owner handles
+///   what is posted when it next awaits the store (`finish()`, a handle's `value`): those waits
+///   run in the owner's isolation (`nonisolated(nonsending)`) and empty the mailbox.
+///
+/// ## Invariants (why `@unchecked Sendable` holds)
+/// - `isolation` and `mailbox` are `let`s; the mailbox is `Sendable` (its state is locked).
+/// - `store` is written once, by the store's initialiser, before any effect can start (so
+///   before any other thread can read it), and only ever loaded in the store's isolation:
+///   inside the methods isolated to `isolation`, or by the owner emptying the mailbox. Loading a
+///   weak reference is thread-safe in the Swift runtime.
+final class StoreHome<Model: ArborealModel>: @unchecked Sendable {
+  /// The store; it holds this home through its runtime, never the other way round.
+  weak var store: Store<Model>?
+  /// The actor the store lives on; nil for a store made outside any actor.
+  let isolation: (any Actor)?
+  /// Where effects leave their deliveries for a store made outside any actor; nil otherwise.
+  let mailbox: Mailbox<Model>?
+
+  init(isolation: (any Actor)?) {
+    self.isolation = isolation
+    mailbox = isolation == nil ? Mailbox() : nil
+  }
+
+  /// Delivers an effect's action to the store, in its isolation.
+  func deliver(_ action: Model.Action, from effect: EffectID, origin: Int, owner: ChildLink?) async
+  {
+    guard let isolation else {
+      mailbox?.post(.action(action, effect: effect, origin: origin, owner: owner))
+      return
+    }
+    await receive(action, from: effect, origin: origin, owner: owner, on: isolation)
+  }
+
+  /// Delivers an action from an effect whose hops the trace counts (it counted this one's
+  /// start); the delivery's end is counted when the store has it.
+  func deliverTraced(
+    _ action: Model.Action, from effect: EffectID, origin: Int, owner: ChildLink?,
+    trace: EffectTrace
+  ) async {
+    guard let isolation else {
+      mailbox?.post(.action(action, effect: effect, origin: origin, owner: owner))
+      return trace.deliveryEnded()
+    }
+    await receiveTraced(
+      action, from: effect, origin: origin, owner: owner, trace: trace, on: isolation)
+  }
+
+  /// Reports an effect's end to the store, in its isolation.
+  func finish(_ effect: EffectID) async {
+    guard let isolation else {
+      mailbox?.post(.finished(effect))
+      return
+    }
+    await finish(effect, on: isolation)
+  }
+
+  /// Reports the end of an effect whose hops the trace counts (it counted this one's start).
+  func finishTraced(_ effect: EffectID, trace: EffectTrace) async {
+    guard let isolation else {
+      mailbox?.post(.finished(effect))
+      return trace.deliveryEnded()
+    }
+    await finishTraced(effect, trace: trace, on: isolation)
+  }
+
+  private func receive(
+    _ action: Model.Action, from effect: EffectID, origin: Int, owner: ChildLink?,
+    on isolation: isolated any Actor
+  ) {
+    store?.receive(action, from: effect, origin: origin, owner: owner)
+  }
+
+  private func receiveTraced(
+    _ action: Model.Action, from effect: EffectID, origin: Int, owner: ChildLink?,
+    trace: EffectTrace, on isolation: isolated any Actor
+  ) async {
+    guard let store else { return trace.deliveryEnded() }
+    await store.receiveTraced(
+      action, from: effect, origin: origin, owner: owner, isolation: isolation)
+  }
+
+  private func finish(_ effect: EffectID, on isolation: isolated any Actor) {
+    store?.finish(effect)
+  }
+
+  private func finishTraced(
+    _ effect: EffectID, trace: EffectTrace, on isolation: isolated any Actor
+  ) {
+    guard let store else { return trace.deliveryEnded() }
+    store.finishTraced(effect)
+  }
+}
+
+/// What the effects of a store made outside any actor deliver, kept until the store's owner
+/// handles it (see `StoreHome`).
+///
+/// ## Invariants
+/// Its state is only touched under its lock. After `close()` (the store is gone) nothing is
+/// kept and every waiter is resumed; a later `post` is dropped and a later `next()` returns at
+/// once.
+final class Mailbox<Model: ArborealModel>: Sendable {
+  /// One delivery: an effect's action or its end.
+  enum Item: Sendable {
+    case action(Model.Action, effect: EffectID, origin: Int, owner: ChildLink?)
+    case finished(EffectID)
+  }
+
+  private struct State {
+    var items: [Item] = []
+    var waiters: [CheckedContinuation<Void, Never>] = []
+    var isClosed = false
+  }
+
+  private let state = Locked.make(State())
+
+  /// Keeps a delivery, and wakes the owner if it waits.
+  func post(_ item: Item) {
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      guard !state.isClosed else { return [] }
+      state.items.append(item)
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Takes everything kept so far, oldest first.
+  func take() -> [Item] {
+    state.withLock { state in
+      defer { state.items = [] }
+      return state.items
+    }
+  }
+
+  /// Whether something waits to be taken.
+  var isEmpty: Bool { state.withLock { $0.items.isEmpty } }
+
+  /// Returns once something was posted (at once if something waits, or the mailbox is closed).
+  func next() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let now = state.withLock { state -> Bool in
+        if !state.items.isEmpty || state.isClosed { return true }
+        state.waiters.append(continuation)
+        return false
+      }
+      if now { continuation.resume() }
+    }
+  }
+
+  /// Drops what is kept and wakes every waiter: the store is gone.
+  func close() {
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.isClosed = true
+      state.items = []
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+}
