@@ -612,9 +612,11 @@ final class EffectRuntime<Model: ArborealModel> {
 
   /// Handles what the effects of a store made outside any actor posted, oldest first (see
   /// `StoreHome`); its owner calls it, in the store's isolation, when it awaits the store.
-  func handleMail() {
-    guard let mailbox = home.mailbox, !isHandling else { return }
-    for item in mailbox.take() {
+  @discardableResult
+  func handleMail() -> Int {
+    guard let mailbox = home.mailbox, !isHandling else { return 0 }
+    let items = mailbox.take()
+    for item in items {
       switch item {
       case .action(let action, let effect, let origin, let owner):
         receive(action, from: effect, origin: origin, owner: owner)
@@ -622,6 +624,7 @@ final class EffectRuntime<Model: ArborealModel> {
         finish(effect)
       }
     }
+    return items.count
   }
 
   /// Cancels tasks and resumes waiters, after the table is consistent again; wakes the callers

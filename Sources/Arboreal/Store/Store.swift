@@ -295,6 +295,28 @@ public final class Store<Model: ArborealModel>: ArborealStore {
   nonisolated(nonsending) public func finish() async {
     await runtime.waitUntilIdle()
   }
+
+  /// Handles what the effects of a store made outside any actor have delivered so far (their
+  /// actions, in order, and their ends), and returns how many deliveries it handled.
+  ///
+  /// A store made on an actor handles each delivery as it arrives, and this returns 0. A store
+  /// made where no actor is known (a nonisolated function, an actor's synchronous `init`) has
+  /// no executor for its effects to come back to: what they deliver waits until its owner
+  /// awaits the store (``finish()``, a handle's ``SendHandle/value``) or calls this, for
+  /// example between the values of a subscription it waits for:
+  ///
+  /// ```swift
+  /// while store.state.messages.isEmpty {
+  ///   store.handleDelivered()
+  ///   await Task.yield()
+  /// }
+  /// ```
+  ///
+  /// - Returns: How many actions and effect ends it handled.
+  @discardableResult
+  public func handleDelivered() -> Int {
+    runtime.handleMail()
+  }
 }
 
 extension Store {

@@ -1,9 +1,10 @@
 import Arboreal
+import ArborealTracking
 import ArborealTestSupport
 
 /// A source of values that subscriptions read, fed by the test: each subscriber gets its own
 /// stream, and `emit` yields to every one.
-final class Feed: Sendable {
+final class ValueFeed: Sendable {
   private let subscribers = Locked.make([Int: AsyncStream<Int>.Continuation]())
   private let nextID = Locked.make(0)
 
@@ -35,10 +36,10 @@ final class Feed: Sendable {
 struct SessionEnvironment: Sendable {
   /// The actor every update must run on; nil for a store made outside any actor.
   let owner: (any Actor)?
-  let feed: Feed
+  let feed: ValueFeed
   let gate: Gate
 
-  init(owner: (any Actor)?, feed: Feed = Feed(), gate: Gate = Gate()) {
+  init(owner: (any Actor)?, feed: ValueFeed = ValueFeed(), gate: Gate = Gate()) {
     self.owner = owner
     self.feed = feed
     self.gate = gate

@@ -1,0 +1,29 @@
+// expect: nothing: this file compiles
+// What the files beside it reject, written as it should be: each store stays in its isolation.
+import Arboreal
+
+final class Counter: ArborealModel {
+  enum Action: Sendable { case increment }
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var count = 0
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    count += 1
+    return .none
+  }
+}
+
+actor Session {
+  let store: Store<Counter>
+  init() async { store = Store(state: Counter(), environment: ()) }
+  func increment() async -> Int {
+    await store.send(.increment).value
+    return store.state.count
+  }
+}
+
+@MainActor func onTheMainActor() async -> Int {
+  let store = Store(state: Counter(), environment: ())
+  let handle = store.send(.increment)
+  await Task { await handle.value }.value
+  return store.state.count + (await Session().increment())
+}
