@@ -13,6 +13,8 @@ let package = Package(
     // than its JSON coders.
     .package(
       url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+    // Hummingbird's logger, to log a failed request.
+    .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
     // Tests only: the client that drives the server over real HTTP, and the NIO modules whose
     // types its API speaks (`HTTPMethod`, `ByteBuffer`).
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -26,6 +28,7 @@ let package = Package(
         .product(name: "Arboreal", package: "Arboreal"),
         .product(name: "ArborealDevtools", package: "Arboreal"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
     // The command: reads the options and runs the server until it is stopped.
     .executableTarget(name: "todo-server", dependencies: ["TodoServer"]),
@@ -37,6 +40,7 @@ let package = Package(
       name: "TodoServerTests",
       dependencies: [
         "TodoServer",
+        .product(name: "Arboreal", package: "Arboreal"),
         .product(name: "ArborealDevtools", package: "Arboreal"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Hummingbird", package: "hummingbird"),

@@ -6,6 +6,10 @@
 #   ./load.sh                                   # 64 sessions, wrk -t2 -c32 -d10s
 #   SESSIONS=8 DURATION=30s ACTION='{"save":{}}' ./load.sh
 #   RECORDING=1 ./load.sh                       # with each session's recording on
+#   ROUNDS=3 ./load.sh                          # both servers three times, alternately
+#
+# wrk shares the machine with the server, so one run's figures move by a quarter or more
+# from one run to the next on two cores: compare several rounds, not one.
 #
 # Needs wrk (Debian: apt-get install wrk) and curl. Sends traffic to 127.0.0.1 only.
 set -euo pipefail
@@ -19,6 +23,7 @@ DURATION=${DURATION:-10s}
 # Toggling one to-do keeps every list, and so every answer, the same size for the whole run.
 ACTION=${ACTION:-'{"toggle":{"id":1}}'}
 RECORDING=${RECORDING:-0}
+ROUNDS=${ROUNDS:-1}
 
 for tool in wrk curl; do
   command -v "$tool" >/dev/null || { echo "load.sh: $tool is missing" >&2; exit 1; }
@@ -29,7 +34,10 @@ binary="$(swift build -c release --show-bin-path)/todo-server"
 work=$(mktemp -d)
 server=""
 cleanup() {
-  if [[ -n "$server" ]]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  if [[ -n "$server" ]]; then
+    kill "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -94,18 +102,22 @@ measure() {
   fi
 }
 
-start_server
-prepare_sessions
-measure "an actor per session"
-own=$rate
-stop_server
+own=()
+main=()
+for round in $(seq 1 "$ROUNDS"); do
+  start_server
+  prepare_sessions
+  measure "round $round of $ROUNDS, an actor per session"
+  own+=("$rate")
+  stop_server
 
-start_server --main-actor
-prepare_sessions
-measure "every store on the main actor (--main-actor)"
-main=$rate
-stop_server
+  start_server --main-actor
+  prepare_sessions
+  measure "round $round of $ROUNDS, every store on the main actor (--main-actor)"
+  main+=("$rate")
+  stop_server
+done
 
 echo
-echo "requests/second, an actor per session:     $own"
-echo "requests/second, every store on the main actor: $main"
+echo "requests/second, an actor per session:          ${own[*]}"
+echo "requests/second, every store on the main actor: ${main[*]}"

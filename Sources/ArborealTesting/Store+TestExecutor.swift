@@ -61,10 +61,15 @@ extension Store {
   /// delivered ``StepOutcome/floodLimit`` actions in this step (an effect that loops on a
   /// clock that does not wait): each of which would otherwise hang the test.
   ///
-  /// Both kinds of work wait on the main dispatch queue, and the caller runs on the main actor:
-  /// each `Task.yield()` puts the caller behind everything queued, so when it resumes those
-  /// have run. Nothing can go on once they have settled (see ``Settling``): then only something
-  /// outside the executor (or the test) can make an effect go on.
+  /// The caller runs in the store's isolation. On the main actor, both kinds of work wait on
+  /// the main dispatch queue, and each `Task.yield()` puts the caller behind everything queued,
+  /// so when it resumes those have run. On another actor the executor's jobs run on the main
+  /// thread meanwhile, and its counts include a job while it runs, so that a count of zero
+  /// means no job is queued or running; the hops to the store's actor queue behind the caller.
+  /// A store made outside any actor has no hops: what its effects deliver waits in its mailbox,
+  /// which each turn empties and which counts as work until it is empty. Nothing can go on
+  /// once they have settled (see ``Settling``): then only something outside the executor (or
+  /// the test) can make an effect go on.
   nonisolated(nonsending) func step(
     on executor: TestExecutor, until done: () -> Bool
   ) async -> StepOutcome {
@@ -72,8 +77,14 @@ extension Store {
     let firstArrival = deliveryArrivals
     var arrivals = firstArrival
     var settling = Settling()
-    while !done() {
-      if settling.hasSettled(quiet: executor.pendingJobs == 0 && pendingDeliveries == 0) {
+    assertInIsolation()
+    while true {
+      handleDelivered()
+      if done() { break }
+      // In this order: a job posts its mail before it ends, so once no job is counted, the
+      // mail it posted is seen.
+      let quiet = executor.pendingJobs == 0 && pendingDeliveries == 0 && !hasPendingMail
+      if settling.hasSettled(quiet: quiet) {
         return .idle
       }
       await Task.yield()

@@ -17,13 +17,20 @@ import Arboreal
 public struct TestSendHandle {
   /// The store's handle on the effects the action started.
   public let handle: SendHandle
-  /// Runs the effects until `handle` is finished, failing at the send's location when it cannot
-  /// be.
-  private let wait: @MainActor @Sendable (SendHandle) async -> Void
+  /// The test store, which runs the effects until `handle` is finished, failing at the send's
+  /// location when it cannot be. Held weakly: a handle does not keep its store alive.
+  private weak var waiter: (any SendHandleWaiter)?
+  /// What the failure names: `send(load)`, and where the send was made.
+  private let label: String
+  private let location: CallerLocation
 
-  init(handle: SendHandle, wait: @escaping @MainActor @Sendable (SendHandle) async -> Void) {
+  init(
+    handle: SendHandle, waiter: any SendHandleWaiter, label: String, location: CallerLocation
+  ) {
     self.handle = handle
-    self.wait = wait
+    self.waiter = waiter
+    self.label = label
+    self.location = location
   }
 
   /// Waits until the effects the action started have finished (or were cancelled) and every
@@ -33,17 +40,25 @@ public struct TestSendHandle {
   ///
   /// The failure lists the actions waiting to be received: receive them first, or end the test
   /// with ``TestStore/finish(timeout:fileID:filePath:line:column:)``.
-  @MainActor public var value: Void {
-    get async { await wait(handle) }
+  nonisolated(nonsending) public var value: Void {
+    get async { await waiter?.wait(for: handle, label: label, at: location) }
   }
 
   /// Cancels the effects the action started: they deliver nothing more.
-  @MainActor public func cancel() {
+  public func cancel() {
     handle.cancel()
   }
 
   /// Whether the effects the action started have all finished or been cancelled.
-  @MainActor public var isFinished: Bool {
+  public var isFinished: Bool {
     handle.isFinished
   }
+}
+
+/// What a ``TestSendHandle`` waits through: its test store. A protocol method rather than a
+/// closure, so that the wait runs in the caller's isolation (the test store's) for certain.
+protocol SendHandleWaiter: AnyObject {
+  /// Runs the effects until `handle` is finished, failing at `location` when it cannot be.
+  nonisolated(nonsending) func wait(
+    for handle: SendHandle, label: String, at location: CallerLocation) async
 }

@@ -61,8 +61,12 @@ import Synchronization
 /// ## Failures
 /// Failures are reported where the test called the method, as Swift Testing issues when a
 /// Swift Testing test is running, as XCTest failures otherwise.
-@MainActor
-public final class TestStore<Model: ArborealModel>: Sendable {
+///
+/// ## Isolation
+/// A test store lives where it is made, as a `Store` does: in a `@MainActor` test, in an actor
+/// of the test's own, or in a nonisolated test (which Swift Testing runs in parallel with
+/// others). Its calls are the same everywhere.
+public final class TestStore<Model: ArborealModel> {
   /// The model under test. Read it in `assert` closures rather than here, so that the reads
   /// count as assertions.
   public var state: Model { store.state }
@@ -206,6 +210,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///   - filePath: Where failures found when the store is released are reported.
   ///   - line: Where failures found when the store is released are reported.
   ///   - column: Where failures found when the store is released are reported.
+  ///   - isolation: Where the test store lives: the caller's isolation; leave the default.
   public init(
     state: Model,
     environment: Model.Environment,
@@ -213,9 +218,11 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
-    column: UInt = #column
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
   ) {
-    self.store = Store(state: state, environment: environment, effectExecutor: executor)
+    self.store = Store(
+      state: state, environment: environment, effectExecutor: executor, isolation: isolation)
     self.exhaustivity = exhaustivity
     self.createdAt = CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     self.trace = store.effectTrace
@@ -239,17 +246,19 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///   - filePath: Where failures found when the store is released are reported.
   ///   - line: Where failures found when the store is released are reported.
   ///   - column: Where failures found when the store is released are reported.
+  ///   - isolation: Where the test store lives: the caller's isolation; leave the default.
   public convenience init(
     state: Model,
     exhaustivity: Exhaustivity = .on,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
-    column: UInt = #column
+    column: UInt = #column,
+    isolation: isolated (any Actor)? = #isolation
   ) where Model.Environment == Void {
     self.init(
       state: state, environment: (), exhaustivity: exhaustivity,
-      fileID: fileID, filePath: filePath, line: line, column: column)
+      fileID: fileID, filePath: filePath, line: line, column: column, isolation: isolation)
   }
 
   deinit {
@@ -306,7 +315,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   /// - Returns: The handle on the effects the action started; awaiting its
   ///   ``TestSendHandle/value`` before receiving their actions fails at once.
   @discardableResult
-  public func send(
+  nonisolated(nonsending) public func send(
     _ action: Model.Action,
     assert: ((Model) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
@@ -338,14 +347,14 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     // Exhaustively, an effect goes no further than one action ahead of the test (see
     // `mustHold(_:)`), so this ends even for an effect that never stops delivering.
     await runEffects(until: { false }, timeout: nil, at: location, label: label)
-    return TestSendHandle(handle: handle) { [weak self] handle in
-      await self?.wait(for: handle, label: label, at: location)
-    }
+    return TestSendHandle(handle: handle, waiter: self, label: label, location: location)
   }
 
   /// Runs the effects until those of a send are done; fails when they cannot finish, listing
   /// the actions that wait to be received or the effects and what they wait for.
-  private func wait(for handle: SendHandle, label: String, at location: CallerLocation) async {
+  nonisolated(nonsending) func wait(
+    for handle: SendHandle, label: String, at location: CallerLocation
+  ) async {
     // An action waiting to be received keeps the handle open: no need to go on.
     await runEffects(
       until: { handle.isFinished || (exhaustivity == .on && !received.isEmpty) },
@@ -388,21 +397,19 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///   - column: Where failures are reported; the caller's by default.
   /// - Returns: The handle on the effects the action started.
   @discardableResult
-  public func send<Before>(
+  nonisolated(nonsending) public func send<Before>(
     _ action: Model.Action,
     capturing before: (Model) -> Before,
-    assert: (Model, Before) throws -> Void,
+    assert: @escaping (Model, Before) throws -> Void,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async -> TestSendHandle {
     let captured = before(store.state)
-    return await withoutActuallyEscaping(assert) { assert in
-      await send(
-        action, assert: { try assert($0, captured) }, fileID: fileID, filePath: filePath,
-        line: line, column: column)
-    }
+    return await send(
+      action, assert: { try assert($0, captured) }, fileID: fileID, filePath: filePath,
+      line: line, column: column)
   }
 
   // MARK: Asserting
@@ -471,7 +478,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   /// - Returns: What `body` returns.
   /// - Throws: What `body` throws.
   @discardableResult
-  public func withExhaustivity<Result, Failure: Error>(
+  nonisolated(nonsending) public func withExhaustivity<Result, Failure: Error>(
     _ exhaustivity: Exhaustivity,
     _ body: () async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
@@ -513,7 +520,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///   - filePath: Where failures are reported; the caller's by default.
   ///   - line: Where failures are reported; the caller's by default.
   ///   - column: Where failures are reported; the caller's by default.
-  public func receive(
+  nonisolated(nonsending) public func receive(
     _ action: Model.Action,
     timeout: Duration? = nil,
     assert: ((Model) throws -> Void)? = nil,
@@ -549,7 +556,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///   - filePath: Where failures are reported; the caller's by default.
   ///   - line: Where failures are reported; the caller's by default.
   ///   - column: Where failures are reported; the caller's by default.
-  public func receive(
+  nonisolated(nonsending) public func receive(
     where predicate: (Model.Action) -> Bool,
     timeout: Duration? = nil,
     assert: ((Model) throws -> Void)? = nil,
@@ -587,8 +594,8 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///   - filePath: Where failures are reported; the caller's by default.
   ///   - line: Where failures are reported; the caller's by default.
   ///   - column: Where failures are reported; the caller's by default.
-  public func receive<Payload>(
-    _ casePattern: (Payload) -> Model.Action,
+  nonisolated(nonsending) public func receive<Payload>(
+    _ casePattern: @escaping (Payload) -> Model.Action,
     timeout: Duration? = nil,
     assert: ((Model) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
@@ -596,16 +603,14 @@ public final class TestStore<Model: ArborealModel>: Sendable {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    await withoutActuallyEscaping(casePattern) { casePattern in
-      await receive(
-        expected: "a case taking \(Payload.self)", timeout: timeout ?? self.timeout,
-        matching: { CaseMatch.action($0, isCaseOf: casePattern) },
-        assert: assert,
-        at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-    }
+    await receive(
+      expected: "a case taking \(Payload.self)", timeout: timeout ?? self.timeout,
+      matching: { CaseMatch.action($0, isCaseOf: casePattern) },
+      assert: assert,
+      at: CallerLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  private func receive(
+  nonisolated(nonsending) private func receive(
     expected: String,
     timeout: Duration?,
     matching predicate: (Model.Action) -> Bool,
@@ -631,7 +636,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   /// Exhaustive `receive`: waits for the next action held back, handles it, and fails when it
   /// does not match (after handling it, so that the store goes on as the app would) or when
   /// its changes are not asserted.
-  private func receiveNext(
+  nonisolated(nonsending) private func receiveNext(
     _ wait: ReceiveWait,
     matching predicate: (Model.Action) -> Bool,
     assert: ((Model) throws -> Void)?
@@ -664,7 +669,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
 
   /// Non-exhaustive `receive`: skips the actions that arrived (handled already) up to the
   /// first that matches, waiting for more while none does; fails when none arrives in time.
-  private func skipToMatch(
+  nonisolated(nonsending) private func skipToMatch(
     _ wait: ReceiveWait,
     matching predicate: (Model.Action) -> Bool,
     assert: ((Model) throws -> Void)?
@@ -709,7 +714,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///   - line: Where failures are reported; the caller's by default.
   ///   - column: Where failures are reported; the caller's by default.
   /// - Complexity: O(*e*) per effect that ends, for *e* running effects.
-  public func finish(
+  nonisolated(nonsending) public func finish(
     timeout: Duration? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -930,7 +935,7 @@ public final class TestStore<Model: ArborealModel>: Sendable {
   ///
   /// - Returns: `done()`.
   @discardableResult
-  private func runEffects(
+  nonisolated(nonsending) private func runEffects(
     until done: () -> Bool, timeout: Duration?, at location: CallerLocation? = nil,
     label: String = "send"
   ) async -> Bool {
@@ -1003,7 +1008,9 @@ public final class TestStore<Model: ArborealModel>: Sendable {
 
 }
 
-extension TestStore: @MainActor EffectDeliveryHold {
+extension TestStore: SendHandleWaiter {}
+
+extension TestStore: EffectDeliveryHold {
   /// Whether effect `effect` must wait before it delivers: exhaustively, while a step of the
   /// test store runs the effects and an action that arrived before the effect's last delivery
   /// (or before it started) still waits to be received.

@@ -105,6 +105,10 @@ final class EffectRuntime<Model: ArborealModel> {
   var rootDismissHandler: (() -> Void)?
   weak var effectDeliveryHold: (any EffectDeliveryHold)?
 
+  /// The deliveries from the mailbox that a test store holds (see ``handleMail()``), oldest
+  /// first; always empty for a store on an actor.
+  private var heldMail: [Mailbox<Model>.Item] = []
+
   /// Whether the model has subscriptions (`Model.subscribes`), asked once: the store's code is
   /// not specialised for the model, and asking the type after each action is a witness call.
   private let subscribes = Model.subscribes
@@ -611,20 +615,44 @@ final class EffectRuntime<Model: ArborealModel> {
   }
 
   /// Handles what the effects of a store made outside any actor posted, oldest first (see
-  /// `StoreHome`); its owner calls it, in the store's isolation, when it awaits the store.
+  /// `StoreHome`), and returns how many deliveries it handled; its owner calls it, in the
+  /// store's isolation, when it awaits the store.
+  ///
+  /// A test store may hold an effect's delivery, as it holds a hop to its actor (see
+  /// `EffectDeliveryHold`): the delivery, and every later one of the same effect, waits in
+  /// `heldMail`, quiet, and is asked about again at each call.
   @discardableResult
   func handleMail() -> Int {
     guard let mailbox = home.mailbox, !isHandling else { return 0 }
-    let items = mailbox.take()
-    for item in items {
-      switch item {
-      case .action(let action, let effect, let origin, let owner):
-        receive(action, from: effect, origin: origin, owner: owner)
-      case .finished(let effect):
-        finish(effect)
-      }
+    var handled = 0
+    if !heldMail.isEmpty {
+      let held = heldMail
+      heldMail = []
+      for item in held { handled += handleMailItem(item) }
     }
-    return items.count
+    for item in mailbox.take() { handled += handleMailItem(item) }
+    return handled
+  }
+
+  /// Handles one delivery from the mailbox, or holds it; returns 1 if it was handled.
+  private func handleMailItem(_ item: Mailbox<Model>.Item) -> Int {
+    let effect = item.effect
+    switch item {
+    case .action(let action, _, let origin, let owner, let traced):
+      if heldMail.contains(where: { $0.effect == effect }) || (traced && hold(for: effect) != nil)
+      {
+        heldMail.append(item)
+        return 0
+      }
+      receive(action, from: effect, origin: origin, owner: owner)
+    case .finished:
+      if heldMail.contains(where: { $0.effect == effect }) {
+        heldMail.append(item)
+        return 0
+      }
+      finish(effect)
+    }
+    return 1
   }
 
   /// Cancels tasks and resumes waiters, after the table is consistent again; wakes the callers

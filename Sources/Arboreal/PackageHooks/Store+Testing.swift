@@ -83,6 +83,23 @@ extension Store {
   /// ``effectExecutor``, when nothing counts them).
   package var pendingDeliveries: Int { runtime.trace?.pendingDeliveries ?? 0 }
 
+  /// Stops a debug build when the caller is not in the store's isolation: a wait that lost its
+  /// caller's isolation would step the effects from another thread. (A store made outside any
+  /// actor is not checked: its isolation has no actor to compare.)
+  package func assertInIsolation(
+    _ isolation: isolated (any Actor)? = #isolation, _ caller: StaticString = #function
+  ) {
+    #if DEBUG
+      guard let home = runtime.home.isolation else { return }
+      precondition(
+        isolation === home, "Arboreal: \(caller) ran off the isolation of its store of \(Model.self)")
+    #endif
+  }
+
+  /// Whether effects of a store made outside any actor posted deliveries that are not handled
+  /// yet (see `StoreHome`); false for a store on an actor.
+  package var hasPendingMail: Bool { !(runtime.mailbox?.isEmpty ?? true) }
+
   /// How many effects are running; for this package's tests.
   var runningEffectCount: Int { runtime.table.effects.count }
 

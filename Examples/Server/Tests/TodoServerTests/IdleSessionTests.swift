@@ -1,3 +1,4 @@
+import NIOHTTP1
 import Testing
 
 @testable import TodoServer
@@ -16,7 +17,7 @@ import Testing
     let registry = Self.registry()
     let start = ContinuousClock.now
     let id = try await registry.create(at: start)
-    weak var host = registry.host(id, at: start)
+    weak let host = registry.host(id, at: start)
     #expect(host != nil)
 
     #expect(await registry.sweep(at: start + .seconds(59)) == 0)

@@ -1,5 +1,7 @@
+import Arboreal
 import ArborealDevtools
 import Foundation
+import NIOHTTP1
 import Testing
 
 @testable import TodoServer

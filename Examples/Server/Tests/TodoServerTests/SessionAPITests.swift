@@ -70,6 +70,24 @@ import Testing
     }
   }
 
+  @Test func badActionMessagesSayWhatIsWrong() async throws {
+    try await TestServer.run { server in
+      let id = try await server.createSession()
+      let expected = [
+        "not json": "The given data was not valid JSON.",
+        #"{"fly":{}}"#: "unknown action 'fly'",
+        #"{}"#: "an action is an object with one key, the action's name (found 0)",
+        #"{"add":{}}"#: "at 'add': missing 'title'",
+        #"{"toggle":{"id":"one"}}"#: "at 'toggle.id': expected a whole number",
+      ]
+      for (body, problem) in expected {
+        let answer = try await server.send(json: body, to: id)
+        #expect(answer.errorMessage == "not an action: \(problem); \(ActionBody.hint)")
+      }
+      #expect(ActionBody.hint.hasPrefix(#"an action is one of {"add":{"title":"milk"}}, "#))
+    }
+  }
+
   @Test func unknownSessionsAre404() async throws {
     try await TestServer.run { server in
       let stranger = SessionID.random().rawValue

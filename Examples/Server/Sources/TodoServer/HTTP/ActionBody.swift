@@ -7,12 +7,6 @@ import Hummingbird
 /// Everything here happens before the session is touched, so a refused body leaves the
 /// session as it was.
 enum ActionBody {
-  /// The actions a client may send, for the message of a 400.
-  static let hint =
-    #"an action is one of {"add":{"title":"milk"}}, {"toggle":{"id":1}}, "#
-    + #"{"rename":{"id":1,"title":"oat milk"}}, {"remove":{"id":1}}, {"clearCompleted":{}}, "#
-    + #"{"save":{}}"#
-
   /// The request's action.
   ///
   /// A body that declares a length over `limit` is refused before any of it is read; one
@@ -37,7 +31,7 @@ enum ActionBody {
     do {
       action = try JSONDecoder().decode(TodoList.Action.self, from: data)
     } catch {
-      throw .badAction("\(describe(error)); \(hint)")
+      throw .badAction("\(problem(with: data, error)); \(hint)")
     }
     guard action.isSentByClients else {
       throw .badAction("'saved' is the save effect's answer; send {\"save\":{}} to save")
@@ -45,18 +39,64 @@ enum ActionBody {
     return action
   }
 
-  /// What is wrong with a body, in a sentence: where in the JSON, and what.
-  private static func describe(_ error: any Error) -> String {
+  /// One of each action a client may send, for the message of a 400.
+  static let examples: [TodoList.Action] = [
+    .add(title: "milk"), .toggle(id: 1), .rename(id: 1, title: "oat milk"), .remove(id: 1),
+    .clearCompleted, .save,
+  ]
+
+  /// The examples as JSON: `an action is one of {"add":{"title":"milk"}}, …`.
+  static let hint: String = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let bodies = examples.compactMap { try? encoder.encode($0) }
+    let texts = bodies.map { String(decoding: $0, as: UTF8.self) }
+    return "an action is one of " + texts.joined(separator: ", ")
+  }()
+
+  /// The names of the actions a client may send: the keys of the examples.
+  private static let names: Set<String> = Set(
+    examples.compactMap { example in
+      (try? JSONEncoder().encode(example))
+        .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }?.keys.first
+    })
+
+  /// What is wrong with a body that does not decode, in a few words: an unknown action, or
+  /// where in the JSON and what.
+  private static func problem(with data: Data, _ error: any Error) -> String {
+    // Swift's decoding of an enumeration says only "Invalid number of keys found" for an
+    // object whose one key is no case: tell the client which name it sent.
+    if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+      guard object.count == 1, let name = object.keys.first else {
+        return "an action is an object with one key, the action's name (found \(object.count))"
+      }
+      guard names.contains(name) || name == "saved" else { return "unknown action '\(name)'" }
+    }
     guard let error = error as? DecodingError else { return "\(error)" }
-    let context: DecodingError.Context
     switch error {
-    case .dataCorrupted(let found), .keyNotFound(_, let found), .typeMismatch(_, let found),
-      .valueNotFound(_, let found):
-      context = found
+    case .keyNotFound(let key, let context):
+      return "\(place(context))missing '\(key.stringValue)'"
+    case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+      return "\(place(context))expected \(description(of: type))"
+    case .dataCorrupted(let context):
+      return "\(place(context))\(context.debugDescription)"
     @unknown default:
       return "\(error)"
     }
+  }
+
+  /// `at 'rename.id': ` for a problem inside the JSON; nothing for one at its top.
+  private static func place(_ context: DecodingError.Context) -> String {
     let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-    return path.isEmpty ? context.debugDescription : "at '\(path)': \(context.debugDescription)"
+    return path.isEmpty ? "" : "at '\(path)': "
+  }
+
+  /// A JSON name for a Swift type the actions hold.
+  private static func description(of type: Any.Type) -> String {
+    switch type {
+    case is Int.Type: "a whole number"
+    case is String.Type: "a string"
+    default: "\(type)"
+    }
   }
 }

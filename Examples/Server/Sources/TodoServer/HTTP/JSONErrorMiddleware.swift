@@ -1,4 +1,6 @@
+import Foundation
 import Hummingbird
+import Logging
 
 /// Turns every error a route throws, the router's own 404 and 405 included, into a JSON
 /// answer with its status: `{"error": "no such session; it may have ended"}`.
@@ -33,7 +35,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
   private func answer(
     _ status: HTTPResponse.Status, _ message: String, _ request: Request, _ context: Context
   ) throws -> Response {
-    var response = try JSONEncoder().encode(Body(error: message), from: request, context: context)
+    var response = try context.responseEncoder.encode(
+      Body(error: message), from: request, context: context)
     response.status = status
     return response
   }

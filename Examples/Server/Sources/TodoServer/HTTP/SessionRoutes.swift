@@ -23,7 +23,7 @@ struct SessionRoutes: Sendable {
   let recordsSessions: Bool
 
   /// Adds the routes to `router`.
-  func add(to router: Router<BasicRequestContext>) {
+  func add(to router: Router<TodoRequestContext>) {
     router.post("sessions", use: create)
     router.get("sessions/:id", use: state)
     router.post("sessions/:id/actions", use: send)
@@ -31,8 +31,9 @@ struct SessionRoutes: Sendable {
     router.delete("sessions/:id", use: end)
   }
 
+  /// `POST /sessions`: a new session with an empty list.
   @Sendable func create(
-    _ request: Request, context: BasicRequestContext
+    _ request: Request, context: TodoRequestContext
   ) async throws -> EditedResponse<SessionCreated> {
     let id = try await sessions.create()
     return EditedResponse(
@@ -40,15 +41,18 @@ struct SessionRoutes: Sendable {
       response: SessionCreated(id: id.rawValue))
   }
 
+  /// `GET /sessions/{id}`: the list.
   @Sendable func state(
-    _ request: Request, context: BasicRequestContext
+    _ request: Request, context: TodoRequestContext
   ) async throws -> TodoList.Snapshot {
-    guard let state = await host(context).state() else { throw APIError.unknownSession }
+    guard let state = try await host(context).state() else { throw APIError.unknownSession }
     return state
   }
 
+  /// `POST /sessions/{id}/actions`: the list after the action and its effects. The body is
+  /// read and decoded before the session is asked anything, so a refused one changes nothing.
   @Sendable func send(
-    _ request: Request, context: BasicRequestContext
+    _ request: Request, context: TodoRequestContext
   ) async throws -> TodoList.Snapshot {
     let host = try host(context)
     let action = try await ActionBody.decode(request, limit: bodyLimit)
@@ -59,13 +63,13 @@ struct SessionRoutes: Sendable {
   /// The session's recording: the JSON Lines file that `Recording(contentsOf:)` reads and
   /// `todos --inspect` turns into a page; with `?format=html`, that page itself.
   @Sendable func recording(
-    _ request: Request, context: BasicRequestContext
+    _ request: Request, context: TodoRequestContext
   ) async throws -> EditedResponse<String> {
     guard recordsSessions else { throw APIError.notRecorded }
     let id = try sessionID(context)
     // Read here, off the session's isolation: the host only says where the file is, once
     // every action it handled is in it. A session deleted meanwhile has no file: a 404.
-    guard let path = await host(context).recordingPath(),
+    guard let path = try await host(context).recordingPath(),
       let data = FileManager.default.contents(atPath: path)
     else { throw APIError.unknownSession }
     guard request.uri.queryParameters["format"] == "html" else {
@@ -81,8 +85,9 @@ struct SessionRoutes: Sendable {
       response: try await Self.viewerPage(data, title: "todo-server session \(id)"))
   }
 
+  /// `DELETE /sessions/{id}`: ends the session and releases its store.
   @Sendable func end(
-    _ request: Request, context: BasicRequestContext
+    _ request: Request, context: TodoRequestContext
   ) async throws -> HTTPResponse.Status {
     guard await sessions.end(try sessionID(context)) else { throw APIError.unknownSession }
     return .noContent
@@ -91,7 +96,7 @@ struct SessionRoutes: Sendable {
   // MARK: Helpers
 
   /// The id in the path; a path that cannot be an id names no session.
-  private func sessionID(_ context: BasicRequestContext) throws(APIError) -> SessionID {
+  private func sessionID(_ context: TodoRequestContext) throws(APIError) -> SessionID {
     guard let text = context.parameters.get("id"), let id = SessionID(text) else {
       throw .unknownSession
     }
@@ -99,7 +104,7 @@ struct SessionRoutes: Sendable {
   }
 
   /// The host of the session in the path, marked as used.
-  private func host(_ context: BasicRequestContext) throws(APIError) -> any SessionHost {
+  private func host(_ context: TodoRequestContext) throws(APIError) -> any SessionHost {
     guard let host = sessions.host(try sessionID(context)) else { throw .unknownSession }
     return host
   }

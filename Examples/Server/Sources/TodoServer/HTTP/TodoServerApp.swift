@@ -27,7 +27,7 @@ public struct TodoServerApp: Sendable {
   /// - Parameter configuration: How the server runs.
   /// - Throws: When the folder for the recordings cannot be made.
   public init(configuration: ServerConfiguration) throws {
-    self.init(configuration: configuration, environment: TodoList.Environment())
+    try self.init(configuration: configuration, environment: TodoList.Environment())
   }
 
   /// A server whose lists use `environment`'s services: for tests.
@@ -44,7 +44,7 @@ public struct TodoServerApp: Sendable {
   /// The HTTP application: the routes, with every error answered as JSON. Running it does not
   /// sweep idle sessions (``run()`` does), so a test can sweep when it chooses.
   public func application() -> some ApplicationProtocol {
-    let router = Router()
+    let router = Router(context: TodoRequestContext.self)
     router.add(middleware: JSONErrorMiddleware())
     SessionRoutes(
       sessions: sessions, bodyLimit: configuration.bodyLimit,

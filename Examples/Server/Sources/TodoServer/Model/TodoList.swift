@@ -59,7 +59,7 @@ final class TodoList: ReplayableModel {
   /// what a recording starts from, and what replaying one compares.
   ///
   /// ```json
-  /// {"items":[{"id":1,"title":"milk","done":false}],"revision":1,"nextID":2}
+  /// {"items":[{"done":false,"id":1,"title":"milk"}],"nextID":2,"revision":1}
   /// ```
   struct Snapshot: Codable, Equatable, Sendable {
     var items: [TodoItem] = []

@@ -42,7 +42,7 @@ final class SessionRegistry: Sendable {
       host = try await settings.isolation.makeHost(
         environment: settings.environment, recordingPath: settings.recordingPath(for: id))
     } catch {
-      throw .internal("the session's recording cannot be made: \(error)")
+      throw .serverFault("the session's recording cannot be made: \(error)")
     }
     guard table.withLock({ $0.insert(host, id: id, at: now) }) else {
       await host.end()
