@@ -45,7 +45,9 @@ enum TestStoreScenario {
     await withKnownIssue {
       _ = isolation
       await store.send(.bump) { #expect($0.count == 3) }
-    } matching: { $0.description.contains("step") }
+    } matching: {
+      $0.description.contains("step")
+    }
     await store.finish()
 
     let clock = TestClock()
@@ -63,7 +65,9 @@ enum TestStoreScenario {
     await withKnownIssue {
       _ = isolation
       await unreceived.finish()
-    } matching: { $0.description.contains("loaded(42)") }
+    } matching: {
+      $0.description.contains("loaded(42)")
+    }
   }
 }
 

@@ -639,8 +639,7 @@ final class EffectRuntime<Model: ArborealModel> {
     let effect = item.effect
     switch item {
     case .action(let action, _, let origin, let owner, let traced):
-      if heldMail.contains(where: { $0.effect == effect }) || (traced && hold(for: effect) != nil)
-      {
+      if heldMail.contains(where: { $0.effect == effect }) || (traced && hold(for: effect) != nil) {
         heldMail.append(item)
         return 0
       }

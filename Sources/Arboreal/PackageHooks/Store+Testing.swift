@@ -92,7 +92,8 @@ extension Store {
     #if DEBUG
       guard let home = runtime.home.isolation else { return }
       precondition(
-        isolation === home, "Arboreal: \(caller) ran off the isolation of its store of \(Model.self)")
+        isolation === home,
+        "Arboreal: \(caller) ran off the isolation of its store of \(Model.self)")
     #endif
   }
 
