@@ -77,7 +77,6 @@ extension Store {
     let firstArrival = deliveryArrivals
     var arrivals = firstArrival
     var settling = Settling()
-    assertInIsolation()
     while true {
       handleDelivered()
       if done() { break }
@@ -87,7 +86,7 @@ extension Store {
       if settling.hasSettled(quiet: quiet) {
         return .idle
       }
-      await Task.yield()
+      await turn()
       if deliveryArrivals != arrivals {
         arrivals = deliveryArrivals
         quietTurns = 0
@@ -98,6 +97,20 @@ extension Store {
       }
     }
     return .done
+  }
+
+  /// One turn of the work a step waits for. On the main actor, a `Task.yield()`: the effects'
+  /// jobs and their hops share the main queue with the caller, which resumes behind them. In
+  /// any other isolation a yield would come back at once while the jobs wait their turn on the
+  /// main queue (behind other tests' work), and ten thousand such turns would pass for an
+  /// effect that never delivers: so a turn goes once round the main queue (`MainActor.run`),
+  /// behind every job queued there, and back, behind every hop queued to the caller's actor.
+  nonisolated(nonsending) func turn() async {
+    if isOnTheMainActor {
+      await Task.yield()
+    } else {
+      await MainActor.run {}
+    }
   }
 
   /// One line per running effect, oldest first, with what it waits for: a test clock's

@@ -195,6 +195,8 @@ public final class TestStore<Model: ArborealModel> {
   private var received: [Received] = []
   // The handles of every send, to cancel leftover effects at `finish`.
   private var handles: [SendHandle] = []
+  // Whether a wait that ran off the store's actor was reported (once per test store).
+  private var reportedWrongIsolation = false
 
   /// Creates a test store for a model.
   ///
@@ -939,6 +941,15 @@ public final class TestStore<Model: ArborealModel> {
     until done: () -> Bool, timeout: Duration?, at location: CallerLocation? = nil,
     label: String = "send"
   ) async -> Bool {
+    if !reportedWrongIsolation, !store.isInIsolation() {
+      reportedWrongIsolation = true
+      reportFailure(
+        "\(label) ran off the actor its test store lives on, from another thread than its "
+          + "effects' deliveries. In an actor's method, a closure given to a function that "
+          + "takes an async closure (`withKnownIssue { … }`) runs off the actor unless it "
+          + "captures the actor: write `_ = self` in it.",
+        at: location ?? createdAt)
+    }
     isStepping = true
     defer {
       // The held deliveries go on when the test next waits on anything: a test that waits on

@@ -25,6 +25,10 @@ import Testing
     #expect(report == .expected)
   }
 
+  @Test func aStoreMadeInAnActorsInitLearnsItsActorAtTheFirstAwait() async {
+    #expect(await EagerSessionHost().loadsArriveUnasked() == [1, 2])
+  }
+
   @Test func inANonisolatedFunction() async {
     let feed = ValueFeed()
     let gate = Gate()
@@ -192,6 +196,15 @@ actor EagerSessionHost {
 
   func run() async -> IsolationReport {
     await IsolationScenario.run(store, feed: feed)
+  }
+
+  /// Awaits one send (which binds the store to this actor), then sends another and only
+  /// yields: its effect's action arrives by itself, with no call that handles deliveries.
+  func loadsArriveUnasked() async -> [Int] {
+    await store.send(.load(1)).value
+    store.send(.load(2))
+    for _ in 0..<1_000_000 where store.state.loaded.count < 2 { await Task.yield() }
+    return store.state.loaded
   }
 }
 

@@ -3,8 +3,9 @@
 ///
 /// An `update(action:environment:)` changes the model synchronously and returns an `Fx`
 /// describing the work to do next: a network request, a timer, a database write. The store
-/// starts each effect in a task of its own, **off the main actor**, and sends every action an
-/// effect produces back into the store, on the main actor, where the next `update` handles it.
+/// starts each effect in a task of its own, **off the store's isolation**, and sends every
+/// action an effect produces back into the store, in its isolation (the main actor, or the
+/// actor the store lives on), where the next `update` handles it.
 ///
 /// ```swift
 /// func update(action: Action, environment: Environment) -> Fx<Action> {
@@ -92,7 +93,7 @@ public struct Fx<Action: Sendable>: Sendable {
   /// return Fx { .loaded(await environment.database.item(id)) }
   /// ```
   ///
-  /// - Parameter operation: The async work, run off the main actor.
+  /// - Parameter operation: The async work, run off the store's isolation.
   public init(_ operation: @escaping @Sendable () async -> Action) {
     self.init(work: FxEntry.Work(operation: { send in await send(await operation()) }))
   }
@@ -112,7 +113,7 @@ public struct Fx<Action: Sendable>: Sendable {
   /// When the effect is cancelled, nothing is sent, whatever the operation throws.
   ///
   /// - Parameters:
-  ///   - operation: The async work, run off the main actor.
+  ///   - operation: The async work, run off the store's isolation.
   ///   - catch: Turns an error thrown by `operation` into an action.
   public init(
     _ operation: @escaping @Sendable () async throws -> Action,
@@ -158,7 +159,7 @@ public struct Fx<Action: Sendable>: Sendable {
   /// A body that throws needs ``run(_:catch:)``, or a `try?` that says the error is dropped
   /// on purpose.
   ///
-  /// - Parameter body: The async work, run off the main actor.
+  /// - Parameter body: The async work, run off the store's isolation.
   /// - Returns: The effect.
   public static func run(
     _ body: @escaping @Sendable (_ send: @escaping @Sendable (Action) async -> Void) async -> Void
@@ -183,8 +184,8 @@ public struct Fx<Action: Sendable>: Sendable {
   /// action sent is dropped.
   ///
   /// - Parameters:
-  ///   - body: The async work, run off the main actor.
-  ///   - catch: Handles the error that ended `body`; runs off the main actor, in the effect's
+  ///   - body: The async work, run off the store's isolation.
+  ///   - catch: Handles the error that ended `body`; runs off the store's isolation, in the effect's
   ///     task.
   /// - Returns: The effect.
   public static func run(

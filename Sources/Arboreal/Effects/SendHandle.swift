@@ -89,6 +89,7 @@ final class HostReference {
   /// caller's). The store is loaded only between suspensions, so that a suspended wait never
   /// keeps it alive; its release resumes every waiter.
   nonisolated(nonsending) func wait(for group: GroupID) async {
+    host?.bind(to: callerIsolation())
     if host?.nextMail != nil {
       // A store made outside any actor: its effects' deliveries are handled here, by its owner.
       while true {
@@ -122,6 +123,8 @@ protocol EffectHost: AnyObject {
   var nextMail: (@Sendable () async -> Void)? { get }
   /// Handles what the store's effects posted in its mailbox.
   func handleMail()
+  /// Binds a store made outside any actor to `isolation`, its owner's (see `StoreHome`).
+  func bind(to isolation: (any Actor)?)
   /// Cancels the effects of `group`.
   func cancel(group: GroupID)
   /// Whether `group` still has work queued, running or being handled.

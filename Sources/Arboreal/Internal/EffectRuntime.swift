@@ -599,9 +599,10 @@ final class EffectRuntime<Model: ArborealModel> {
   /// `finish()`), in the store's isolation (the caller's). For a store made outside any actor,
   /// handles what its effects posted meanwhile.
   nonisolated(nonsending) func waitUntilIdle() async {
+    bind(to: callerIsolation())
     // Actions are queued only while an update runs, and handled before the store's isolation
     // is free again: so once no effect runs, nothing is queued either.
-    if let mailbox = home.mailbox {
+    if let mailbox {
       handleMail()
       while !table.effects.isEmpty || queues.hasSuspended {
         await mailbox.next()
@@ -624,6 +625,7 @@ final class EffectRuntime<Model: ArborealModel> {
   @discardableResult
   func handleMail() -> Int {
     guard let mailbox = home.mailbox, !isHandling else { return 0 }
+    if mailbox.boundActor != nil, heldMail.isEmpty { return 0 }
     var handled = 0
     if !heldMail.isEmpty {
       let held = heldMail
@@ -726,8 +728,24 @@ extension EffectRuntime {
     table.addWaiter(waiter, to: group)
   }
 
-  /// The mailbox of a store made outside any actor; nil for a store on an actor.
-  var mailbox: Mailbox<Model>? { home.mailbox }
+  /// The mailbox of a store made outside any actor and not yet bound to one; nil for a store
+  /// on an actor.
+  var mailbox: Mailbox<Model>? {
+    guard let mailbox = home.mailbox, mailbox.boundActor == nil else { return nil }
+    return mailbox
+  }
+
+  /// Binds a store made outside any actor to the actor its owner awaits it from (see
+  /// `StoreHome`), and handles what waited in its mailbox; nothing for a store on an actor, or
+  /// for a caller on none.
+  /// - Returns: How many deliveries it handled.
+  @discardableResult
+  func bind(to isolation: (any Actor)?) -> Int {
+    guard let isolation, let mailbox = home.mailbox, home.fixedIsolation == nil else { return 0 }
+    var handled = 0
+    for item in mailbox.bind(to: isolation) { handled += handleMailItem(item) }
+    return handled
+  }
 
   func cancel(group: GroupID) {
     perform(table.cancel(group: group))

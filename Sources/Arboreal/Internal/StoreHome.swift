@@ -20,8 +20,14 @@ import ArborealTracking
 ///   that waits for a woken effect to reach its next wait is not held up by an owner that is
 ///   itself waiting for the clock.
 ///
+///   Such a store learns its actor the first time its owner awaits it from one (an actor that
+///   made its store in its initialiser, where no actor is known yet, then awaits a handle in a
+///   method): the mailbox is then bound to that actor, what waits in it is handled at once, and
+///   later deliveries hop to the actor as above. A mailbox is bound once, and never unbound.
+///
 /// ## Invariants (why `@unchecked Sendable` holds)
-/// - `isolation` and `mailbox` are `let`s; the mailbox is `Sendable` (its state is locked).
+/// - `fixedIsolation` and `mailbox` are `let`s; the mailbox is `Sendable` (its state, the
+///   actor it is bound to included, is locked).
 /// - `store` is written once, by the store's initialiser, before any effect can start (so
 ///   before any other thread can read it), and only ever loaded in the store's isolation:
 ///   inside the methods isolated to `isolation`, or by the owner emptying the mailbox. Loading a
@@ -29,22 +35,25 @@ import ArborealTracking
 final class StoreHome<Model: ArborealModel>: @unchecked Sendable {
   /// The store; it holds this home through its runtime, never the other way round.
   weak var store: Store<Model>?
-  /// The actor the store lives on; nil for a store made outside any actor.
-  let isolation: (any Actor)?
+  /// The actor the store was made on; nil for a store made outside any actor.
+  let fixedIsolation: (any Actor)?
   /// Where effects leave their deliveries for a store made outside any actor; nil otherwise.
   let mailbox: Mailbox<Model>?
 
   init(isolation: (any Actor)?) {
-    self.isolation = isolation
+    fixedIsolation = isolation
     mailbox = isolation == nil ? Mailbox() : nil
   }
+
+  /// The actor the store lives on: the one it was made on, or the one its mailbox was bound
+  /// to; nil while the store has none.
+  var isolation: (any Actor)? { fixedIsolation ?? mailbox?.boundActor }
 
   /// Delivers an effect's action to the store, in its isolation.
   func deliver(_ action: Model.Action, from effect: EffectID, origin: Int, owner: ChildLink?) async
   {
-    guard let isolation else {
-      return post(action, from: effect, origin: origin, owner: owner, traced: false)
-    }
+    guard let isolation = fixedIsolation ?? post(action, effect, origin, owner, traced: false)
+    else { return }
     await receive(action, from: effect, origin: origin, owner: owner, on: isolation)
   }
 
@@ -54,11 +63,11 @@ final class StoreHome<Model: ArborealModel>: @unchecked Sendable {
     _ action: Model.Action, from effect: EffectID, origin: Int, owner: ChildLink?,
     trace: EffectTrace
   ) async {
-    guard let isolation else {
+    guard let isolation = fixedIsolation ?? post(action, effect, origin, owner, traced: true)
+    else {
       // Quiet once in the mailbox, as a held delivery is: a test store's step counts the
       // mailbox's items as work itself, and a test clock must not wait for an owner that is
       // waiting for it.
-      post(action, from: effect, origin: origin, owner: owner, traced: true)
       return trace.deliveryEnded()
     }
     await receiveTraced(
@@ -67,26 +76,23 @@ final class StoreHome<Model: ArborealModel>: @unchecked Sendable {
 
   /// Reports an effect's end to the store, in its isolation.
   func finish(_ effect: EffectID) async {
-    guard let isolation else {
-      mailbox?.post(.finished(effect, traced: false))
-      return
-    }
+    guard let isolation = fixedIsolation ?? mailbox?.post(.finished(effect, traced: false))
+    else { return }
     await finish(effect, on: isolation)
   }
 
   /// Reports the end of an effect whose hops the trace counts (it counted this one's start).
   func finishTraced(_ effect: EffectID, trace: EffectTrace) async {
-    guard let isolation else {
-      mailbox?.post(.finished(effect, traced: true))
-      return trace.deliveryEnded()
-    }
+    guard let isolation = fixedIsolation ?? mailbox?.post(.finished(effect, traced: true))
+    else { return trace.deliveryEnded() }
     await finishTraced(effect, trace: trace, on: isolation)
   }
 
-  /// Posts an action in the mailbox, for the owner to handle.
+  /// Posts an action in the mailbox, for the owner to handle; once the mailbox is bound,
+  /// returns its actor instead, to hop to.
   private func post(
-    _ action: Model.Action, from effect: EffectID, origin: Int, owner: ChildLink?, traced: Bool
-  ) {
+    _ action: Model.Action, _ effect: EffectID, _ origin: Int, _ owner: ChildLink?, traced: Bool
+  ) -> (any Actor)? {
     mailbox?.post(.action(action, effect: effect, origin: origin, owner: owner, traced: traced))
   }
 
@@ -144,19 +150,45 @@ final class Mailbox<Model: ArborealModel>: Sendable {
     var items: [Item] = []
     var waiters: [CheckedContinuation<Void, Never>] = []
     var isClosed = false
+    /// The actor the owner awaited the store from, once it did (see `StoreHome`).
+    var bound: (any Actor)?
   }
 
   private let state = Locked.make(State())
 
-  /// Keeps a delivery, and wakes the owner if it waits.
-  func post(_ item: Item) {
-    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-      guard !state.isClosed else { return [] }
+  /// Keeps a delivery, and wakes the owner if it waits; once the mailbox is bound, keeps
+  /// nothing and returns the actor to deliver to instead.
+  @discardableResult
+  func post(_ item: Item) -> (any Actor)? {
+    let (waiters, bound) = state.withLock {
+      state -> ([CheckedContinuation<Void, Never>], (any Actor)?) in
+      if let bound = state.bound { return ([], bound) }
+      guard !state.isClosed else { return ([], nil) }
       state.items.append(item)
       defer { state.waiters = [] }
-      return state.waiters
+      return (state.waiters, nil)
     }
     for waiter in waiters { waiter.resume() }
+    return bound
+  }
+
+  /// The actor the mailbox is bound to; nil until it is.
+  var boundActor: (any Actor)? { state.withLock { $0.bound } }
+
+  /// Binds the mailbox to `actor`, once, and returns what waited in it, oldest first, for the
+  /// owner to handle now; later posts return the actor. Returns nothing when already bound.
+  func bind(to actor: any Actor) -> [Item] {
+    let (items, waiters) = state.withLock { state -> ([Item], [CheckedContinuation<Void, Never>]) in
+      guard state.bound == nil, !state.isClosed else { return ([], []) }
+      state.bound = actor
+      defer {
+        state.items = []
+        state.waiters = []
+      }
+      return (state.items, state.waiters)
+    }
+    for waiter in waiters { waiter.resume() }
+    return items
   }
 
   /// Takes everything kept so far, oldest first.
@@ -192,4 +224,9 @@ final class Mailbox<Model: ArborealModel>: Sendable {
     }
     for waiter in waiters { waiter.resume() }
   }
+}
+
+/// The isolation of the caller: in a `nonisolated(nonsending)` function, its own caller's.
+func callerIsolation(_ isolation: isolated (any Actor)? = #isolation) -> (any Actor)? {
+  isolation
 }

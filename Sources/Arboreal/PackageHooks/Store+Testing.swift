@@ -83,19 +83,16 @@ extension Store {
   /// ``effectExecutor``, when nothing counts them).
   package var pendingDeliveries: Int { runtime.trace?.pendingDeliveries ?? 0 }
 
-  /// Stops a debug build when the caller is not in the store's isolation: a wait that lost its
-  /// caller's isolation would step the effects from another thread. (A store made outside any
-  /// actor is not checked: its isolation has no actor to compare.)
-  package func assertInIsolation(
-    _ isolation: isolated (any Actor)? = #isolation, _ caller: StaticString = #function
-  ) {
-    #if DEBUG
-      guard let home = runtime.home.isolation else { return }
-      precondition(
-        isolation === home,
-        "Arboreal: \(caller) ran off the isolation of its store of \(Model.self)")
-    #endif
+  /// Whether the caller runs in the store's isolation: false when a wait lost its caller's
+  /// isolation, and would step the effects from another thread. (A store made outside any actor
+  /// answers true: its isolation has no actor to compare.)
+  package func isInIsolation(_ isolation: isolated (any Actor)? = #isolation) -> Bool {
+    guard let home = runtime.home.isolation else { return true }
+    return isolation === home
   }
+
+  /// Whether the store lives on the main actor.
+  package var isOnTheMainActor: Bool { runtime.home.isolation === MainActor.shared }
 
   /// Whether effects of a store made outside any actor posted deliveries that are not handled
   /// yet (see `StoreHome`); false for a store on an actor.

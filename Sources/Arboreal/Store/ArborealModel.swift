@@ -2,8 +2,9 @@
 ///
 /// A model is a `Trackable` class: its `@Tracked` properties are the state that observers
 /// (views, command-line prompts, tests) read and react to. Everything that changes them goes
-/// through ``update(action:environment:)``, which runs synchronously on the main actor and
-/// returns the side effects to run next as an ``Fx``. The same actions in the same order
+/// through ``update(action:environment:)``, which runs synchronously in its store's isolation
+/// (the main actor, an actor of yours) and returns the side effects to run next as an
+/// ``Fx``. The same actions in the same order
 /// therefore always give the same state.
 ///
 /// ```swift
@@ -46,7 +47,7 @@
 /// conformance to `ArborealModel` is itself isolated to an actor.
 public protocol ArborealModel: Trackable, SendableMetatype, StackScreen {
   /// What can happen to the model: user intents and effect results. Actions cross from
-  /// effects (off the main actor) to the store, so they are `Sendable`.
+  /// effects (off the store's isolation) to the store, so they are `Sendable`.
   associatedtype Action: Sendable
 
   /// The services effects use: an API client, a clock, a database. Effects capture it, so it
@@ -55,13 +56,15 @@ public protocol ArborealModel: Trackable, SendableMetatype, StackScreen {
 
   /// Changes the model in response to `action` and returns the effects to run next.
   ///
-  /// Runs synchronously on the main actor, inside one transaction: observers are notified
-  /// once, after it returns, with every property it changed. Return ``Fx/none`` when there is
-  /// no side effect.
+  /// Runs synchronously in the isolation of the store that calls it (the main actor, an actor
+  /// of yours, a nonisolated test), inside one transaction: observers are notified once,
+  /// after it returns, with every property it changed. Return ``Fx/none`` when there is no
+  /// side effect.
   ///
-  /// The main actor is this method's alone: the model's other methods are nonisolated. A
-  /// helper that calls main-actor code (`forward`) is a function nested in `update`,
-  /// or a method marked `@MainActor` (see <doc:ComposingFeatures#Helpers-of-update>).
+  /// It has no isolation of its own, and neither do the helpers it calls (`forward` among
+  /// them): a helper is a plain method (see <doc:ComposingFeatures#Helpers-of-update>). Do
+  /// not mark it `@MainActor`: the conformance would then be isolated, which the compiler
+  /// rejects.
   ///
   /// - Parameters:
   ///   - action: What happened.

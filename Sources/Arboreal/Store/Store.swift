@@ -27,14 +27,17 @@
 /// ```swift
 /// actor Session {
 ///   let store: Store<TodoList>
-///   init() async { store = Store(state: TodoList(), environment: .live) }
+///   init() { store = Store(state: TodoList(), environment: .live) }
 ///   func add(_ title: String) async { await store.send(.add(title)).value }
 /// }
 /// ```
 ///
-/// Effects' actions come back to that actor. A store made where no actor is known (a
-/// nonisolated function, or an actor's synchronous `init`) handles its effects' actions when
-/// its owner awaits it (``finish()``, a handle's ``SendHandle/value``) or sends it an action.
+/// Effects' actions come back to that actor. A store made where no actor is known yet (a
+/// nonisolated function, or an actor's initialiser, where `#isolation` is nil until every
+/// stored property is set) handles its effects' actions when its owner awaits it
+/// (``finish()``, a handle's ``SendHandle/value``) or calls ``handleDelivered(isolation:)``;
+/// the first such await from an actor binds the store to it, and from then on the actions
+/// arrive there by themselves, as for a store made on it.
 ///
 /// ## Effects
 /// Each effect in the returned ``Fx`` runs in a detached task, off the store's isolation. The
@@ -56,7 +59,7 @@ public final class Store<Model: ArborealModel>: ArborealStore {
   // The store is a front (this file): the model, the environment, `send` and the fields its
   // inlined fast path touches. Logging is `StoreLog`; everything an action leaves behind
   // (queued actions, effects, subscriptions, routes, idle waiters) is the `EffectRuntime`,
-  // which also owns `isHandling`. The log is main-actor state read and written in statements
+  // which also owns `isHandling`. The log is the store's isolated state, read and written in statements
   // of its own, never across a call that could reach it, so its dynamic exclusivity checks
   // (a sizeable share of a plain send) are off.
 
@@ -312,10 +315,14 @@ public final class Store<Model: ArborealModel>: ArborealStore {
   /// }
   /// ```
   ///
+  /// Called from an actor, it also binds such a store to that actor: from then on its effects'
+  /// actions hop there as they arrive, as for a store made on it.
+  ///
+  /// - Parameter isolation: The caller's isolation, which is the store's; leave the default.
   /// - Returns: How many actions and effect ends it handled.
   @discardableResult
-  public func handleDelivered() -> Int {
-    runtime.handleMail()
+  public func handleDelivered(isolation: isolated (any Actor)? = #isolation) -> Int {
+    runtime.bind(to: isolation) + runtime.handleMail()
   }
 }
 
@@ -416,6 +423,10 @@ extension Store: EffectHost {
 
   func handleMail() {
     runtime.handleMail()
+  }
+
+  func bind(to isolation: (any Actor)?) {
+    runtime.bind(to: isolation)
   }
 
   func cancel(group: GroupID) {

@@ -118,7 +118,7 @@ extension Store {
   /// log.cancel()  // the first handler is called no more
   /// ```
   ///
-  /// Handlers run on the main actor after the update's observers, in the order they were
+  /// Handlers run in the store's isolation after the update's observers, in the order they were
   /// added; actions delivered by effects are logged too. Each is independent of the others:
   /// a recorder and a change log both see every action, and removing one leaves the other.
   ///

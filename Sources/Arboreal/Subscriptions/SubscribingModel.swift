@@ -21,7 +21,7 @@
 public protocol SubscribingModel: ArborealModel {
   /// The subscriptions the model wants now, each identified by its id.
   ///
-  /// Called on the main actor after every action the store handles: keep it cheap. A
+  /// Called in the store's isolation after every action the store handles: keep it cheap. A
   /// subscription's effects are built only when the store starts it (see
   /// ``Subscription/init(id:_:)``).
   ///

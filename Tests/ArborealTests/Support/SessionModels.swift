@@ -1,6 +1,6 @@
 import Arboreal
-import ArborealTracking
 import ArborealTestSupport
+import ArborealTracking
 
 /// A source of values that subscriptions read, fed by the test: each subscriber gets its own
 /// stream, and `emit` yields to every one.
