@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -87,6 +87,13 @@ let package = Package(
     // Runs the example executables as processes; depends on nothing of the library but the
     // shared test support.
     .testTarget(name: "ExamplesTests", dependencies: ["ArborealTestSupport"]),
+    // The README's examples again, in a module whose default isolation is the main actor (the
+    // default of new app targets): they must compile and pass unchanged there too. The files
+    // are links to the README's test files in the other test targets.
+    .testTarget(
+      name: "DefaultMainActorTests",
+      dependencies: ["Arboreal", "ArborealTesting", "ArborealTestSupport"],
+      swiftSettings: [.defaultIsolation(MainActor.self)]),
     // The models of the `meetings` example, through the test store and its clock.
     .testTarget(
       name: "MeetingsModelTests", dependencies: ["meetings", "ArborealDevtools", "ArborealTesting"]),

@@ -1,0 +1,1 @@
+../ArborealTests/Docs/ReadmeStoreTests.swift

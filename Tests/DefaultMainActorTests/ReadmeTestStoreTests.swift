@@ -1,0 +1,1 @@
+../ArborealTestingTests/Docs/ReadmeTestStoreTests.swift

@@ -1,0 +1,1 @@
+../ArborealTrackingTests/Docs/ReadmeTests.swift
