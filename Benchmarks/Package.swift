@@ -47,6 +47,17 @@ let package = Package(
     ),
     .target(name: "AllocatorStatistics"),
 
+    // Sessions: actions per second with 2 session actors (each owning a store) against 1, in
+    // a process of its own: package-benchmark's runner blocks a thread of the concurrency
+    // pool while an async benchmark runs, which leaves one of two cores to the sessions.
+    .executableTarget(
+      name: "SessionScaling",
+      dependencies: [
+        .product(name: "Arboreal", package: "Arboreal"),
+        .product(name: "ArborealTracking", package: "Arboreal"),
+      ]
+    ),
+
     // Profiling: the main scenarios without package-benchmark, for valgrind's callgrind.
     .executableTarget(
       name: "TrackingProfile",

@@ -13,9 +13,14 @@ import Benchmark
 //   were none).
 // - `effect-roundtrip`: a send whose effect returns an action, awaited until that action has
 //   been handled (`await store.send(...).value`).
+// - `actor-send-vs-main-send`: `send-vs-update/send` (a plain send: one tracked write,
+//   `Fx.none`) on a store made in an actor's method and sent to in a loop inside that method
+//   (one hop onto the actor per iteration, none per send), against the same loop on the main
+//   actor.
 //
-// The store lives on the main actor, so these benchmarks run their bodies there. Every
-// operation changes the model (the counter only grows), and the final count is checked.
+// Except for `actor-send-vs-main-send/actor`, the store lives on the main actor, so these
+// benchmarks run their bodies there. Every operation changes the model (the counter only
+// grows), and the final count is checked.
 
 /// A counter: the smallest model with an update.
 final class BenchCounter: ArborealModel {
@@ -79,6 +84,17 @@ final class BenchTagParent: ArborealModel {
   }
 }
 
+/// An actor that owns stores: the store made in its method belongs to it, and so does the loop.
+actor BenchSession {
+  /// Makes a counter's store on this actor, sends it `count` increments in a loop here and
+  /// returns the final count: the body of `send-vs-update/send`, in the actor's isolation.
+  func sendIncrements(_ count: Int) -> Int {
+    let store = Store(state: BenchCounter(), environment: ())
+    for _ in 0..<count { store.send(.increment) }
+    return store.state.count
+  }
+}
+
 /// Fails the benchmark when the count is not what the operations should have made it.
 @MainActor
 func check(_ count: Int, _ expected: Int, _ benchmark: Benchmark) {
@@ -131,6 +147,20 @@ func registerStoreBenchmarks() {
     let store = Store(state: BenchTagParent(), environment: ())
     for _ in benchmark.scaledIterations { store.send(.child(.increment)) }
     check(store.state.child.count, benchmark.scaledIterations.count, benchmark)
+  }
+
+  _ = Benchmark("actor-send-vs-main-send/actor", configuration: .perOperation(.mega)) {
+    @MainActor benchmark async in
+    let session = BenchSession()
+    let count = await session.sendIncrements(benchmark.scaledIterations.count)
+    check(count, benchmark.scaledIterations.count, benchmark)
+  }
+
+  _ = Benchmark("actor-send-vs-main-send/main", configuration: .perOperation(.mega)) {
+    @MainActor benchmark async in
+    let store = Store(state: BenchCounter(), environment: ())
+    for _ in 0..<benchmark.scaledIterations.count { store.send(.increment) }
+    check(store.state.count, benchmark.scaledIterations.count, benchmark)
   }
 
   _ = Benchmark("effect-roundtrip/send", configuration: .perOperation(.kilo)) {
