@@ -29,6 +29,21 @@ import Testing
     #expect(await EagerSessionHost().loadsArriveUnasked() == [1, 2])
   }
 
+  @Test func anActorThatKeepsItsStoreIsFreedWithIt() async {
+    weak var madeInAMethod: KeepingHost?
+    weak var madeInItsInit: KeepingHost?
+    do {
+      let first = KeepingHost()
+      await first.makeStoreAndLoad()
+      let second = KeepingHost(madeInInit: true)
+      await second.makeStoreAndLoad()
+      madeInAMethod = first
+      madeInItsInit = second
+    }
+    #expect(madeInAMethod == nil)
+    #expect(madeInItsInit == nil)
+  }
+
   @Test func inANonisolatedFunction() async {
     let feed = ValueFeed()
     let gate = Gate()
@@ -205,6 +220,21 @@ actor EagerSessionHost {
     store.send(.load(2))
     for _ in 0..<1_000_000 where store.state.loaded.count < 2 { await Task.yield() }
     return store.state.loaded
+  }
+}
+
+/// An actor that keeps its store in a property: the store refers to its actor weakly, so
+/// releasing the actor frees both.
+actor KeepingHost {
+  var store: Store<Session>?
+
+  init(madeInInit: Bool = false) {
+    if madeInInit { store = Store(state: Session(), environment: SessionEnvironment(owner: nil)) }
+  }
+
+  func makeStoreAndLoad() async {
+    if store == nil { store = Store(state: Session(), environment: SessionEnvironment(owner: nil)) }
+    await store?.send(.load(1)).value
   }
 }
 

@@ -625,7 +625,7 @@ final class EffectRuntime<Model: ArborealModel> {
   @discardableResult
   func handleMail() -> Int {
     guard let mailbox = home.mailbox, !isHandling else { return 0 }
-    if mailbox.boundActor != nil, heldMail.isEmpty { return 0 }
+    if mailbox.isBound, heldMail.isEmpty { return 0 }
     var handled = 0
     if !heldMail.isEmpty {
       let held = heldMail
@@ -731,7 +731,7 @@ extension EffectRuntime {
   /// The mailbox of a store made outside any actor and not yet bound to one; nil for a store
   /// on an actor.
   var mailbox: Mailbox<Model>? {
-    guard let mailbox = home.mailbox, mailbox.boundActor == nil else { return nil }
+    guard let mailbox = home.mailbox, !mailbox.isBound else { return nil }
     return mailbox
   }
 

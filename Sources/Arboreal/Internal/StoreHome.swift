@@ -26,7 +26,8 @@ import ArborealTracking
 ///   later deliveries hop to the actor as above. A mailbox is bound once, and never unbound.
 ///
 /// ## Invariants (why `@unchecked Sendable` holds)
-/// - `fixedIsolation` and `mailbox` are `let`s; the mailbox is `Sendable` (its state, the
+/// - `fixedIsolation` is written once, by `init`, before any effect can read it (a weak
+///   reference, loaded thread-safely); `mailbox` is a `let`, and `Sendable` (its state, the
 ///   actor it is bound to included, is locked).
 /// - `store` is written once, by the store's initialiser, before any effect can start (so
 ///   before any other thread can read it), and only ever loaded in the store's isolation:
@@ -35,13 +36,21 @@ import ArborealTracking
 final class StoreHome<Model: ArborealModel>: @unchecked Sendable {
   /// The store; it holds this home through its runtime, never the other way round.
   weak var store: Store<Model>?
-  /// The actor the store was made on; nil for a store made outside any actor.
-  let fixedIsolation: (any Actor)?
+  /// The actor the store was made on; nil for a store made outside any actor. Weak: an actor
+  /// that keeps its store would otherwise be kept by it (actor → store → runtime → home →
+  /// actor) and never freed; once the actor is gone, so is everything it held, and effects
+  /// deliver nothing.
+  /// The main actor is kept as a flag, not as a weak reference: it lives for the whole program,
+  /// and a weak reference to it would make a side table that nothing ever frees.
+  var fixedIsolation: (any Actor)? { isOnTheMainActor ? MainActor.shared : actor }
+  private let isOnTheMainActor: Bool
+  private weak var actor: (any Actor)?
   /// Where effects leave their deliveries for a store made outside any actor; nil otherwise.
   let mailbox: Mailbox<Model>?
 
   init(isolation: (any Actor)?) {
-    fixedIsolation = isolation
+    isOnTheMainActor = isolation === MainActor.shared
+    if !isOnTheMainActor { actor = isolation }
     mailbox = isolation == nil ? Mailbox() : nil
   }
 
@@ -150,8 +159,16 @@ final class Mailbox<Model: ArborealModel>: Sendable {
     var items: [Item] = []
     var waiters: [CheckedContinuation<Void, Never>] = []
     var isClosed = false
-    /// The actor the owner awaited the store from, once it did (see `StoreHome`).
-    var bound: (any Actor)?
+    /// The actor the owner awaited the store from, once it did (see `StoreHome`); weak, as
+    /// `StoreHome.fixedIsolation` is.
+    /// (The main actor is kept as a flag, as in `StoreHome`.)
+    weak var boundActor: (any Actor)?
+    var isBoundToTheMainActor = false
+    /// Whether the mailbox was bound (the actor may be gone since).
+    var isBound = false
+
+    /// The actor it is bound to, while it lives.
+    var bound: (any Actor)? { isBoundToTheMainActor ? MainActor.shared : boundActor }
   }
 
   private let state = Locked.make(State())
@@ -162,7 +179,7 @@ final class Mailbox<Model: ArborealModel>: Sendable {
   func post(_ item: Item) -> (any Actor)? {
     let (waiters, bound) = state.withLock {
       state -> ([CheckedContinuation<Void, Never>], (any Actor)?) in
-      if let bound = state.bound { return ([], bound) }
+      if state.isBound { return ([], state.bound) }
       guard !state.isClosed else { return ([], nil) }
       state.items.append(item)
       defer { state.waiters = [] }
@@ -175,12 +192,20 @@ final class Mailbox<Model: ArborealModel>: Sendable {
   /// The actor the mailbox is bound to; nil until it is.
   var boundActor: (any Actor)? { state.withLock { $0.bound } }
 
+  /// Whether the mailbox was bound to an actor (which may be gone since).
+  var isBound: Bool { state.withLock { $0.isBound } }
+
   /// Binds the mailbox to `actor`, once, and returns what waited in it, oldest first, for the
   /// owner to handle now; later posts return the actor. Returns nothing when already bound.
   func bind(to actor: any Actor) -> [Item] {
     let (items, waiters) = state.withLock { state -> ([Item], [CheckedContinuation<Void, Never>]) in
-      guard state.bound == nil, !state.isClosed else { return ([], []) }
-      state.bound = actor
+      guard !state.isBound, !state.isClosed else { return ([], []) }
+      if actor === MainActor.shared {
+        state.isBoundToTheMainActor = true
+      } else {
+        state.boundActor = actor
+      }
+      state.isBound = true
       defer {
         state.items = []
         state.waiters = []
