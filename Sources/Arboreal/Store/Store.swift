@@ -69,7 +69,7 @@ public final class Store<Model: ArborealModel>: ArborealStore {
   /// What runs besides `update`; owned by this store alone.
   @usableFromInline let runtime: EffectRuntime<Model>
 
-  /// The observations made by ``follow(_:get:tag:)``, released with the store.
+  /// The observations made by ``follow(_:get:tag:isolation:)``, released with the store.
   private var followedStores: [TrackingToken] = []
 
   /// The executor the effects' tasks prefer (a task executor preference, SE-0417); nil, the
