@@ -517,10 +517,12 @@ final class EffectRuntime<Model: ArborealModel> {
       send = { action in
         trace.deliveryBegan()
         await home.deliverTraced(action, from: effect, origin: origin, owner: owner, trace: trace)
+        trace.deliveryReturned()
       }
       finish = {
         trace.deliveryBegan()
         await home.finishTraced(effect, trace: trace)
+        trace.deliveryReturned()
       }
     } else {
       send = { action in
@@ -564,7 +566,7 @@ final class EffectRuntime<Model: ArborealModel> {
 
   /// The end of an effect whose hop the trace counted.
   func finishTraced(_ effect: EffectID) {
-    trace?.deliveryEnded()
+    trace?.deliveryArrived()
     finish(effect)
   }
 

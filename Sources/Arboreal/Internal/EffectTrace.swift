@@ -5,18 +5,24 @@ import Synchronization
 /// step by step and know when nothing more can happen.
 ///
 /// ## Data
-/// - `deliveries`: how many hops from an effect's task to the main actor are under way (an
-///   action the effect sends, or its end), counted up on the effect's task before the hop and
-///   down on the main actor when the hop arrives.
+/// - `deliveries`: how many round trips from an effect's task to the store's actor are under
+///   way (an action the effect sends, or its end), counted up on the effect's task before the
+///   hop and down on the effect's task once it is back (`deliveryReturned()`), or on the actor
+///   while a test store holds the delivery (quiet while held; counted up again when let go).
+///   Not down on arrival: the way back can take more than one job of the actor (the runtime
+///   re-enqueues a task that prefers a task executor at each switch inside an actor's
+///   methods), and each of those would otherwise pass for quiet.
 /// - `arrivals`: how many hops have arrived, ever: a test that sees it unchanged over many
 ///   turns knows that the effects run without delivering anything.
 /// - `notes`: for each running effect (by its number) that is suspended on something the test
 ///   can name, what it waits for (a `TestClock` deadline); removed when the wait ends.
 ///
 /// ## Invariants
-/// - `deliveries` is never negative, and is zero whenever no hop is under way: each hop counts
-///   up once before it is enqueued on the main actor and down once when it runs there, even
-///   when the store is gone by then.
+/// - `deliveries` is never negative, and is zero whenever no round trip is under way: each
+///   counts up once before the hop is enqueued and down once when the effect is back on its
+///   own executor (or while held), even when the store is gone by then.
+/// - `arrivals` counts up once each time a delivery reaches the store (or its mailbox, or is
+///   held), whatever became of the store.
 /// - An effect's note is present only while its task is suspended in the wait it names.
 package final class EffectTrace: Sendable {
   private let deliveries = Atomic<Int>(0)
@@ -37,10 +43,10 @@ package final class EffectTrace: Sendable {
     pendingDeliveries == 0 && (executor?.pendingJobs ?? 0) == 0
   }
 
-  /// How many hops to the main actor are under way.
+  /// How many round trips to the store's actor are under way.
   package var pendingDeliveries: Int { deliveries.load(ordering: .acquiring) }
 
-  /// How many hops have arrived on the main actor since the trace was made.
+  /// How many deliveries have reached the store since the trace was made.
   package var arrivals: Int { arrived.load(ordering: .relaxed) }
 
   /// Counts up a hop about to be enqueued on the main actor (package: a test store counts the
@@ -49,9 +55,26 @@ package final class EffectTrace: Sendable {
     deliveries.add(1, ordering: .releasing)
   }
 
-  /// Counts down a hop that arrived on the main actor.
-  func deliveryEnded() {
+  /// Counts a delivery that reached the store's actor (or its mailbox): the round trip goes on
+  /// until ``deliveryReturned()``.
+  func deliveryArrived() {
     arrived.add(1, ordering: .relaxed)
+  }
+
+  /// Counts a delivery that arrived and that a test store holds: quiet until the hold lets it
+  /// go on (and counts it up again with ``deliveryBegan()``).
+  func deliveryHeld() {
+    arrived.add(1, ordering: .relaxed)
+    countDown()
+  }
+
+  /// Counts down a round trip: the effect's task is back from its hop, on its own executor
+  /// (whose job count covers it from here).
+  func deliveryReturned() {
+    countDown()
+  }
+
+  private func countDown() {
     let left = deliveries.subtract(1, ordering: .releasing).newValue
     #if ARBOREAL_INTERNAL_CHECKS
       precondition(left >= 0, "EffectTrace: more deliveries ended than began")

@@ -74,10 +74,10 @@ final class StoreHome<Model: ArborealModel>: @unchecked Sendable {
   ) async {
     guard let isolation = fixedIsolation ?? post(action, effect, origin, owner, traced: true)
     else {
-      // Quiet once in the mailbox, as a held delivery is: a test store's step counts the
-      // mailbox's items as work itself, and a test clock must not wait for an owner that is
-      // waiting for it.
-      return trace.deliveryEnded()
+      // Arrived once in the mailbox, and quiet once the effect is back from posting (at once):
+      // a test store's step counts the mailbox's items as work itself, and a test clock must
+      // not wait for an owner that is waiting for it.
+      return trace.deliveryArrived()
     }
     await receiveTraced(
       action, from: effect, origin: origin, owner: owner, trace: trace, on: isolation)
@@ -93,7 +93,7 @@ final class StoreHome<Model: ArborealModel>: @unchecked Sendable {
   /// Reports the end of an effect whose hops the trace counts (it counted this one's start).
   func finishTraced(_ effect: EffectID, trace: EffectTrace) async {
     guard let isolation = fixedIsolation ?? mailbox?.post(.finished(effect, traced: true))
-    else { return trace.deliveryEnded() }
+    else { return trace.deliveryArrived() }
     await finishTraced(effect, trace: trace, on: isolation)
   }
 
@@ -116,7 +116,7 @@ final class StoreHome<Model: ArborealModel>: @unchecked Sendable {
     _ action: Model.Action, from effect: EffectID, origin: Int, owner: ChildLink?,
     trace: EffectTrace, on isolation: isolated any Actor
   ) async {
-    guard let store else { return trace.deliveryEnded() }
+    guard let store else { return trace.deliveryArrived() }
     await store.receiveTraced(
       action, from: effect, origin: origin, owner: owner, isolation: isolation)
   }
@@ -128,7 +128,7 @@ final class StoreHome<Model: ArborealModel>: @unchecked Sendable {
   private func finishTraced(
     _ effect: EffectID, trace: EffectTrace, on isolation: isolated any Actor
   ) {
-    guard let store else { return trace.deliveryEnded() }
+    guard let store else { return trace.deliveryArrived() }
     store.finishTraced(effect)
   }
 }

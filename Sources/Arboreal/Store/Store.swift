@@ -392,11 +392,11 @@ extension Store {
       await withCheckedContinuation { continuation in
         guard let hold = runtime.hold(for: effect) else { return continuation.resume() }
         // Quiet while held: the hold counts the delivery again when it lets it go on.
-        runtime.trace?.deliveryEnded()
+        runtime.trace?.deliveryHeld()
         hold.hold(effect.rawValue, until: continuation)
       }
     }
-    runtime.trace?.deliveryEnded()
+    runtime.trace?.deliveryArrived()
     runtime.receive(action, from: effect, origin: origin, owner: owner)
   }
 
