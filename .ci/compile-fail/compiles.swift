@@ -1,11 +1,15 @@
 // expect: nothing: this file compiles
 // What the files beside it reject, written as it should be: each store stays in its isolation.
 import Arboreal
+import ArborealPersistence
 
-final class Counter: ArborealModel {
+final class Counter: ReplayableModel {
   enum Action: Sendable { case increment }
   let registrar = TrackingRegistrar()
   @Tracked private(set) var count = 0
+  init() {}
+  init(snapshot: Int) { count = snapshot }
+  var snapshot: Int { count }
   func update(action: Action, environment: Void) -> Fx<Action> {
     count += 1
     return .none
@@ -26,4 +30,15 @@ actor Session {
   let handle = store.send(.increment)
   await Task { await handle.value }.value
   return store.state.count + (await Session().increment())
+}
+
+/// A persister made and finished in an actor's method, beside its store.
+actor SavedSession {
+  func run(_ file: PersistedFile<Counter>) async throws -> Int {
+    let store = Store(state: Counter(), environment: ())
+    let persister = try StorePersister(store, to: file)
+    store.send(.increment)
+    await persister.finish()
+    return store.state.count
+  }
 }

@@ -180,7 +180,6 @@ public struct Recording<Model: ReplayableModel>: Sendable where Model.Action: Co
   ///     placeholder that does nothing serves.
   /// - Returns: The model after that step.
   /// - Complexity: O(*n*) updates for *n* steps.
-  @MainActor
   public func replay(upTo step: Int? = nil, environment: Model.Environment) -> Model {
     let model: Model = RecordingRestore.model(from: start)
     Self.apply(steps[0..<min(max(step ?? steps.count, 0), steps.count)], to: model, environment)
@@ -188,7 +187,6 @@ public struct Recording<Model: ReplayableModel>: Sendable where Model.Action: Co
   }
 
   /// Applies steps to a model, one transaction each, dropping their effects.
-  @MainActor
   static func apply(
     _ steps: ArraySlice<RecordedStep<Model.Action>>, to model: Model,
     _ environment: Model.Environment
@@ -219,7 +217,6 @@ public struct Recording<Model: ReplayableModel>: Sendable where Model.Action: Co
   ///   - environment: The environment `update` receives; effects are never started.
   /// - Returns: The model after those steps.
   /// - Complexity: O(*n*) updates for *n* steps.
-  @MainActor
   public func replay(
     skipping skipped: Set<Int>, upTo step: Int? = nil, environment: Model.Environment
   ) -> Model {

@@ -46,7 +46,6 @@ public struct RecordingViewer: Sendable {
   ///   - title: The page's title; by default `Recording of` and the model's type name.
   /// - Complexity: O(*n* × *s*) for *n* steps and snapshots of *s* values: each step's
   ///   snapshot is encoded and compared with the one before.
-  @MainActor
   public init<Model: ReplayableModel>(
     _ recording: Recording<Model>, environment: Model.Environment, title: String? = nil
   ) where Model.Action: Codable {
@@ -55,9 +54,9 @@ public struct RecordingViewer: Sendable {
     html = ViewerPage.html(title: title, data: data.json)
   }
 
-  /// Replays a recording and makes its page, letting other main-actor work run every
-  /// `interval` steps: for a long recording, in a program whose main actor also drives a
-  /// user interface.
+  /// Replays a recording and makes its page, letting other work of the caller's actor run
+  /// every `interval` steps: for a long recording, in a program whose main actor also drives
+  /// a user interface, or a server actor that also serves its session.
   ///
   /// ```swift
   /// let viewer = await RecordingViewer(recording, environment: .offline, yieldingEvery: 1_000)
@@ -70,8 +69,7 @@ public struct RecordingViewer: Sendable {
   ///   - title: The page's title; by default `Recording of` and the model's type name.
   ///   - interval: How many steps to replay between two suspensions (at least 1).
   /// - Complexity: O(*n* × *s*) for *n* steps and snapshots of *s* values.
-  @MainActor
-  public init<Model: ReplayableModel>(
+  nonisolated(nonsending) public init<Model: ReplayableModel>(
     _ recording: Recording<Model>, environment: Model.Environment, title: String? = nil,
     yieldingEvery interval: Int
   ) async where Model.Action: Codable {

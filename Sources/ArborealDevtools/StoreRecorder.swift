@@ -9,18 +9,18 @@ import Foundation
 /// ```swift
 /// let store = Store(state: TodoList(), environment: .live)
 /// let recorder = try StoreRecorder(store, to: "session.jsonl")
-/// store.send(.add("milk"))  // written as step 1, off the main actor
+/// store.send(.add("milk"))  // written as step 1, off the store's actor
 /// await recorder.finish()
 /// let recording = try Recording<TodoList>(contentsOf: "session.jsonl")
 /// ```
 ///
 /// The recorder adds a log handler to the store (`Store.addLogHandler(logsValues:_:)`), beside
 /// any other, so it sees every action, sent or delivered by an effect, with the
-/// properties its update changed. On the main actor, recording an action costs the log
+/// properties its update changed. In the store's isolation, recording an action costs the log
 /// handler's change recording plus a lock and an append; the JSON is encoded and written by
 /// a writer on a queue of its own, one `write` call per line, in order. The writer starts a
 /// millisecond after the first step of a burst and takes every step logged by then as one
-/// batch, so that the main actor does not wake a thread for each step.
+/// batch, so that the store's actor does not wake a thread for each step.
 ///
 /// ## What is kept
 /// - **Memory is bounded, nothing is dropped.** At most `limit` steps wait for the writer;

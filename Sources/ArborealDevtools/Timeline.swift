@@ -19,11 +19,13 @@ import Arboreal
 /// (observe the timeline's model through ``state`` each time, not a reference kept from
 /// before).
 ///
+/// A timeline is not `Sendable`: it and its model live where it was made (the main actor, an
+/// actor's method, a nonisolated test), as a store does.
+///
 /// Invariants: ``state`` is always the model after step ``step``; `checkpoints[k]`, when
 /// present, is the snapshot after step `k × checkpointInterval`, and `checkpoints[0]` is the
 /// recording's start.
-@MainActor
-public final class Timeline<Model: ReplayableModel>: Sendable where Model.Action: Codable {
+public final class Timeline<Model: ReplayableModel> where Model.Action: Codable {
   /// The recording moved through.
   public let recording: Recording<Model>
   /// The environment `update` receives (effects are never started).

@@ -35,12 +35,12 @@ public func withTracking<T, E: Error>(
   _ apply: () throws(E) -> T,
   @_inheritActorContext onChange: @escaping @isolated(any) @Sendable (TrackingChanges) -> Void
 ) throws(E) -> T {
-  try track(onChange.isolation ?? isolation, apply, UncheckedCallback(onChange))
+  try track(Delivery(onChange.isolation ?? isolation), apply, UncheckedCallback(onChange))
 }
 
 /// Runs `apply` and registers a one-shot observer for what it read.
 func track<T, E: Error>(
-  _ isolation: (any Actor)?, _ apply: () throws(E) -> T, _ callback: UncheckedCallback
+  _ delivery: Delivery, _ apply: () throws(E) -> T, _ callback: UncheckedCallback
 ) throws(E) -> T {
   let (value, scope) = try AccessScope.run(mergingIntoParent: true, apply)
   guard !scope.runs.isEmpty else {
@@ -48,7 +48,7 @@ func track<T, E: Error>(
     return value
   }
   let observer = ObserverCore(
-    kind: .oneShot, delivery: Delivery(isolation), callback: callback, origin: nil)
+    kind: .oneShot, delivery: delivery, callback: callback, origin: nil)
   observer.finishOneShotRegistration(scope)
   return value
 }

@@ -11,11 +11,11 @@ import Foundation
   import Darwin
 #endif
 
-/// One handled action waiting to be written: what the main actor hands the writer. Taking
+/// One handled action waiting to be written: what the store's isolation hands the writer. Taking
 /// it costs a lock and an append; the JSON is made by the writer.
 ///
 /// Not generic: the action is kept as `any Sendable` (the writer casts it back), so that the
-/// main actor's side (this step, the queue's state, the lock around it) is concrete code. Generic
+/// store's side (this step, the queue's state, the lock around it) is concrete code. Generic
 /// types there were looked up at run time on every step (their metadata), which cost more than
 /// the rest of the step.
 struct PendingStep: Sendable {
@@ -26,7 +26,7 @@ struct PendingStep: Sendable {
   let changes: TrackingChanges
 }
 
-/// What the main actor and the writer share to hand steps over: the queue's state, and the
+/// What the store's side and the writer share to hand steps over: the queue's state, and the
 /// sequence number of the store's last action before the recording started (steps are
 /// numbered from 1 after it; set by the first step).
 struct RecorderQueue {
@@ -58,9 +58,9 @@ extension RecorderQueue {
 }
 
 /// The shared part of a ``StoreRecorder``: the queue of steps to write (guarded by a lock),
-/// the writer that turns them into lines off the main actor, and the steps written so far.
+/// the writer that turns them into lines off the store's actor, and the steps written so far.
 ///
-/// The writer runs on a serial dispatch queue, never on the main actor or the concurrency
+/// The writer runs on a serial dispatch queue, never on the store's actor or the concurrency
 /// pool (it blocks on `write`). `RecorderState` guarantees at most one writer at a time.
 final class RecorderCore<Action: Encodable & Sendable>: Sendable {
   typealias State = RecorderState<PendingStep, CheckedContinuation<Void, Never>>
@@ -76,11 +76,11 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
   // The package's lock (`Locked`, from ArborealTracking): a `Mutex` that ThreadSanitizer is
   // told about, since it cannot see a futex hand-off on Linux by itself.
   private let shared: Locked<RecorderQueue>
-  /// The writer's results, under a lock of their own: the main actor's side never takes it.
+  /// The writer's results, under a lock of their own: the store's side never takes it.
   private let written = Locked<Written>.make(Written())
   private let queue = DispatchQueue(label: "org.arboreal.recorder")
   private let output: Output
-  /// Where the producer (the store's log handler, on the main actor) waits while the writer
+  /// Where the producer (the store's log handler, in the store's isolation) waits while the writer
   /// is `limit` steps behind; signalled when the writer takes the waiting steps.
   private let room = DispatchSemaphore(value: 0)
   let path: String?
@@ -134,7 +134,7 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
     if output.descriptor >= 0 { close(output.descriptor) }
   }
 
-  /// Queues a handled action for the writer. Called on the main actor: a lock and an append.
+  /// Queues a handled action for the writer. Called in the store's isolation: a lock and an append.
   func enqueue(_ entry: StoreLogEntry<Action>) {
     // Read out of the generic entry before the lock, so that the locked part is concrete.
     let effectStartedBy: Int??
@@ -173,7 +173,7 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
   var writeError: RecordingError? { written.withLock { $0.writeError } }
 
   /// How long a writer started by a logged action waits before it takes the pending steps:
-  /// the steps of a burst go as one batch, and the main actor pays for starting the writer
+  /// the steps of a burst go as one batch, and the store's side pays for starting the writer
   /// once per batch instead of once per step (a started writer wakes a thread). A flush waits
   /// at most this much longer.
   private static var batchingDelay: DispatchTimeInterval { .milliseconds(1) }

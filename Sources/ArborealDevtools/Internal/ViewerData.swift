@@ -32,7 +32,6 @@ import Arboreal
 ///
 /// Invariant: after ``writeSteps(_:)``, `model` is the model after step `written` and
 /// `previous` its snapshot's tree; `bytes` holds the JSON up to that step.
-@MainActor
 struct ViewerData<Model: ReplayableModel> where Model.Action: Codable {
   /// The JSON text, as UTF-8.
   private(set) var bytes: [UInt8] = []

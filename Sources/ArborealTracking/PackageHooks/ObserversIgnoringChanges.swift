@@ -26,7 +26,7 @@ package func withTracking<T, E: Error>(
 ) throws(E) -> T {
   let run = synchronous(onChange)
   return try track(
-    onChange.isolation ?? isolation, apply,
+    Delivery(onChange.isolation ?? isolation), apply,
     UncheckedCallback(readsNames: false, unchecked: { _ in run() }))
 }
 
@@ -44,4 +44,19 @@ package func observeInStoreIsolation(
   startObserving(
     .synchronous, UncheckedCallback(readsNames: false, unchecked: { _ in body() }),
     origin: ObserverOrigin(fileID: fileID, line: line))
+}
+
+/// ``withTracking(isolation:_:onChange:)`` for a store's own one-shot watchers (a persister's
+/// next save), whose `onChange` ignores what changed and runs synchronously on the thread that
+/// makes the change, in every isolation.
+///
+/// Sound only where every change `onChange` can hear is made in the caller's isolation, as for
+/// ``observeInStoreIsolation(fileID:line:ignoringChanges:)``: `apply` reads a store's models,
+/// which change only in the store's isolation, where `onChange` then runs.
+@discardableResult
+package func withTrackingInStoreIsolation<T, E: Error>(
+  _ apply: () throws(E) -> T, ignoringChanges onChange: @escaping () -> Void
+) throws(E) -> T {
+  try track(
+    .synchronous, apply, UncheckedCallback(readsNames: false, unchecked: { _ in onChange() }))
 }
