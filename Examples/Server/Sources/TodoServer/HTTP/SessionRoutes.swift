@@ -82,7 +82,7 @@ struct SessionRoutes: Sendable {
     }
     return EditedResponse(
       headers: [.contentType: "text/html; charset=utf-8"],
-      response: try await Self.viewerPage(data, title: "todo-server session \(id)"))
+      response: try Self.viewerPage(data, title: "todo-server session \(id)"))
   }
 
   /// `DELETE /sessions/{id}`: ends the session and releases its store.
@@ -109,9 +109,8 @@ struct SessionRoutes: Sendable {
     return host
   }
 
-  /// The recording viewer's page for a recording file's contents. On the main actor, where
-  /// the viewer replays the recording into a fresh list.
-  @MainActor
+  /// The recording viewer's page for a recording file's contents: the viewer replays the
+  /// recording into a fresh list, in the request's own task (no store, no actor needed).
   private static func viewerPage(_ data: Data, title: String) throws -> String {
     let recording = try Recording<TodoList>(data: data, keepingValidPrefix: true)
     return RecordingViewer(recording, environment: TodoList.Environment(), title: title).html
