@@ -6,7 +6,7 @@ import Testing
 
 /// Recordings that are cut short, damaged, or written by another version of the model: each
 /// is an error naming its line, never a crash, and the lines before it can still be replayed.
-@MainActor @Suite struct BadInputTests {
+@Suite actor BadInputTests {
   /// A recording of six steps (`rename`, three `add`s, a toggle, a rename) and the snapshot
   /// after each step.
   private func sixSteps(in file: TemporaryFile) async throws -> [Board.Snapshot] {

@@ -3,7 +3,7 @@ import ArborealDevtools
 import Testing
 
 /// The readable change log: each action and what it changed, old → new.
-@MainActor @Suite struct ChangeLogTests {
+@Suite actor ChangeLogTests {
   @Test func eachActionPrintsWithItsChangesOldToNew() async {
     let store = Store(state: Board(), environment: ())
     var output: [String] = []

@@ -91,8 +91,7 @@ final class Navigator: ReplayableModel {
 
 /// A navigation app recorded and replayed: stack and presentation actions encode, a restored
 /// stack keeps its screens' identifiers and its next one, and steps can be skipped.
-@MainActor
-@Suite struct NavigationRecordingTests {
+@Suite actor NavigationRecordingTests {
   @Test func stackAndPresentationActionsEncodeAsSwiftEncodesEnumerations() throws {
     let actions: [Navigator.Action] = [
       .path(.element(id: 2, action: .add)), .path(.popFrom(id: 1)), .sheet(.presented(.close)),

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Recording a store's actions to a file and replaying them on a fresh model.
-@MainActor @Suite struct RecordReplayTests {
+@Suite actor RecordReplayTests {
   /// Runs a random session of `count` actions on a recorded store, waits until its effects
   /// have delivered everything and the recorder has written it, and returns the store.
   private func recordSession(
@@ -199,6 +199,7 @@ import Testing
     _ = recorder
   }
 
+  @MainActor
   @Test func flushAndFinishCanBeAwaitedFromAnotherTaskOfTheStoresIsolation() async throws {
     let store = Store(state: Board(), environment: ())
     let recorder = try StoreRecorder(store, to: nil)
@@ -225,7 +226,7 @@ import Testing
 
 /// The recorder's bound and its syncing: a store that outruns the writer waits instead of
 /// dropping steps, and `finish()` leaves every line on the disk.
-@MainActor @Suite struct RecorderLimitAndDurabilityTests {
+@Suite actor RecorderLimitAndDurabilityTests {
   @Test(arguments: [StoreRecorder<Board>.Durability.whenFinished, .afterEachBatch])
   func aStoreThatOutrunsTheWriterLosesNothing(durability: StoreRecorder<Board>.Durability)
     async throws

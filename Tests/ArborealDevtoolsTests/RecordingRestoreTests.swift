@@ -58,8 +58,7 @@ final class RenumberingNavigator: ReplayableModel {
 /// A stack that a model's `init(snapshot:)` fills with `push` (or `ModelStack(_:)`) gets fresh
 /// identifiers, and a recording's actions that name screens may reach another one: debug
 /// builds report it, once per screen type, when a replay or a timeline rebuilds the model.
-@MainActor
-@Suite struct RecordingRestoreTests {
+@Suite actor RecordingRestoreTests {
   #if DEBUG
     @Test func aStackRestoredWithFreshIdentifiersIsReportedOnce() {
       let messages = Log<String>()

@@ -7,9 +7,8 @@ import Testing
 
 /// The viewer in a real browser: headless Chromium loads the page, and the tests read the
 /// document its script built. One page at a time (a browser is heavy on a small machine).
-@MainActor
 @Suite(.serialized, .needsBrowser)
-struct RecordingViewerBrowserTests {
+actor RecordingViewerBrowserTests {
   /// A session recorded from a store: random board actions, effects among them.
   private func recorded(_ count: Int, seed: UInt64) async throws -> Recording<Board> {
     var random = SeededRandom(seed: seed)

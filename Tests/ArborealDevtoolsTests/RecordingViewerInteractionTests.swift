@@ -10,9 +10,8 @@ import Testing
 /// events its handlers listen to (real `KeyboardEvent`s, clicks and `input` events) once the
 /// viewer's script has run, and writes the step shown after each into the document; headless
 /// Chromium runs it and the test reads the steps and the state the page ended on.
-@MainActor
 @Suite(.serialized, .needsBrowser)
-struct RecordingViewerInteractionTests {
+actor RecordingViewerInteractionTests {
   /// The events, in order, each followed by the step the page shows.
   private static let script = """
     <script>

@@ -10,9 +10,8 @@ import Testing
 /// actions that changed a property, and step through a recording whose state is too large to
 /// draw whole. A script added at the end of the page acts and writes what it saw into
 /// `body[data-…]`.
-@MainActor
 @Suite(.serialized, .needsBrowser)
-struct RecordingViewerQuestionsTests {
+actor RecordingViewerQuestionsTests {
   /// A page for `recording` with `script` run after the viewer's own.
   private func page(_ html: String, running script: String) throws -> TemporaryFile {
     let file = try TemporaryFile("viewer.html")

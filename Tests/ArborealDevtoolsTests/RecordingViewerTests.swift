@@ -6,7 +6,7 @@ import Testing
 
 /// The viewer's parts without a browser: snapshot trees, their differences, the page's data
 /// and what the page refers to.
-@MainActor @Suite struct RecordingViewerTests {
+@Suite actor RecordingViewerTests {
   struct Inner: Encodable {
     var flag: Bool
     var note: String?

@@ -46,8 +46,7 @@ final class TokenForm: ReplayableModel {
 
 /// Redaction: a `Redacted` value never reaches a recording, a persisted file, a change report
 /// or a description, and what is read back in its place replays.
-@MainActor
-@Suite(.serialized) struct RedactionTests {
+@Suite(.serialized) actor RedactionTests {
   let secret = "s3cret-token-4711"
 
   @Test func aRedactedValueDescribesAndDumpsAsThePlaceholder() {

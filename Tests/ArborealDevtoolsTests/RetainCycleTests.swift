@@ -7,8 +7,7 @@ import Testing
 /// A recorder and a persister, made and released ten thousand times, are freed each time with
 /// their store and its model: the store's log handler and the persister's tracking scope hold
 /// neither.
-@MainActor
-@Suite struct RetainCycleTests {
+@Suite actor RetainCycleTests {
   @Test func aRecorderFreesItselfItsStoreAndItsModelEachTime() async throws {
     for round in 0..<10_000 {
       weak var weakRecorder: StoreRecorder<Board>?

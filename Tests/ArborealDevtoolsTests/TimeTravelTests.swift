@@ -4,7 +4,7 @@ import ArborealTestSupport
 import Testing
 
 /// Moving through a recording: forward, back, and across checkpoints.
-@MainActor @Suite struct TimeTravelTests {
+@Suite actor TimeTravelTests {
   /// A recording of `count` random actions, and the snapshot after each step (index 0: the
   /// start), taken from the recorded store itself.
   private func recorded(_ count: Int, seed: UInt64) async throws -> (

@@ -3,7 +3,7 @@ import ArborealDevtools
 import Testing
 
 /// Which action last changed a property, and the actions and effects that led to it.
-@MainActor @Suite struct WhyTests {
+@Suite actor WhyTests {
   @Test func theChainFollowsEffectsBackToTheSentAction() async throws {
     let store = Store(state: Board(), environment: ())
     let recorder = try StoreRecorder(store, to: nil)

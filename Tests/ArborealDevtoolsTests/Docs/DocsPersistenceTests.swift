@@ -66,9 +66,9 @@ enum DocsPersistence {
   // article ends: migration
 
   /// The article's start-up, with the file and clock as parameters, returning what it made.
-  @MainActor
   static func start(
-    file: PersistedFile<Notes>, environment: Notes.Environment
+    file: PersistedFile<Notes>, environment: Notes.Environment,
+    isolation: isolated any Actor = #isolation
   ) throws -> (Store<Notes>, StorePersister<Notes>) {
     // article begins: start
     let notes = try file.load().map(Notes.init(snapshot:)) ?? Notes()
@@ -81,7 +81,7 @@ enum DocsPersistence {
   }
 }
 
-@MainActor @Suite struct DocsPersistenceTests {
+@Suite actor DocsPersistenceTests {
   @Test func theArticlesModelStartsSavesAndFinishes() async throws {
     let temporary = try TemporaryFile("notes.json")
     let file = PersistedFile<DocsPersistence.Notes>(

@@ -94,7 +94,7 @@ enum DocsRecording {
   // article ends: secretModel
 }
 
-@MainActor @Suite struct DocsRecordingTests {
+@Suite actor DocsRecordingTests {
   typealias Search = DocsRecording.Search
   typealias Login = DocsRecording.Login
 

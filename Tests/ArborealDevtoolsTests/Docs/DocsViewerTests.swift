@@ -8,7 +8,7 @@ import Testing
 // `article begins` and `article ends` markers. `.ci/check-article-code.py` checks that the
 // article still shows it.
 
-@MainActor @Suite struct DocsViewerTests {
+@Suite actor DocsViewerTests {
   typealias Search = DocsRecording.Search
 
   @Test func aRecordingBecomesAPage() async throws {

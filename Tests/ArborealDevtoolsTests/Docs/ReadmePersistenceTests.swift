@@ -5,7 +5,7 @@ import Testing
 
 /// The README's "Persisting models" example, verbatim, with the article's `Notes` model; the
 /// checks after it hold what its comments claim.
-@MainActor @Suite struct ReadmePersistenceTests {
+@Suite actor ReadmePersistenceTests {
   typealias Notes = DocsPersistence.Notes
 
   @Test func theReadmeExampleDoesWhatItSays() async throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// The README's "Recording, replay and time travel" example, verbatim in `readmeExample`,
 /// with the article's `Search` model; the checks after it hold what its comments claim.
-@MainActor @Suite struct ReadmeRecordingTests {
+@Suite actor ReadmeRecordingTests {
   typealias Search = DocsRecording.Search
 
   @Test func theReadmeExampleDoesWhatItSays() async throws {

@@ -134,8 +134,9 @@ extension SeededRandom {
 extension Board {
   /// A recording of four actions whose last line is cut short, as a crash while writing it
   /// would leave it (line 5 of the file), read with `keepingValidPrefix: true`; and its file.
-  @MainActor
-  static func truncatedRecording() async throws -> (TemporaryFile, Recording<Board>) {
+  static func truncatedRecording(
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws -> (TemporaryFile, Recording<Board>) {
     let file = try TemporaryFile()
     let store = Store(state: Board(), environment: ())
     let recorder = try StoreRecorder(store, to: file.path)

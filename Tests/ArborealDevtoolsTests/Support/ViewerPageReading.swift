@@ -119,7 +119,7 @@ extension Board {
   /// without a store (so that a long one is quick to make): renames, adds and removes,
   /// changes to cards, and `load`s whose `loaded` comes back as the next step, an effect of
   /// the `load`. Each step names the properties it changes.
-  @MainActor static func longRecording(_ count: Int, seed: UInt64) -> Recording<Board> {
+  static func longRecording(_ count: Int, seed: UInt64) -> Recording<Board> {
     var random = SeededRandom(seed: seed)
     var steps: [RecordedStep<Board.Action>] = []
     steps.reserveCapacity(count)
