@@ -9,7 +9,7 @@ import Testing
 /// never written over.
 @Suite actor PersistenceTests {
   /// A board file in a fresh folder.
-  private func boardFile(version: Int = 1, migrate: PersistedFile<Board>.Migration? = nil)
+  private nonisolated func boardFile(version: Int = 1, migrate: PersistedFile<Board>.Migration? = nil)
     throws -> (TemporaryFile, PersistedFile<Board>)
   {
     let temporary = try TemporaryFile("board.json")
@@ -244,6 +244,7 @@ import Testing
 
   // MARK: What a user may forget
 
+  @MainActor
   @Test func aPersisterReleasedBeforeFinishIsReportedInDebugBuilds() async throws {
     let (temporary, file) = try boardFile()
     defer { withExtendedLifetime(temporary) {} }

@@ -60,6 +60,7 @@ final class RenumberingNavigator: ReplayableModel {
 /// builds report it, once per screen type, when a replay or a timeline rebuilds the model.
 @Suite actor RecordingRestoreTests {
   #if DEBUG
+    @MainActor
     @Test func aStackRestoredWithFreshIdentifiersIsReportedOnce() {
       let messages = Log<String>()
       ArborealDiagnostics.droppedActionHandler = { messages.append($0) }
@@ -73,6 +74,7 @@ final class RenumberingNavigator: ReplayableModel {
       #expect(reports.first?.contains("ModelStack(restoring:nextElementID:)") == true)
     }
 
+    @MainActor
     @Test func aStackRestoredWithItsIdentifiersAndAPushReplayedAreNotReported() {
       let messages = Log<String>()
       ArborealDiagnostics.droppedActionHandler = { messages.append($0) }

@@ -169,6 +169,7 @@ final class TokenForm: ReplayableModel {
   #if DEBUG
     /// Debug builds look for the last 64 secrets only, however many are made: a long session
     /// that types a million of them holds 64.
+    @MainActor
     @Test func onlyTheLast64SecretsAreLookedFor() {
       let reports = Locked.make(0)
       TrackingDiagnostics.unredactedSecretHandler = { _ in reports.withLock { $0 += 1 } }
@@ -187,6 +188,7 @@ final class TokenForm: ReplayableModel {
     /// The secret carried in the open by an action is reported (in debug builds) when the
     /// recording and the change report would write it, naming the step and the action's
     /// case, never the secret.
+    @MainActor
     @Test func aSecretCarriedInTheOpenIsReportedWhereItWouldBeWritten() async throws {
       let reports = Locked.make([String]())
       TrackingDiagnostics.unredactedSecretHandler = { message in

@@ -137,7 +137,7 @@ enum Scenario {
   }
 }
 
-@MainActor @Suite struct ArborealScenarioTests {
+@Suite actor ArborealScenarioTests {
   @Test func theCounterIncrements() {
     let store = Store(state: Scenario.AppModel(), environment: ())
     store.send(.increment)

@@ -5,7 +5,7 @@ import Testing
 /// The guarantee (Docs/Semantics.md, "The store"): cancelling by id stops an effect and drops what
 /// it would still deliver; `cancelInFlight` replaces the previous effect; releasing the store
 /// cancels everything and frees the store, the model and the effects.
-@MainActor @Suite struct CancellationTests {
+@Suite actor CancellationTests {
   /// An effect that waits for `gate` (ignoring cancellation), then tries to deliver
   /// `.record(text)`, then opens `done`: once `done` is open, the store has handled or dropped
   /// the action.

@@ -6,8 +6,11 @@ import Testing
 /// Effects belong to the child that started them, once its parent forwards its actions: a
 /// child's cancellation identifiers are scoped to it (sibling rows forwarded by id share none),
 /// the parent cancels all of one child's effects, and a removed child's effects deliver nothing.
-@MainActor @Suite struct ChildEffectTests {
-  private func makeStore(ids: [Int] = [1, 2]) -> (Store<UploadList>, Uploads) {
+@Suite actor ChildEffectTests {
+  /// A store in the caller's isolation (an actor-isolated test's, or a main-actor one's).
+  private func makeStore(
+    ids: [Int] = [1, 2], isolation: isolated (any Actor)? = #isolation
+  ) -> (Store<UploadList>, Uploads) {
     let uploads = Uploads(ids: [0] + ids)
     let store = Store(state: UploadList(), environment: uploads)
     for id in ids { store.send(.add(id: id)) }
@@ -92,6 +95,7 @@ import Testing
   }
 
   #if DEBUG
+    @MainActor
     @Test func aSendToARemovedRowIsReportedWithTheActionAndTheKey() {
       let (store, _) = makeStore()
       let messages = Log<String>()

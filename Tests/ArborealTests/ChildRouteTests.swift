@@ -201,7 +201,7 @@ private final class Sheet: ArborealModel {
 
 /// A model's routes, declared once, make a subscribing child's work start when it enters the
 /// state by any write and end when it leaves; the store lists the children by place.
-@MainActor @Suite struct ChildRouteTests {
+@Suite actor ChildRouteTests {
   @Test func aPresentedChildAssignedByAPlainWriteSubscribesAtOnceAndStopsWhenRemoved() {
     let environment = Feed.Environment()
     let store = Store(state: Hub(), environment: environment)
@@ -354,6 +354,7 @@ private final class Sheet: ArborealModel {
   }
 
   #if DEBUG
+    @MainActor
     @Test func anActionDroppedDeepInTheStateIsReportedWithItsParentsPlace() {
       let messages = Log<String>()
       ArborealDiagnostics.droppedActionHandler = { messages.append($0) }

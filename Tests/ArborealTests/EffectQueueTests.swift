@@ -3,7 +3,7 @@ import Testing
 @testable import Arboreal
 
 /// Effect queues: how many of a queue's effects run at once, and what happens to one more.
-@MainActor @Suite struct EffectQueueTests {
+@Suite actor EffectQueueTests {
   /// An effect that waits for `gate`, then records `name`, in queue "q" with `policy`.
   private func job(_ name: String, _ gate: Gate, _ policy: EffectQueuePolicy) -> Script.Action {
     .run(

@@ -7,7 +7,7 @@ import Testing
 /// of screen, each route declared once (`static let destination`, `static let path`) and used
 /// by `forward` and the view stores, with the cases' routes declared once in `cases`: TCA's
 /// tree-based and stack-based navigation case studies' shapes.
-@MainActor @Suite struct ModelCasesTests {
+@Suite actor ModelCasesTests {
   /// A screen with a counter; its own effects wait on a gate.
   final class Counter: ArborealModel {
     enum Action: Sendable, Equatable {
@@ -103,7 +103,10 @@ import Testing
     }
   }
 
-  private func makeRoot() -> (Store<Root>, Jobs) {
+  /// A store in the caller's isolation (an actor-isolated test's, or a main-actor one's).
+  private func makeRoot(
+    isolation: isolated (any Actor)? = #isolation
+  ) -> (Store<Root>, Jobs) {
     let jobs = Jobs(ids: [1, 2])
     return (Store(state: Root(), environment: jobs), jobs)
   }
@@ -184,6 +187,7 @@ import Testing
   }
 
   #if DEBUG
+    @MainActor
     @Test func anActionForACaseThatIsNotPresentedIsDroppedAndReported() {
       let messages = Log<String>()
       ArborealDiagnostics.droppedActionHandler = { messages.append($0) }
@@ -220,6 +224,7 @@ import Testing
       }
     }
 
+    @MainActor
     @Test func aCaseWithoutARouteIsReportedByItsForwardAndItsViewStore() {
       let messages = Log<String>()
       ArborealDiagnostics.droppedActionHandler = { messages.append($0) }

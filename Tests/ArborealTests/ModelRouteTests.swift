@@ -227,7 +227,7 @@ private final class Wide: ArborealModel {
 
 /// A route declared once is what `forward`, view stores and cancellations take, for every way
 /// a parent holds children.
-@MainActor @Suite struct ModelRouteTests {
+@Suite actor ModelRouteTests {
   @Test func eachKindOfRouteForwardsItsActions() throws {
     let store = Store(state: Switchboard(), environment: ())
     store.send(.fill)
@@ -341,6 +341,7 @@ private final class Wide: ArborealModel {
   }
 
   #if DEBUG
+    @MainActor
     @Test func aRouteForwardedThroughButNotListedIsReportedOnce() {
       let messages = Log<String>()
       ArborealDiagnostics.droppedActionHandler = { messages.append($0) }
@@ -356,6 +357,7 @@ private final class Wide: ArborealModel {
       #expect(reports.first?.contains("Optional<Listener>") == true)
     }
 
+    @MainActor
     @Test func aListedRouteIsNotReportedAndItsChildsWorkStartsOnEntry() {
       let messages = Log<String>()
       ArborealDiagnostics.droppedActionHandler = { messages.append($0) }
@@ -367,6 +369,7 @@ private final class Wide: ArborealModel {
       #expect(!messages.all.contains { $0.contains("Mindful.routes does not list") })
     }
 
+    @MainActor
     @Test func aRouteMadeAfreshAtEachUseIsFoundInTheListAllTheSame() {
       let messages = Log<String>()
       ArborealDiagnostics.droppedActionHandler = { messages.append($0) }

@@ -3,7 +3,7 @@ import Testing
 
 /// New models are not changed models: the store's log names the property that holds a model
 /// created by the action, not the writes the new model received.
-@MainActor @Suite struct NewModelLoggingTests {
+@Suite actor NewModelLoggingTests {
   @Test func pushingADetailLogsOnlyTheParentsProperty() {
     let store = Store(state: SyncUps(), environment: ())
     var entries: [StoreLogEntry<SyncUps.Action>] = []

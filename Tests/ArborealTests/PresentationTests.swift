@@ -5,8 +5,9 @@ import Testing
 
 /// Presented children and stacks through view stores, alerts as state, dismissal, and the
 /// effects of a grandchild that end with its parent.
-@MainActor @Suite struct PresentationTests {
-  private func makeStore() -> (Store<Board>, Jobs) {
+@Suite actor PresentationTests {
+  /// A store in the caller's isolation (an actor-isolated test's, or a main-actor one's).
+  private func makeStore(isolation: isolated (any Actor)? = #isolation) -> (Store<Board>, Jobs) {
     let jobs = Jobs(ids: [1, 2, 3, 4])
     return (Store(state: Board(), environment: jobs), jobs)
   }
@@ -89,6 +90,7 @@ import Testing
   }
 
   #if DEBUG
+    @MainActor
     @Test func aDismissThatNothingCanHandleIsReported() async {
       let messages = Log<String>()
       ArborealDiagnostics.droppedActionHandler = { messages.append($0) }
@@ -189,7 +191,7 @@ final class Shelf: ArborealModel {
 }
 
 #if DEBUG
-  @MainActor @Suite struct DismissDiagnosticsTests {
+  @Suite actor DismissDiagnosticsTests {
     final class Closer: ArborealModel {
       enum Action: Sendable, Equatable { case close, saved }
       let registrar = TrackingRegistrar()
@@ -213,6 +215,7 @@ final class Shelf: ArborealModel {
       }
     }
 
+    @MainActor
     @Test func effectsReturnedWithADismissalAreReported() {
       let messages = Log<String>()
       ArborealDiagnostics.droppedActionHandler = { messages.append($0) }

@@ -49,8 +49,9 @@ private final class ReaderlessParent: ArborealModel {
   }
 }
 
-@MainActor @Suite struct SubscriptionReaderTests {
+@Suite actor SubscriptionReaderTests {
   #if DEBUG
+    @MainActor
     @Test func aSubscribingModelWhoseReaderAnswersNilIsReportedOnce() {
       let messages = Log<String>()
       ArborealDiagnostics.droppedActionHandler = { messages.append($0) }
@@ -62,6 +63,7 @@ private final class ReaderlessParent: ArborealModel {
       #expect(reports.first?.contains("subscriptionReader") == true)
     }
 
+    @MainActor
     @Test func aForwardedChildWhoseReaderAnswersNilIsReported() {
       let messages = Log<String>()
       ArborealDiagnostics.droppedActionHandler = { messages.append($0) }

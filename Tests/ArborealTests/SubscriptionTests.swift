@@ -87,7 +87,7 @@ private final class Room: ArborealModel {
 
 /// Subscriptions follow the state: they start when the model asks for them and stop when it no
 /// longer does; `follow(_:get:tag:)` follows another store's derived value.
-@MainActor @Suite struct SubscriptionTests {
+@Suite actor SubscriptionTests {
   @Test func aSubscriptionStartsWhenTheStateAsksAndStopsWhenItNoLongerDoes() async {
     let environment = Listener.Environment()
     let store = Store(state: Listener(), environment: environment)
@@ -126,6 +126,9 @@ private final class Room: ArborealModel {
     #expect(environment.made.count == 2)
   }
 
+  /// On the main actor, where a follow's observer runs synchronously inside the send (on
+  /// another actor it runs as a job after it: `StoreIsolationTests`).
+  @MainActor
   @Test func aStoreFollowsAnotherStoresDerivedValue() {
     let counter = Store(state: Counter(), environment: ())
     let follower = Store(state: Script(), environment: ())

@@ -74,8 +74,7 @@ final class EchoGrandHost: ArborealModel {
 /// update forwarded to the child is reported in debug builds, naming the child and its place.
 /// (Read from the probe's own list: the diagnostics handler is one global that the tests
 /// running meanwhile replace.)
-@MainActor
-@Suite(.serialized) struct UnforwardedChildActionTests {
+@Suite(.serialized) actor UnforwardedChildActionTests {
   #if DEBUG
     /// The reports about `EchoHost`'s child made since the probe counted `count` reports.
     private func reports(since count: Int) -> [String] {

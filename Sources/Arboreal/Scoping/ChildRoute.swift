@@ -630,40 +630,22 @@ enum PlaceNames {
   }
 }
 
-/// The main-actor stores whose models declare routes, for debug reports that name a model by
-/// its place (`Photo[id: 5] in Album at Gallery.albums[id: 2]`): a `forward` does not know its
-/// store. Debug builds only; each such store registers itself when it is made, and is held
-/// weakly.
-///
-/// Only stores on the main actor, asked only on the main actor: a store elsewhere can be read
-/// only in its own isolation, which a `forward` cannot name (its report then says no place).
-/// Invariant (why `@unchecked Sendable` holds for an entry): an entry's closure reads its
-/// store, and is called only on the main actor, where that store lives.
+/// Debug reports that name a model by its place (`Photo[id: 5] in Album at
+/// Gallery.albums[id: 2]`): a `forward` does not know its store, but the store whose update
+/// runs on this thread is in `ThreadSlots.updatingStore` (debug builds set it around each
+/// update, in every isolation), and it is read there, in its own isolation.
 enum PlaceRegistry {
-  private struct Entry: @unchecked Sendable {
-    weak var store: AnyObject?
-    let place: (AnyObject) -> String?
-  }
-
-  private static let entries = Locked.make([Entry]())
-
-  /// Registers a store that lives on the main actor; its entry goes when the store is freed.
-  static func register<Model: ArborealModel>(_ store: Store<Model>) {
-    let entry = Entry(store: store) { [weak store] in store?.childPlace(of: $0) }
-    entries.withLock { entries in
-      entries.removeAll { $0.store == nil }
-      entries.append(entry)
-    }
-  }
-
-  /// The place of `model` in the first registered store that holds it; nil off the main actor.
+  /// The place of `model` in the store whose update runs on this thread; nil when none does
+  /// or it does not hold the model.
   ///
-  /// - Complexity: O(*n*) for the *n* children of the registered stores.
+  /// - Complexity: O(*n*) for the *n* children of the store.
   static func place(of model: AnyObject) -> String? {
-    guard ThreadSlots.isOnMainActor else { return nil }
-    for entry in entries.withLock({ $0 }) where entry.store != nil {
-      if let place = entry.place(model) { return place }
-    }
-    return nil
+    (ThreadSlots.updatingStore as? any ChildPlaceNaming)?.childPlace(of: model)
   }
+}
+
+/// A store, seen by `PlaceRegistry`: it names its children's places.
+protocol ChildPlaceNaming: AnyObject {
+  /// The place of `model` among the store's children, or nil.
+  func childPlace(of model: AnyObject) -> String?
 }

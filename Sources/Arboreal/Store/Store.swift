@@ -109,7 +109,6 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     runtime.start(for: self)
     #if DEBUG
       SubscriptionCheck.check(Model.self)
-      if !Model.routes.isEmpty, isolation === MainActor.shared { PlaceRegistry.register(self) }
     #endif
   }
 
@@ -156,9 +155,25 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     }
     runtime.isHandling = true
     let opened = openTransaction()
-    let fx = state.update(action: action, environment: environment)
+    #if DEBUG
+      let fx = namingPlaces { state.update(action: action, environment: environment) }
+    #else
+      let fx = state.update(action: action, environment: environment)
+    #endif
     if let opened { closeTransaction(opened) }
     return finishSend(fx)
+  }
+
+  /// Runs `update` with this store as the thread's updating store (`ThreadSlots`), so that a
+  /// debug report made inside it names a model by its place in this store
+  /// (`Photo[id: 5] in Album at Gallery.albums[id: 2]`); debug builds call it around each
+  /// update, in every isolation.
+  @usableFromInline
+  func namingPlaces(_ update: () -> Fx<Model.Action>) -> Fx<Model.Action> {
+    let saved = ThreadSlots.updatingStore
+    ThreadSlots.updatingStore = self
+    defer { ThreadSlots.updatingStore = saved }
+    return update()
   }
 
   /// `send(_:)` while busy or logging.
@@ -202,7 +217,11 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     // closure here costs a context and a dynamic isolation check on every send.
     let opened = openTransaction()
     defer { if let opened { closeTransaction(opened) } }
-    return state.update(action: action, environment: environment)
+    #if DEBUG
+      return namingPlaces { state.update(action: action, environment: environment) }
+    #else
+      return state.update(action: action, environment: environment)
+    #endif
   }
 
   /// Runs the update in one transaction, records the properties it changed and passes them to
@@ -221,7 +240,11 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     // closure, as in `apply(_:origin:)`.
     let opened = openTransaction()
     let mark = beginChangeRecording()
-    fx = state.update(action: action, environment: environment)
+    #if DEBUG
+      fx = namingPlaces { state.update(action: action, environment: environment) }
+    #else
+      fx = state.update(action: action, environment: environment)
+    #endif
     // With values, each change keeps them; without, only the keys are needed. (No optional
     // of the recorded changes: its metadata would be looked up at run time on every send.)
     guard logsValues else {
@@ -254,7 +277,9 @@ public final class Store<Model: ArborealModel>: ArborealStore {
   ///
   /// - Complexity: O(*n*) for *n* children.
   func childPlace(of model: AnyObject) -> String? {
-    children.first { $0.model === model }?.place
+    // `children` names no child of a model without routes: skip the walk.
+    guard !Model.routes.isEmpty else { return nil }
+    return children.first { $0.model === model }?.place
   }
 
   /// Every child model that the model's ``ArborealModel/routes`` (and theirs, in turn) hold
@@ -437,3 +462,5 @@ extension Store: EffectHost {
     runtime.isOpen(group)
   }
 }
+
+extension Store: ChildPlaceNaming {}

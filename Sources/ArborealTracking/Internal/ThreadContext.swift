@@ -50,6 +50,8 @@ final class ThreadContext {
   @exclusivity(unchecked) var outbox = Outbox()
   /// The store's debug-build forward probe on this thread (see `ThreadSlots`).
   @exclusivity(unchecked) var forwardProbe = ForwardProbeState()
+  /// The store whose update runs on this thread now, in debug builds (see `ThreadSlots`).
+  @exclusivity(unchecked) var updatingStore: AnyObject?
 
   /// Whether a continuous observer that may run now must wait for the end of the delivery.
   var defersRuns: Bool { deliveryDepth > 0 }

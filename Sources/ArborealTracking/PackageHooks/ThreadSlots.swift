@@ -25,6 +25,15 @@ package enum ThreadSlots {
     set { ThreadContext.current.forwardProbe = newValue }
   }
 
+  /// The store whose update runs on this thread now (innermost first), in debug builds: a
+  /// report made inside the update names a model by its place in that store. Set and put
+  /// back around each update call, which runs synchronously on one thread in the store's
+  /// isolation, so reading the store from here is reading it in its isolation.
+  package static var updatingStore: AnyObject? {
+    get { ThreadContext.current.updatingStore }
+    set { ThreadContext.current.updatingStore = newValue }
+  }
+
   /// Whether the calling code runs on the main actor.
   package static var isOnMainActor: Bool { Platform.isOnMainActor }
 }

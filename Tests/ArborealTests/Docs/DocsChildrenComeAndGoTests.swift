@@ -307,8 +307,7 @@ enum DocsRoutes {
   // article ends: routes
 }
 
-@MainActor
-@Suite struct DocsChildrenComeAndGoTests {
+@Suite actor DocsChildrenComeAndGoTests {
   typealias Album = DocsChildren.Album
   typealias Meeting = DocsChildren.Meeting
   typealias Contact = DocsChildren.Contact
