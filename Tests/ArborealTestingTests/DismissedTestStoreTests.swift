@@ -4,7 +4,7 @@ import Testing
 
 /// A model tested alone can be seen dismissing itself (`isDismissed`, as in TCA's test store),
 /// and a screen is named by an integer literal.
-@MainActor @Suite struct DismissedTestStoreTests {
+@Suite actor DismissedTestStoreTests {
   /// An edit sheet: saves by telling its parent, then dismisses itself.
   final class EditSheet: ArborealModel {
     enum Action: Sendable, Equatable {
@@ -50,6 +50,7 @@ import Testing
     await store.finish()
   }
 
+  @MainActor
   @Test func aSendAfterTheDismissalFails() async {
     let store = TestStore(state: EditSheet())
     await store.send(.cancelTapped)

@@ -2,8 +2,7 @@ import Arboreal
 import ArborealTesting
 import Testing
 
-@MainActor
-@Suite struct FinishTests {
+@Suite actor FinishTests {
   @Test func passesWhenEverythingWasReceived() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     await store.send(.load) { #expect($0.isLoading) }
@@ -21,6 +20,7 @@ import Testing
     await store.finish()
   }
 
+  @MainActor
   @Test func failsOnAnUnreceivedAction() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     await store.send(.load) { #expect($0.isLoading) }
@@ -32,6 +32,7 @@ import Testing
     }
   }
 
+  @MainActor
   @Test func failsOnARunningEffectAndCancelsIt() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     let handle = await store.send(.startTimer)
@@ -45,6 +46,7 @@ import Testing
     await store.finish()  // nothing left
   }
 
+  @MainActor
   @Test func releasingTheStoreFailsOnAnUnreceivedAction() async {
     let signal = Signal()
     await withKnownIssue {

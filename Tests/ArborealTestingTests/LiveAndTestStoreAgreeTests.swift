@@ -64,8 +64,7 @@ final class ClosingHost: ArborealModel {
 /// The test store is the live store, stepped: the same actions arrive in the same order, and
 /// the effects a dismissal ends deliver nothing in either. Each test runs once against `Store`
 /// and once against `TestStore`.
-@MainActor
-@Suite struct LiveAndTestStoreAgreeTests {
+@Suite actor LiveAndTestStoreAgreeTests {
   @Test func anActionSentByAnEffectsActionComesAfterItInTheLiveStore() async {
     let store = Store(state: Relay(), environment: ())
     await store.send(.start).value

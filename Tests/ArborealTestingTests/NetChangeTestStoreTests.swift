@@ -4,7 +4,7 @@ import Testing
 
 /// TestStore compares the state after an action with the state before it, as TCA does: a
 /// property set and set back is no change to assert.
-@MainActor @Suite struct NetChangeTestStoreTests {
+@Suite actor NetChangeTestStoreTests {
   final class Job: ArborealModel {
     enum Action: Sendable { case check, start }
 
@@ -34,6 +34,7 @@ import Testing
     await store.finish()
   }
 
+  @MainActor
   @Test func aNetChangeStillNeedsItsAssertion() async {
     let store = TestStore(state: Job())
     let owner = "\(store.state.$isBusy.owner!)"

@@ -6,7 +6,7 @@ import Testing
 /// New models are not changed models, and an exhaustive `TestStore` checks them whole: the
 /// property that holds a model the action created is a change, and the new model's tracked
 /// properties (recursively through its new children) must each be checked too.
-@MainActor @Suite struct NewModelTestStoreTests {
+@Suite actor NewModelTestStoreTests {
   @Test func aPushedDetailAssertedAsAWholePasses() async {
     let store = TestStore(state: SyncUpsList())
     await store.send(.push(title: "Standup")) { model in
@@ -15,6 +15,7 @@ import Testing
     await store.finish()
   }
 
+  @MainActor
   @Test func aPushedDetailAssertedOnlyByItsPresenceFailsNamingItsProperties() async {
     let store = TestStore(state: SyncUpsList())
     let owner = "SyncUpDetail#"
@@ -57,6 +58,7 @@ import Testing
     await store.finish()
   }
 
+  @MainActor
   @Test func aWriteToAnExistingChildStillNeedsItsAssertion() async {
     let store = TestStore(state: SyncUpsList())
     await store.send(.push(title: "Standup")) { model in
@@ -77,6 +79,7 @@ import Testing
     await store.finish()
   }
 
+  @MainActor
   @Test func aChildHeldInALetOfANewWrapperIsCheckedToo() async {
     let store = TestStore(state: SyncUpsList())
     await withKnownIssue {
@@ -94,6 +97,7 @@ import Testing
     await store.finish()
   }
 
+  @MainActor
   @Test func everyNewChildInAListOfANewModelIsChecked() async {
     let store = TestStore(state: SyncUpsList())
     await withKnownIssue {
@@ -121,15 +125,18 @@ import Testing
 
   /// A row added to, renamed in or removed from a list of 1 or 1,000,000 rows (the latter with
   /// the reliability suites): the new row is checked whole, the others are not new.
+  @MainActor
   @Test func editsOfAListOfOneRow() async {
     await editsOfAList(size: 1)
   }
 
+  @MainActor
   @Test(.enabled(if: reliabilitySuiteEnabled))
   func editsOfAListOfAMillionRows() async {
     await editsOfAList(size: 1_000_000)
   }
 
+  @MainActor
   private func editsOfAList(size: Int) async {
     let store = TestStore(state: SyncUpsList(), exhaustivity: .off)
     await store.send(.add(count: size))
@@ -177,6 +184,7 @@ import Testing
     await store.finish()
   }
 
+  @MainActor
   @Test func aFailureListsAFewModelsAndCountsTheRest() async {
     let store = TestStore(state: SyncUpsList())
     await withKnownIssue {

@@ -2,8 +2,7 @@ import Arboreal
 import ArborealTesting
 import Testing
 
-@MainActor
-@Suite struct NonExhaustiveTests {
+@Suite actor NonExhaustiveTests {
   @Test func unassertedChangesPass() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment(), exhaustivity: .off)
     await store.send(.bump)
@@ -29,6 +28,7 @@ import Testing
     await store.finish()
   }
 
+  @MainActor
   @Test func receiveFailsWhenNoMatchingActionArrives() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment(), exhaustivity: .off)
     await store.send(.loadTwice)
@@ -40,6 +40,7 @@ import Testing
     await store.finish()
   }
 
+  @MainActor
   @Test func stillFailsOnRunningEffectsAtFinish() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment(), exhaustivity: .off)
     await store.send(.startTimer)

@@ -69,8 +69,7 @@ actor FactServer {
   }
 }
 
-@MainActor
-@Suite struct PortedEffectsCancellationTests {
+@Suite actor PortedEffectsCancellationTests {
   @Test func aFactArrivesForTheChosenNumber() async {
     let store = TestStore(
       state: Trivia(), environment: .init(fact: { "\($0) is a good number Brent" }))

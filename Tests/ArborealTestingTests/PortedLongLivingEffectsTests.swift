@@ -36,8 +36,7 @@ final class ScreenshotCounter: ArborealModel {
   }
 }
 
-@MainActor
-@Suite struct PortedLongLivingEffectsTests {
+@Suite actor PortedLongLivingEffectsTests {
   @Test func countsScreenshotsWhileShownAndStopsListeningWhenGone() async {
     let (screenshots, system) = AsyncStream.makeStream(of: Void.self)
     let store = TestStore(

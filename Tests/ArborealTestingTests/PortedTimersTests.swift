@@ -49,8 +49,7 @@ final class PortedTimer: SubscribingModel {
   }
 }
 
-@MainActor
-@Suite struct PortedTimersTests {
+@Suite actor PortedTimersTests {
   @Test func startsAndStopsTheSubscription() async {
     let clock = TestClock()
     let store = TestStore(state: PortedTimer(), environment: .init(clock: clock))

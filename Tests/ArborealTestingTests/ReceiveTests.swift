@@ -2,8 +2,7 @@ import Arboreal
 import ArborealTesting
 import Testing
 
-@MainActor
-@Suite struct ReceiveTests {
+@Suite actor ReceiveTests {
   @Test func appliesAnEffectActionOnlyWhenReceived() async {
     let signal = Signal()
     let store = TestStore(
@@ -36,6 +35,7 @@ import Testing
     await store.finish()
   }
 
+  @MainActor
   @Test func failsOnADifferentAction() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     await store.send(.load) { #expect($0.isLoading) }
@@ -49,6 +49,7 @@ import Testing
     await store.finish()
   }
 
+  @MainActor
   @Test func failsWhenNoActionArrives() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     await withKnownIssue {
@@ -59,6 +60,7 @@ import Testing
     }
   }
 
+  @MainActor
   @Test func namesTheRunningEffectsWhenNoActionArrives() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     await store.send(.startTimer)
@@ -72,6 +74,7 @@ import Testing
     await store.finish()
   }
 
+  @MainActor
   @Test func failsOnAChangeTheAssertionDidNotRead() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     let owner = "\(store.state.$isLoading.owner!)"
@@ -85,6 +88,7 @@ import Testing
     await store.finish()
   }
 
+  @MainActor
   @Test func failsOnASendWhileActionsWait() async {
     let signal = Signal()
     let store = TestStore(

@@ -2,8 +2,7 @@ import Arboreal
 import ArborealTesting
 import Testing
 
-@MainActor
-@Suite struct SendTests {
+@Suite actor SendTests {
   @Test func passesWhenTheAssertionReadsEveryChange() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     await store.send(.bump) { model in
@@ -19,6 +18,7 @@ import Testing
     await store.send(.stopTimer)
   }
 
+  @MainActor
   @Test func failsOnAChangeTheAssertionDidNotRead() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     let owner = "\(store.state.$count.owner!)"
@@ -33,6 +33,7 @@ import Testing
     }
   }
 
+  @MainActor
   @Test func failsOnEveryChangeWhenThereIsNoAssertion() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     let owner = "\(store.state.$count.owner!)"
@@ -45,6 +46,7 @@ import Testing
     }
   }
 
+  @MainActor
   @Test func countsChangesOfChildModels() async {
     let store = TestStore(state: Parent())
     let owner = "\(store.state.child.$count.owner!)"
@@ -60,6 +62,7 @@ import Testing
     }
   }
 
+  @MainActor
   @Test func reportsAnErrorTheAssertionThrows() async {
     struct Boom: Error {}
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
@@ -73,6 +76,7 @@ import Testing
     }
   }
 
+  @MainActor
   @Test func reportsAtTheCallersLocation() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     let line = #line + 2

@@ -4,8 +4,7 @@ import Testing
 
 /// The test clock: time moves only when advanced, and what falls due runs in the order of its
 /// deadlines, one wake-up at a time.
-@MainActor
-@Suite struct TestClockTests {
+@Suite actor TestClockTests {
   @Test func advancingRunsDueEffectsInTheOrderOfTheirDeadlines() async {
     let clock = TestClock()
     let store = TestStore(state: Reminders(), environment: .init(clock: clock))

@@ -4,8 +4,8 @@ import Testing
 
 /// Awaiting the handle of a test store's send: it waits for the effects, and fails (instead of
 /// hanging) when their actions wait to be received.
-@MainActor
-@Suite struct TestSendHandleTests {
+@Suite actor TestSendHandleTests {
+  @MainActor
   @Test func awaitingTheHandleBeforeReceivingFailsAfterTheTimeoutAndSaysToReceive() async {
     let signal = Signal()
     let store = TestStore(
@@ -75,6 +75,7 @@ import Testing
     await store.finish()
   }
 
+  @MainActor
   @Test func theStoresTimeoutBoundsReceive() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     store.timeout = .milliseconds(20)

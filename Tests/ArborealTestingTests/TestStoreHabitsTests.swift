@@ -5,8 +5,7 @@ import Testing
 /// An error for tests whose closures throw.
 private struct Boom: Error {}
 
-@MainActor
-@Suite struct TestStoreAssertTests {
+@Suite actor TestStoreAssertTests {
   // article begins: assert
   @Test func assertChecksTheStateWithoutSending() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
@@ -18,6 +17,7 @@ private struct Boom: Error {}
   }
   // article ends: assert
 
+  @MainActor
   @Test func assertFailsWhenTheCheckFails() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     withKnownIssue {
@@ -25,6 +25,7 @@ private struct Boom: Error {}
     }
   }
 
+  @MainActor
   @Test func assertFailsOnAThrownError() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     withKnownIssue {
@@ -34,6 +35,7 @@ private struct Boom: Error {}
     }
   }
 
+  @MainActor
   @Test func assertFailsWhileReceivedActionsWait() async {
     let signal = Signal()
     let store = TestStore(
@@ -65,9 +67,9 @@ private struct Boom: Error {}
   }
 }
 
-@MainActor
-@Suite struct WithExhaustivityTests {
+@Suite actor WithExhaustivityTests {
   // article begins: withExhaustivity
+  @MainActor
   @Test func actionsThatArriveWhileOffNeedNoReceive() async {
     let signal = Signal()
     let store = TestStore(
@@ -94,6 +96,7 @@ private struct Boom: Error {}
     await store.finish()
   }
 
+  @MainActor
   @Test func stillChecksWhatTheBodyAsserts() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     await withKnownIssue { () async -> Void in
@@ -104,6 +107,7 @@ private struct Boom: Error {}
     #expect(store.exhaustivity == .on)
   }
 
+  @MainActor
   @Test func turningItOnChecksTheBody() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment(), exhaustivity: .off)
     await withKnownIssue { () async -> Void in
@@ -117,6 +121,7 @@ private struct Boom: Error {}
     await store.send(.increment)  // unasserted again
   }
 
+  @MainActor
   @Test func actionsStillWaitingWhenItTurnsOffAgainAreHandled() async {
     let signal = Signal()
     let store = TestStore(
@@ -130,6 +135,7 @@ private struct Boom: Error {}
     await store.finish()
   }
 
+  @MainActor
   @Test func returnsWhatTheBodyReturns() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     let count = await store.withExhaustivity(.off) {
@@ -139,6 +145,7 @@ private struct Boom: Error {}
     #expect(count == 1)
   }
 
+  @MainActor
   @Test func restoresThePreviousValueWhenTheBodyThrows() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     await #expect(throws: Boom.self) {
@@ -153,8 +160,7 @@ private struct Boom: Error {}
 }
 
 /// `receive` by case, for actions whose payload is not `Equatable`.
-@MainActor
-@Suite struct ReceiveByCaseTests {
+@Suite actor ReceiveByCaseTests {
   /// A payload that is not `Equatable`.
   struct Page: Sendable {
     var items: [String]
@@ -195,6 +201,7 @@ private struct Boom: Error {}
   }
   // article ends: receive-case
 
+  @MainActor
   @Test func anotherCaseWithTheSamePayloadDoesNotMatch() async {
     let store = TestStore(state: Feed())
     await store.send(.refresh)
@@ -235,8 +242,7 @@ private struct Boom: Error {}
 }
 
 /// The state before an action, at hand in the assertion.
-@MainActor
-@Suite struct CapturingBeforeTests {
+@Suite actor CapturingBeforeTests {
   // article begins: capturing
   @Test func comparesWithTheStateBefore() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
@@ -247,6 +253,7 @@ private struct Boom: Error {}
   }
   // article ends: capturing
 
+  @MainActor
   @Test func whatBeforeReadsIsNotAnAssertion() async {
     let store = TestStore(state: Loader(), environment: LoaderEnvironment())
     await withKnownIssue {

@@ -44,8 +44,7 @@ enum DocsQueues {
   // article ends: uploader
 }
 
-@MainActor
-@Suite struct DocsQueuesTests {
+@Suite actor DocsQueuesTests {
   typealias Uploader = DocsQueues.Uploader
 
   // article begins: uploader-test

@@ -43,8 +43,7 @@ enum DocsSubscriptions {
   // article ends: stopwatch
 }
 
-@MainActor
-@Suite struct DocsSubscriptionsTests {
+@Suite actor DocsSubscriptionsTests {
   typealias Stopwatch = DocsSubscriptions.Stopwatch
 
   // article begins: stopwatch-test

@@ -58,8 +58,7 @@ struct GreeterError: Error, CustomStringConvertible {
 }
 
 // article begins: tests
-@MainActor
-@Suite struct GreeterTests {
+@Suite actor GreeterTests {
   @Test func greetsByName() async {
     let store = TestStore(
       state: Greeter(),
@@ -111,8 +110,8 @@ struct GreeterError: Error, CustomStringConvertible {
 }
 // article ends: tests
 
-@MainActor
-@Suite struct DocsTestStoreTests {
+@Suite actor DocsTestStoreTests {
+  @MainActor
   @Test func aForgottenPropertyFailsTheTestNamingIt() async {
     let store = TestStore(
       state: Greeter(),

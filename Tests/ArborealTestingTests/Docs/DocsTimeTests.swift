@@ -58,8 +58,7 @@ enum DocsTime {
   // article ends: model
 }
 
-@MainActor
-@Suite struct DocsTimeTests {
+@Suite actor DocsTimeTests {
   typealias Search = DocsTime.Search
 
   // article begins: debounce-test
