@@ -366,5 +366,17 @@ private final class Sheet: ArborealModel {
       #expect(reports.count == 1)
       #expect(reports.first?.contains("sent to Feed in Panel at Hub.panels[id: 0]:") == true)
     }
+
+    /// The same report from a store on another actor (this suite's) names the same place.
+    @Test func anActionDroppedOnAnActorsStoreIsReportedWithItsParentsPlace() {
+      let store = Store(state: Hub(), environment: Feed.Environment())
+      store.send(.set(.pushPanel(withFeed: false)))
+      store.send(.panels(.element(id: 0, action: .feed(.presented(.received("on an actor"))))))
+      let reports = ArborealDiagnostics.recentDroppedActions.filter {
+        $0.contains("received(\"on an actor\")")
+      }
+      #expect(reports.count == 1)
+      #expect(reports.first?.contains("sent to Feed in Panel at Hub.panels[id: 0]:") == true)
+    }
   #endif
 }

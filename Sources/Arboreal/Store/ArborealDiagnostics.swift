@@ -33,8 +33,23 @@ public enum ArborealDiagnostics: Sendable {
   }
 
   static func reportDroppedAction(_ message: String) {
+    #if DEBUG
+      recentDropped.withLock { recent in
+        recent.append(message)
+        if recent.count > 32 { recent.removeFirst() }
+      }
+    #endif
     droppedAction.report(message)
   }
+
+  #if DEBUG
+    /// The last few dropped-action reports, newest last, for this package's tests: the
+    /// handler is one global, which tests running at the same time on other actors replace.
+    private static let recentDropped = Locked.make([String]())
+
+    /// The last few dropped-action reports, newest last; for this package's tests.
+    static var recentDroppedActions: [String] { recentDropped.withLock { $0 } }
+  #endif
 
   #if DEBUG
     /// A check that reports once per type, and a type it asked about.
