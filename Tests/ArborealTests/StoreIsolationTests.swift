@@ -86,6 +86,28 @@ import Testing
     #expect(delivered == 0)
   }
 
+  #if DEBUG
+    /// A store made outside any actor, released with actions its effects delivered and that
+    /// nobody handled, says so: on an actor they would have been handled by themselves.
+    @Test func aStoreMadeOutsideAnyActorReleasedWithUnhandledActionsSaysSo() async {
+      var store: Store<Session>? = Store(
+        state: Session(), environment: SessionEnvironment(owner: nil))
+      store?.send(.load(424_242))
+      // Bounded by turns: the effect's task posts its action within a few.
+      for _ in 0..<1_000_000 where store?.hasPendingMail == false { await Task.yield() }
+      #expect(store?.hasPendingMail == true)
+      store = nil
+      let reports = ArborealDiagnostics.recentDroppedActions.filter {
+        $0.contains("loaded(424242)")
+      }
+      #expect(reports.count == 1)
+      #expect(
+        reports.first?.contains(
+          "a Store<Session> made outside any actor was released with 1 action its effects "
+            + "delivered and nothing handled") == true)
+    }
+  #endif
+
   @Test func aStoreMadeOutsideAnyActorHandlesDeliveriesWhenAsked() async {
     let store = Store(state: Session(), environment: SessionEnvironment(owner: nil))
     let handle = store.send(.load(3))

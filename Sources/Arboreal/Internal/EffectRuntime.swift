@@ -147,8 +147,33 @@ final class EffectRuntime<Model: ArborealModel> {
     for task in output.cancel { task.cancel() }
     for waiter in output.resume { waiter.resume() }
     for waiter in idleWaiters { waiter.resume() }
-    home.mailbox?.close()
+    let dropped = (home.mailbox?.close() ?? []) + heldMail
+    #if DEBUG
+      reportUnhandledMail(dropped)
+    #else
+      _ = dropped
+    #endif
   }
+
+  #if DEBUG
+    /// Reports the actions that effects of a store made outside any actor delivered and that
+    /// its owner never handled (it never awaited the store, nor asked): on an actor they would
+    /// have been handled by themselves, so losing them silently would hide a forgotten line.
+    private func reportUnhandledMail(_ dropped: [Mailbox<Model>.Item]) {
+      let actions = dropped.compactMap { item -> String? in
+        guard case .action(let action, _, _, _, _) = item else { return nil }
+        return "\(action)"
+      }
+      guard let first = actions.first else { return }
+      let count = actions.count == 1 ? "1 action" : "\(actions.count) actions"
+      ArborealDiagnostics.reportDroppedAction(
+        "Arboreal: a Store<\(Model.self)> made outside any actor was released with \(count) "
+          + "its effects delivered and nothing handled (the first: \(first)). Such a store "
+          + "handles its effects' actions only when its owner awaits it (`finish()`, a send "
+          + "handle's `value`) or calls `handleDelivered()`; make it on an actor to have them "
+          + "handled as they arrive.")
+    }
+  #endif
 
   /// Sets the executor the effects prefer from now on; effects already running keep the one
   /// (and the trace) they started with.

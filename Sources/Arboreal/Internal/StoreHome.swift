@@ -240,14 +240,20 @@ final class Mailbox<Model: ArborealModel>: Sendable {
   }
 
   /// Drops what is kept and wakes every waiter: the store is gone.
-  func close() {
-    let waiters = state.withLock { state in
+  /// Drops what is kept and wakes every waiter: the store is gone. Returns what was dropped,
+  /// oldest first.
+  @discardableResult
+  func close() -> [Item] {
+    let (waiters, dropped) = state.withLock { state in
       state.isClosed = true
-      state.items = []
-      defer { state.waiters = [] }
-      return state.waiters
+      defer {
+        state.items = []
+        state.waiters = []
+      }
+      return (state.waiters, state.items)
     }
     for waiter in waiters { waiter.resume() }
+    return dropped
   }
 }
 
