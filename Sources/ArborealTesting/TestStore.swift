@@ -482,7 +482,7 @@ public final class TestStore<Model: ArborealModel> {
   @discardableResult
   nonisolated(nonsending) public func withExhaustivity<Result, Failure: Error>(
     _ exhaustivity: Exhaustivity,
-    _ body: () async throws(Failure) -> Result
+    _ body: nonisolated(nonsending) () async throws(Failure) -> Result
   ) async throws(Failure) -> Result {
     let previous = self.exhaustivity
     self.exhaustivity = exhaustivity

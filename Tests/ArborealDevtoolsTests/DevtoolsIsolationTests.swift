@@ -110,7 +110,8 @@ enum DevtoolsScenario {
     report.titleAtStep1 = timeline.state.title
     let viewer = RecordingViewer(recording, environment: ())
     let paced = await RecordingViewer(recording, environment: (), yieldingEvery: 3)
-    report.viewerNamesTheModel = viewer.html.contains("Recording of Board") && paced.html == viewer.html
+    report.viewerNamesTheModel =
+      viewer.html.contains("Recording of Board") && paced.html == viewer.html
     return report
   }
 

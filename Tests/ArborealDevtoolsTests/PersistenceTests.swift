@@ -9,7 +9,9 @@ import Testing
 /// never written over.
 @Suite actor PersistenceTests {
   /// A board file in a fresh folder.
-  private nonisolated func boardFile(version: Int = 1, migrate: PersistedFile<Board>.Migration? = nil)
+  private nonisolated func boardFile(
+    version: Int = 1, migrate: PersistedFile<Board>.Migration? = nil
+  )
     throws -> (TemporaryFile, PersistedFile<Board>)
   {
     let temporary = try TemporaryFile("board.json")
@@ -203,7 +205,8 @@ import Testing
       _ = try StorePersister(store, to: file, clock: TestClock())
       Issue.record("a file of a newer version was accepted")
     } catch {
-      #expect(error == PersistenceError(.newerVersion(found: 9, supported: 1), path: temporary.path))
+      #expect(
+        error == PersistenceError(.newerVersion(found: 9, supported: 1), path: temporary.path))
     }
     #expect(try String(contentsOfFile: temporary.path, encoding: .utf8).contains(#""version":9"#))
   }

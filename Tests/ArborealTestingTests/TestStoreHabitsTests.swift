@@ -69,7 +69,6 @@ private struct Boom: Error {}
 
 @Suite actor WithExhaustivityTests {
   // article begins: withExhaustivity
-  @MainActor
   @Test func actionsThatArriveWhileOffNeedNoReceive() async {
     let signal = Signal()
     let store = TestStore(

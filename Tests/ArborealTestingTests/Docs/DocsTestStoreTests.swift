@@ -58,7 +58,8 @@ struct GreeterError: Error, CustomStringConvertible {
 }
 
 // article begins: tests
-@Suite actor GreeterTests {
+@MainActor
+@Suite struct GreeterTests {
   @Test func greetsByName() async {
     let store = TestStore(
       state: Greeter(),
