@@ -239,7 +239,6 @@ final class Mailbox<Model: ArborealModel>: Sendable {
     }
   }
 
-  /// Drops what is kept and wakes every waiter: the store is gone.
   /// Drops what is kept and wakes every waiter: the store is gone. Returns what was dropped,
   /// oldest first.
   @discardableResult

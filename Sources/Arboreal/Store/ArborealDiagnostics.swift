@@ -24,7 +24,8 @@ public enum ArborealDiagnostics: Sendable {
   /// while a replay or a timeline rebuilds a model from a recording's snapshot (its screens
   /// numbered afresh, not as recorded); and for the actions that the effects of a store made
   /// outside any actor delivered and that nothing handled before the store was released.
-  /// Each message names the action or the type, and the child's place. When nil (the default), the message is written to standard error.
+  /// Each message names the action or the type, and the child's place. When nil (the
+  /// default), the message is written to standard error.
   ///
   /// Reported in debug builds only; release builds drop such actions silently, as documented
   /// in ``ViewStore``.
