@@ -1,0 +1,482 @@
+/// The new derived engine's graph (issue "A new derived engine"): a pure state machine over an
+/// arena, which says what to do (which values to compute, which observers a write reached) and
+/// never runs user code itself. It is built beside the current engine (`DerivedNode` and its
+/// helpers) and not yet wired to `Derived`; the stops that wire it put it behind an internal
+/// switch, and the stop that turns the switch on deletes the old engine.
+///
+/// ## Data
+/// Nodes and links are rows of arrays indexed by `Int32`: no object per node or link, no
+/// reference counting, no `Set` or `Dictionary`, and a freed row is reused, so that a warm
+/// graph allocates nothing per write or per recomputation.
+/// - A **node** is a source (a tracked property, written from outside) or a computed value.
+///   `flags` holds its kind and marks: `dirty` (a source it read changed: it must recompute),
+///   `pending` (something upstream may have changed: check its sources first), `computing`
+///   (its computation runs now: reading it is a cycle), `watched` (an observer depends on it:
+///   a write that reaches it reports it). `version` goes up each time its value changes.
+/// - A **link** says that `sub` read `dep` in its last computation, and `seen` is the version
+///   of `dep` it read. A node's links to its sources (`firstDep`…, through `nextDep`/`prevDep`)
+///   are in first-read order; a node's links from its dependents (`firstSub`, `lastSub`,
+///   through `nextSub`/`prevSub`) in no particular order.
+/// - While a node computes, `depCursor` is its last link confirmed by this computation (`-1`
+///   before the first): reading the source the link after it names reuses that link in place;
+///   reading another inserts a link there. When the computation ends, the links after the
+///   cursor (sources no longer read) are purged.
+/// - `stack` and `frames` are scratch space that the operations reuse: every walk is a loop
+///   over them, never a recursion, so a chain of 100,000 values is walked like one of two.
+///
+/// ## Operations
+/// - ``write(_:reached:)``: a source changed. Its version goes up; its direct dependents are marked
+///   `dirty` and theirs, transitively, `pending`; the `watched` nodes reached for the first
+///   time since their last refresh are returned, each once, for their observers to run.
+/// - ``beginRefresh(_:)`` and ``nextStep()``: bring a node up to date. The steps return the
+///   nodes to compute, innermost first (a source computed value before what reads it); the
+///   caller computes each (``beginCompute(_:)``, ``track(_:by:)`` per read, ``endCompute(_:changed:)``)
+///   and asks for the next step, until ``RefreshStep/done``. A `pending` node whose sources'
+///   versions all equal what it saw is up to date without computing (equal-result cutoff).
+/// - ``remove(_:)``: a node is disposed; its links go, and its row is reused.
+///
+/// ## Invariants (checked by ``checkInvariants()`` under `ARBOREAL_INTERNAL_CHECKS`)
+/// 1. Every link of a live node is in exactly two lists: its sub's dependency list and its
+///    dep's dependent list; the lists are consistent both ways (`prev` of `next` is itself).
+/// 2. No node is both free and linked; a free row has no links.
+/// 3. A node's dependency list holds each source at most once outside a computation.
+/// 4. Outside a refresh, a node is `computing` only while its computation runs, and no node
+///    is both `dirty` and free.
+/// 5. `watched` nodes reached by a write are reported once until refreshed (a reported node
+///    is `dirty` or `pending`, and a second write that reaches it reports nothing).
+struct DerivedGraphCore {
+  /// A node's row in the arena.
+  typealias Node = Int32
+  /// A link's row in the arena.
+  typealias Link = Int32
+  /// No node, no link.
+  static let none: Int32 = -1
+
+  /// A node's kind and marks.
+  struct Flags: OptionSet {
+    let rawValue: UInt8
+    static let computed = Flags(rawValue: 1 << 0)
+    static let dirty = Flags(rawValue: 1 << 1)
+    static let pending = Flags(rawValue: 1 << 2)
+    static let computing = Flags(rawValue: 1 << 3)
+    static let watched = Flags(rawValue: 1 << 4)
+    static let free = Flags(rawValue: 1 << 5)
+    /// Reported by a write since its last refresh.
+    static let notified = Flags(rawValue: 1 << 6)
+  }
+
+  // Nodes.
+  private(set) var flags: [Flags] = []
+  private(set) var version: [UInt32] = []
+  private var firstDep: [Link] = []
+  private var lastDep: [Link] = []
+  private var depCursor: [Link] = []
+  private var firstSub: [Link] = []
+  private var lastSub: [Link] = []
+  private var freeNodes: [Node] = []
+
+  // Links.
+  private var dep: [Node] = []
+  private var sub: [Node] = []
+  private var seen: [UInt32] = []
+  private var nextDep: [Link] = []
+  private var prevDep: [Link] = []
+  private var nextSub: [Link] = []
+  private var prevSub: [Link] = []
+  /// The first free link; free links are chained through `nextDep`.
+  private var freeLink: Link = none
+  /// How many links are in use.
+  private(set) var linkCount = 0
+
+  // Scratch.
+  private var stack: [Node] = []
+  /// The refreshes' frames: a node being brought up to date, and the link of its sources it
+  /// checks now (`none` before the first). Refreshes nest (a computation reads a value it
+  /// never read before, which is refreshed then and there): `bases` holds where each began.
+  private var frames: [(node: Node, link: Link)] = []
+  private var bases: [Int] = []
+
+  /// An empty graph.
+  init() {}
+
+  /// How many nodes are live.
+  var nodeCount: Int { flags.count - freeNodes.count }
+
+  /// How many rows the arena has for nodes and for links: a warm graph's do not grow.
+  var capacity: (nodes: Int, links: Int) { (flags.count, dep.count) }
+
+  // MARK: Nodes
+
+  /// Adds a source (a tracked property's place in the graph).
+  mutating func addSource() -> Node { addNode([]) }
+
+  /// Adds a computed value, `dirty` until its first computation.
+  mutating func addComputed(watched: Bool = false) -> Node {
+    addNode(watched ? [.computed, .dirty, .watched] : [.computed, .dirty])
+  }
+
+  private mutating func addNode(_ initial: Flags) -> Node {
+    if let node = freeNodes.popLast() {
+      let index = Int(node)
+      flags[index] = initial
+      version[index] = 0
+      return node
+    }
+    flags.append(initial)
+    version.append(0)
+    firstDep.append(Self.none)
+    lastDep.append(Self.none)
+    depCursor.append(Self.none)
+    firstSub.append(Self.none)
+    lastSub.append(Self.none)
+    return Node(flags.count - 1)
+  }
+
+  /// Marks a node watched (an observer depends on it) or not.
+  mutating func setWatched(_ node: Node, _ watched: Bool) {
+    if watched {
+      flags[Int(node)].insert(.watched)
+    } else {
+      flags[Int(node)].remove([.watched, .notified])
+    }
+  }
+
+  /// Disposes of a node: its links to its sources and from its dependents go (a dependent
+  /// is marked `dirty`: what it read is gone), and its row is reused.
+  mutating func remove(_ node: Node) {
+    let index = Int(node)
+    var link = firstDep[index]
+    while link != Self.none {
+      let next = nextDep[Int(link)]
+      unsubscribe(link)
+      freeLinkRow(link)
+      link = next
+    }
+    firstDep[index] = Self.none
+    lastDep[index] = Self.none
+    link = firstSub[index]
+    while link != Self.none {
+      let next = nextSub[Int(link)]
+      let dependent = sub[Int(link)]
+      detachFromDependent(link)
+      flags[Int(dependent)].insert(.dirty)
+      freeLinkRow(link)
+      link = next
+    }
+    firstSub[index] = Self.none
+    lastSub[index] = Self.none
+    flags[index] = .free
+    freeNodes.append(node)
+  }
+
+  /// Whether a node must be refreshed before its value is read.
+  func isStale(_ node: Node) -> Bool {
+    !flags[Int(node)].isDisjoint(with: [.dirty, .pending])
+  }
+
+  // MARK: Writing
+
+  /// A source changed: marks what depends on it and returns the watched nodes reached for the
+  /// first time since their last refresh (appended to `reached`, which the caller reuses).
+  mutating func write(_ source: Node, reached: inout [Node]) {
+    version[Int(source)] &+= 1
+    stack.removeAll(keepingCapacity: true)
+    var link = firstSub[Int(source)]
+    while link != Self.none {
+      let node = sub[Int(link)]
+      mark(node, .dirty, reached: &reached)
+      link = nextSub[Int(link)]
+    }
+    // Iteratively: the nodes whose marks went from clean to marked pass `pending` on.
+    while let node = stack.popLast() {
+      var link = firstSub[Int(node)]
+      while link != Self.none {
+        mark(sub[Int(link)], .pending, reached: &reached)
+        link = nextSub[Int(link)]
+      }
+    }
+  }
+
+  /// Marks `node` (`dirty` or `pending`); a node that was clean passes `pending` on (pushed on
+  /// `stack`), and a watched one is reported once.
+  private mutating func mark(_ node: Node, _ mark: Flags, reached: inout [Node]) {
+    let index = Int(node)
+    let was = flags[index]
+    flags[index].insert(mark)
+    guard was.isDisjoint(with: [.dirty, .pending]) else { return }
+    stack.append(node)
+    if was.contains(.watched), !was.contains(.notified) {
+      flags[index].insert(.notified)
+      reached.append(node)
+    }
+  }
+
+  // MARK: Refreshing
+
+  /// What to do next to bring a node up to date.
+  enum RefreshStep: Equatable {
+    /// Compute this node now (its sources are up to date), then ask again.
+    case compute(Node)
+    /// The node is up to date.
+    case done
+    /// Reading this node again while it computes: a cycle through it.
+    case cycle(Node)
+  }
+
+  /// Starts bringing `node` up to date; ask ``nextStep()`` what to do until it says
+  /// ``RefreshStep/done`` or ``RefreshStep/cycle(_:)``. A refresh may begin while another one's
+  /// computation runs (it nests).
+  mutating func beginRefresh(_ node: Node) {
+    bases.append(frames.count)
+    frames.append((node, Self.none))
+  }
+
+  /// The next step of the refresh begun with ``beginRefresh(_:)``: each `.compute` is
+  /// answered by computing that node (``beginCompute(_:)`` … ``endCompute(_:changed:)``).
+  mutating func nextStep() -> RefreshStep {
+    let base = bases[bases.count - 1]
+    while frames.count > base {
+      let (node, checked) = frames[frames.count - 1]
+      let index = Int(node)
+      let state = flags[index]
+      if state.contains(.computing) { return abandonRefresh(.cycle(node)) }
+      if state.contains(.dirty) { return .compute(node) }
+      guard state.contains(.pending) else {
+        frames.removeLast()
+        continue
+      }
+      // Pending: check its sources in the order they were read, from the one checked last.
+      var link = checked == Self.none ? firstDep[index] : checked
+      var descended = false
+      while link != Self.none {
+        let source = dep[Int(link)]
+        if isStale(source) {
+          if flags[Int(source)].contains(.computing) { return abandonRefresh(.cycle(source)) }
+          frames[frames.count - 1].link = link
+          frames.append((source, Self.none))
+          descended = true
+          break
+        }
+        if version[Int(source)] != seen[Int(link)] {
+          flags[index].insert(.dirty)
+          break
+        }
+        link = nextDep[Int(link)]
+      }
+      if descended || flags[index].contains(.dirty) { continue }
+      // Every source is as it saw it: up to date without computing.
+      flags[index].remove([.pending, .notified])
+      frames.removeLast()
+    }
+    bases.removeLast()
+    return .done
+  }
+
+  /// Ends the innermost refresh early (a cycle), dropping its frames, and returns `step`.
+  private mutating func abandonRefresh(_ step: RefreshStep) -> RefreshStep {
+    let base = bases.removeLast()
+    frames.removeSubrange(base...)
+    return step
+  }
+
+  // MARK: Computing
+
+  /// Starts `node`'s computation: the reads that follow (``track(_:by:)``) reuse its links in
+  /// order.
+  mutating func beginCompute(_ node: Node) {
+    let index = Int(node)
+    flags[index].insert(.computing)
+    depCursor[index] = Self.none
+  }
+
+  /// Notes that the computing `node` read `source` (which is up to date): reuses the next
+  /// link if it names `source`, else links them there. Returns false if `source` is
+  /// computing (a cycle), linking nothing.
+  @discardableResult
+  mutating func track(_ source: Node, by node: Node) -> Bool {
+    if flags[Int(source)].contains(.computing) { return false }
+    let index = Int(node)
+    let cursor = depCursor[index]
+    let next = cursor == Self.none ? firstDep[index] : nextDep[Int(cursor)]
+    if next != Self.none, dep[Int(next)] == source {
+      seen[Int(next)] = version[Int(source)]
+      depCursor[index] = next
+      return true
+    }
+    // A source read twice in one computation keeps its first link.
+    var earlier = cursor
+    while earlier != Self.none {
+      if dep[Int(earlier)] == source { return true }
+      earlier = prevDep[Int(earlier)]
+    }
+    let link = newLink(from: source, to: node)
+    // Inserted after the cursor, before `next`.
+    prevDep[Int(link)] = cursor
+    nextDep[Int(link)] = next
+    if cursor == Self.none { firstDep[index] = link } else { nextDep[Int(cursor)] = link }
+    if next == Self.none { lastDep[index] = link } else { prevDep[Int(next)] = link }
+    depCursor[index] = link
+    return true
+  }
+
+  /// Ends `node`'s computation: the links after the cursor (sources it no longer read) go,
+  /// its marks are cleared, and its version goes up if its value changed.
+  mutating func endCompute(_ node: Node, changed: Bool) {
+    let index = Int(node)
+    let cursor = depCursor[index]
+    var link = cursor == Self.none ? firstDep[index] : nextDep[Int(cursor)]
+    while link != Self.none {
+      let next = nextDep[Int(link)]
+      unsubscribe(link)
+      freeLinkRow(link)
+      link = next
+    }
+    if cursor == Self.none {
+      firstDep[index] = Self.none
+    } else {
+      nextDep[Int(cursor)] = Self.none
+    }
+    lastDep[index] = cursor
+    depCursor[index] = Self.none
+    flags[index].remove([.computing, .dirty, .pending, .notified])
+    if changed { version[index] &+= 1 }
+    if let last = frames.last, last.node == node { frames.removeLast() }
+  }
+
+  // MARK: Links
+
+  private mutating func newLink(from source: Node, to node: Node) -> Link {
+    let link: Link
+    if freeLink != Self.none {
+      link = freeLink
+      freeLink = nextDep[Int(link)]
+      dep[Int(link)] = source
+      sub[Int(link)] = node
+      seen[Int(link)] = version[Int(source)]
+    } else {
+      dep.append(source)
+      sub.append(node)
+      seen.append(version[Int(source)])
+      nextDep.append(Self.none)
+      prevDep.append(Self.none)
+      nextSub.append(Self.none)
+      prevSub.append(Self.none)
+      link = Link(dep.count - 1)
+    }
+    linkCount += 1
+    // Appended to the source's dependents.
+    let source = Int(source)
+    prevSub[Int(link)] = lastSub[source]
+    nextSub[Int(link)] = Self.none
+    if lastSub[source] == Self.none {
+      firstSub[source] = link
+    } else {
+      nextSub[Int(lastSub[source])] = link
+    }
+    lastSub[source] = link
+    return link
+  }
+
+  /// Takes a link out of its source's dependents.
+  private mutating func unsubscribe(_ link: Link) {
+    let source = Int(dep[Int(link)])
+    let previous = prevSub[Int(link)]
+    let next = nextSub[Int(link)]
+    if previous == Self.none { firstSub[source] = next } else { nextSub[Int(previous)] = next }
+    if next == Self.none { lastSub[source] = previous } else { prevSub[Int(next)] = previous }
+  }
+
+  /// Takes a link out of its dependent's sources (the source is being removed).
+  private mutating func detachFromDependent(_ link: Link) {
+    let node = Int(sub[Int(link)])
+    let previous = prevDep[Int(link)]
+    let next = nextDep[Int(link)]
+    if previous == Self.none { firstDep[node] = next } else { nextDep[Int(previous)] = next }
+    if next == Self.none { lastDep[node] = previous } else { prevDep[Int(next)] = previous }
+    if depCursor[node] == link { depCursor[node] = previous }
+  }
+
+  private mutating func freeLinkRow(_ link: Link) {
+    dep[Int(link)] = Self.none
+    sub[Int(link)] = Self.none
+    nextDep[Int(link)] = freeLink
+    prevDep[Int(link)] = Self.none
+    nextSub[Int(link)] = Self.none
+    prevSub[Int(link)] = Self.none
+    freeLink = link
+    linkCount -= 1
+  }
+
+  // MARK: Reading the graph
+
+  /// The sources `node` read in its last computation, in first-read order.
+  func sources(of node: Node) -> [Node] {
+    var result: [Node] = []
+    var link = firstDep[Int(node)]
+    while link != Self.none {
+      result.append(dep[Int(link)])
+      link = nextDep[Int(link)]
+    }
+    return result
+  }
+
+  /// The nodes that read `node` in their last computation.
+  func dependents(of node: Node) -> [Node] {
+    var result: [Node] = []
+    var link = firstSub[Int(node)]
+    while link != Self.none {
+      result.append(sub[Int(link)])
+      link = nextSub[Int(link)]
+    }
+    return result
+  }
+
+  /// Stops the program if an invariant of the type's doc comment does not hold; costs
+  /// O(nodes + links). Tests call it; under `ARBOREAL_INTERNAL_CHECKS` the engine will too.
+  func checkInvariants() {
+    var linksSeen = 0
+    for index in flags.indices {
+      let state = flags[index]
+      if state.contains(.free) {
+        precondition(
+          firstDep[index] == Self.none && firstSub[index] == Self.none,
+          "DerivedGraphCore: free node \(index) has links")
+        continue
+      }
+      var link = firstDep[index]
+      var previous = Self.none
+      var sourcesRead: [Node] = []
+      while link != Self.none {
+        let row = Int(link)
+        precondition(sub[row] == Int32(index), "DerivedGraphCore: link \(row) in the wrong list")
+        precondition(prevDep[row] == previous, "DerivedGraphCore: dependency list broken")
+        precondition(!flags[Int(dep[row])].contains(.free), "DerivedGraphCore: link to a free node")
+        if !state.contains(.computing) {
+          precondition(
+            !sourcesRead.contains(dep[row]), "DerivedGraphCore: node \(index) reads twice")
+        }
+        sourcesRead.append(dep[row])
+        // The link is in its source's dependents.
+        var other = firstSub[Int(dep[row])]
+        var found = false
+        while other != Self.none {
+          if other == link { found = true }
+          other = nextSub[Int(other)]
+        }
+        precondition(found, "DerivedGraphCore: link \(row) missing from its source's dependents")
+        linksSeen += 1
+        previous = link
+        link = nextDep[row]
+      }
+      precondition(lastDep[index] == previous, "DerivedGraphCore: lastDep of \(index) is wrong")
+      if !state.contains(.computing) {
+        precondition(depCursor[index] == Self.none, "DerivedGraphCore: cursor left set")
+      }
+      if state.contains(.notified) {
+        precondition(
+          !state.isDisjoint(with: [.dirty, .pending]), "DerivedGraphCore: notified but clean")
+      }
+    }
+    precondition(linksSeen == linkCount, "DerivedGraphCore: \(linksSeen) links ≠ \(linkCount)")
+  }
+}
