@@ -153,6 +153,29 @@ import Testing
     #expect(graph.core.linkCount == 8)
   }
 
+  /// The `unstable` shape: a value that reads other sources on alternate writes inserts and
+  /// purges links each time, from rows freed the time before: the arena stops growing.
+  @Test func dependenciesThatChangeEveryWriteReuseFreedRows() {
+    let graph = Graph()
+    let parity = graph.source(0)
+    let sources = (0..<6).map { graph.source($0) }
+    let mixed = graph.computed { graph in
+      let odd = graph.read(parity) % 2 == 1
+      return (odd ? sources[0..<3] : sources[3..<6]).reduce(0) { $0 + graph.read($1) }
+    }
+    _ = graph.read(mixed)
+    graph.set(parity, 1)
+    _ = graph.read(mixed)
+    let capacity = graph.core.capacity
+    for round in 2...1_000 {
+      graph.set(parity, round)
+      #expect(graph.read(mixed) == (round % 2 == 1 ? 0 + 1 + 2 : 3 + 4 + 5))
+    }
+    #expect(graph.core.capacity == capacity)
+    #expect(graph.core.linkCount == 4)
+    graph.core.checkInvariants()
+  }
+
   @Test func aWriteReportsEachWatchedValueItReachesOnce() {
     let graph = Graph()
     let a = graph.source(1)

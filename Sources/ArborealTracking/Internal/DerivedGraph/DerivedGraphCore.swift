@@ -35,6 +35,14 @@
 ///   versions all equal what it saw is up to date without computing (equal-result cutoff).
 /// - ``remove(_:)``: a node is disposed; its links go, and its row is reused.
 ///
+/// ## Cost
+/// The core is a value whose every operation mutates arrays: the engine keeps it in a stored
+/// property marked `@exclusivity(unchecked)` (its lock, or its actor, is what excludes), since
+/// a dynamic exclusivity check per access tripled its cost when measured. Measured alone with
+/// a driver that adds integers (release build, one core, CPU time, beside another build):
+/// 62 ns per recomputed value on a chain of 1,000, 73 on 1,000 observed values of one source,
+/// 81 on a diamond of 998 (alien-signals: 59–166 ns for whole values, observers included).
+///
 /// ## Invariants (checked by ``checkInvariants()`` under `ARBOREAL_INTERNAL_CHECKS`)
 /// 1. Every link of a live node is in exactly two lists: its sub's dependency list and its
 ///    dep's dependent list; the lists are consistent both ways (`prev` of `next` is itself).
