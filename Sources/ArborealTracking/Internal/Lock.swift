@@ -23,6 +23,8 @@ import Synchronization
 ///
 /// Held only around short bookkeeping: never around user code, and never while taking
 /// another lock, except an observer's lock while taking a registrar's (see `ObserverCore`).
+/// One exception, documented where it is taken: the new derived engine's graph lock runs the
+/// graph's computations (see `DerivedGraph`).
 struct Lock: ~Copyable {
   private let mutex = Mutex(())
 

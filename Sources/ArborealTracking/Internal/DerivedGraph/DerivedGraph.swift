@@ -31,13 +31,12 @@ import Synchronization
 ///
 /// ## Cost, and what the next stops change
 /// Measured with a throwaway driver on the deep, broad and diamond shapes (release, CPU time,
-/// beside a sanitizer run of the test suite on the other core): 243–330 ns per recomputed
-/// value, observers included (the current engine: 587–2,374; alien-signals: 59–166; the core
-/// alone: 62–81). A profile names what is left: looking up generic metadata (about a fifth:
-/// the nodes are generic classes called unspecialised; the wired engine specialises the
-/// compute step where the value's type is compiled), reference counting around the compute
-/// closure and the node (about a tenth), and exclusivity and uniqueness checks of the core's
-/// arrays (about a tenth: the next stop keeps them in buffers the graph owns).
+/// quiet machine): 189–245 ns per recomputed value, observers included (the current engine:
+/// 587–2,374; alien-signals: 39–65 in this week's run; the core alone: 31–36). A profile
+/// names what is left, all in this layer: looking up generic metadata (the nodes are generic
+/// classes called unspecialised; the wired engine specialises the compute step where the
+/// value's type is compiled), reference counting around the compute closure and the node,
+/// and the lock's and the optional value's bookkeeping per read.
 ///
 /// ## Invariants
 /// - `core` and `rows` change only under the lock; `rows[r]` is non-nil exactly while row `r`
@@ -49,7 +48,7 @@ final class DerivedGraph: @unchecked Sendable {
   private let lock = Lock()
   /// The thread that holds `lock` (its `pthread_self()`), or 0.
   private let holder = Atomic<UInt>(0)
-  @exclusivity(unchecked) private var core = DerivedGraphCore()
+  private let core = DerivedGraphCore()
   @exclusivity(unchecked) private var rows: [Unmanaged<GraphNode>?] = []
   @exclusivity(unchecked) private var computing: [DerivedGraphCore.Node] = []
   @exclusivity(unchecked) private var reached: [DerivedGraphCore.Node] = []

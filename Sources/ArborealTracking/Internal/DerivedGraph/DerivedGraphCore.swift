@@ -36,12 +36,14 @@
 /// - ``remove(_:)``: a node is disposed; its links go, and its row is reused.
 ///
 /// ## Cost
-/// The core is a value whose every operation mutates arrays: the engine keeps it in a stored
-/// property marked `@exclusivity(unchecked)` (its lock, or its actor, is what excludes), since
-/// a dynamic exclusivity check per access tripled its cost when measured. Measured alone with
-/// a driver that adds integers (release build, one core, CPU time, beside another build):
-/// 62 ns per recomputed value on a chain of 1,000, 73 on 1,000 observed values of one source,
-/// 81 on a diamond of 998 (alien-signals: 59–166 ns for whole values, observers included).
+/// Every operation reads and writes the columns: each is a buffer the core owns (``Column``),
+/// written through its pointer, in a stored property marked `@exclusivity(unchecked)` (the
+/// graph's lock, or its actor, is what excludes). Arrays cost a uniqueness check per write,
+/// and a dynamic exclusivity check per access of a class's stored property; together they
+/// doubled the core's cost when measured. Measured alone with a driver that adds integers
+/// (release build, one core, CPU time): 31–36 ns per recomputed value on a chain of 1,000, on
+/// 1,000 observed values of one source and on a diamond of 998 (65–83 with arrays;
+/// alien-signals, whole values and observers included, 39–65 on this machine).
 ///
 /// ## Invariants (checked by ``checkInvariants()`` under `ARBOREAL_INTERNAL_CHECKS`)
 /// 1. Every link of a live node is in exactly two lists: its sub's dependency list and its
@@ -52,7 +54,7 @@
 ///    is both `dirty` and free.
 /// 5. `watched` nodes reached by a write are reported once until refreshed (a reported node
 ///    is `dirty` or `pending`, and a second write that reaches it reports nothing).
-struct DerivedGraphCore {
+final class DerivedGraphCore {
   /// A node's row in the arena.
   typealias Node = Int32
   /// A link's row in the arena.
@@ -74,38 +76,59 @@ struct DerivedGraphCore {
   }
 
   // Nodes.
-  private(set) var flags: [Flags] = []
-  private(set) var version: [UInt32] = []
-  private var firstDep: [Link] = []
-  private var lastDep: [Link] = []
-  private var depCursor: [Link] = []
-  private var firstSub: [Link] = []
-  private var lastSub: [Link] = []
-  private var freeNodes: [Node] = []
+  @exclusivity(unchecked) private(set) var flags = Column<Flags>()
+  @exclusivity(unchecked) private(set) var version = Column<UInt32>()
+  @exclusivity(unchecked) private var firstDep = Column<Link>()
+  @exclusivity(unchecked) private var lastDep = Column<Link>()
+  @exclusivity(unchecked) private var depCursor = Column<Link>()
+  @exclusivity(unchecked) private var firstSub = Column<Link>()
+  @exclusivity(unchecked) private var lastSub = Column<Link>()
+  @exclusivity(unchecked) private var freeNodes = Column<Node>()
 
   // Links.
-  private var dep: [Node] = []
-  private var sub: [Node] = []
-  private var seen: [UInt32] = []
-  private var nextDep: [Link] = []
-  private var prevDep: [Link] = []
-  private var nextSub: [Link] = []
-  private var prevSub: [Link] = []
+  @exclusivity(unchecked) private var dep = Column<Node>()
+  @exclusivity(unchecked) private var sub = Column<Node>()
+  @exclusivity(unchecked) private var seen = Column<UInt32>()
+  @exclusivity(unchecked) private var nextDep = Column<Link>()
+  @exclusivity(unchecked) private var prevDep = Column<Link>()
+  @exclusivity(unchecked) private var nextSub = Column<Link>()
+  @exclusivity(unchecked) private var prevSub = Column<Link>()
   /// The first free link; free links are chained through `nextDep`.
-  private var freeLink: Link = none
+  @exclusivity(unchecked) private var freeLink: Link = none
   /// How many links are in use.
-  private(set) var linkCount = 0
+  @exclusivity(unchecked) private(set) var linkCount = 0
 
   // Scratch.
-  private var stack: [Node] = []
+  @exclusivity(unchecked) private var stack = Column<Node>()
   /// The refreshes' frames: a node being brought up to date, and the link of its sources it
   /// checks now (`none` before the first). Refreshes nest (a computation reads a value it
   /// never read before, which is refreshed then and there): `bases` holds where each began.
-  private var frames: [(node: Node, link: Link)] = []
-  private var bases: [Int] = []
+  @exclusivity(unchecked) private var frames = Column<(node: Node, link: Link)>()
+  @exclusivity(unchecked) private var bases = Column<Int>()
 
   /// An empty graph.
   init() {}
+
+  deinit {
+    flags.deallocate()
+    version.deallocate()
+    firstDep.deallocate()
+    lastDep.deallocate()
+    depCursor.deallocate()
+    firstSub.deallocate()
+    lastSub.deallocate()
+    freeNodes.deallocate()
+    dep.deallocate()
+    sub.deallocate()
+    seen.deallocate()
+    nextDep.deallocate()
+    prevDep.deallocate()
+    nextSub.deallocate()
+    prevSub.deallocate()
+    stack.deallocate()
+    frames.deallocate()
+    bases.deallocate()
+  }
 
   /// How many nodes are live.
   var nodeCount: Int { flags.count - freeNodes.count }
@@ -116,14 +139,14 @@ struct DerivedGraphCore {
   // MARK: Nodes
 
   /// Adds a source (a tracked property's place in the graph).
-  mutating func addSource() -> Node { addNode([]) }
+  func addSource() -> Node { addNode([]) }
 
   /// Adds a computed value, `dirty` until its first computation.
-  mutating func addComputed(watched: Bool = false) -> Node {
+  func addComputed(watched: Bool = false) -> Node {
     addNode(watched ? [.computed, .dirty, .watched] : [.computed, .dirty])
   }
 
-  private mutating func addNode(_ initial: Flags) -> Node {
+  private func addNode(_ initial: Flags) -> Node {
     if let node = freeNodes.popLast() {
       let index = Int(node)
       flags[index] = initial
@@ -141,7 +164,7 @@ struct DerivedGraphCore {
   }
 
   /// Marks a node watched (an observer depends on it) or not.
-  mutating func setWatched(_ node: Node, _ watched: Bool) {
+  func setWatched(_ node: Node, _ watched: Bool) {
     if watched {
       flags[Int(node)].insert(.watched)
     } else {
@@ -151,7 +174,7 @@ struct DerivedGraphCore {
 
   /// Disposes of a node: its links to its sources and from its dependents go (a dependent
   /// is marked `dirty`: what it read is gone), and its row is reused.
-  mutating func remove(_ node: Node) {
+  func remove(_ node: Node) {
     let index = Int(node)
     var link = firstDep[index]
     while link != Self.none {
@@ -186,7 +209,7 @@ struct DerivedGraphCore {
 
   /// A source changed: marks what depends on it and returns the watched nodes reached for the
   /// first time since their last refresh (appended to `reached`, which the caller reuses).
-  mutating func write(_ source: Node, reached: inout [Node]) {
+  func write(_ source: Node, reached: inout [Node]) {
     version[Int(source)] &+= 1
     stack.removeAll(keepingCapacity: true)
     var link = firstSub[Int(source)]
@@ -207,7 +230,7 @@ struct DerivedGraphCore {
 
   /// Marks `node` (`dirty` or `pending`); a node that was clean passes `pending` on (pushed on
   /// `stack`), and a watched one is reported once.
-  private mutating func mark(_ node: Node, _ mark: Flags, reached: inout [Node]) {
+  private func mark(_ node: Node, _ mark: Flags, reached: inout [Node]) {
     let index = Int(node)
     let was = flags[index]
     flags[index].insert(mark)
@@ -234,14 +257,14 @@ struct DerivedGraphCore {
   /// Starts bringing `node` up to date; ask ``nextStep()`` what to do until it says
   /// ``RefreshStep/done`` or ``RefreshStep/cycle(_:)``. A refresh may begin while another one's
   /// computation runs (it nests).
-  mutating func beginRefresh(_ node: Node) {
+  func beginRefresh(_ node: Node) {
     bases.append(frames.count)
     frames.append((node, Self.none))
   }
 
   /// The next step of the refresh begun with ``beginRefresh(_:)``: each `.compute` is
   /// answered by computing that node (``beginCompute(_:)`` … ``endCompute(_:changed:)``).
-  mutating func nextStep() -> RefreshStep {
+  func nextStep() -> RefreshStep {
     let base = bases[bases.count - 1]
     while frames.count > base {
       let (node, checked) = frames[frames.count - 1]
@@ -281,9 +304,9 @@ struct DerivedGraphCore {
   }
 
   /// Ends the innermost refresh early (a cycle), dropping its frames, and returns `step`.
-  private mutating func abandonRefresh(_ step: RefreshStep) -> RefreshStep {
+  private func abandonRefresh(_ step: RefreshStep) -> RefreshStep {
     let base = bases.removeLast()
-    frames.removeSubrange(base...)
+    frames.truncate(to: base)
     return step
   }
 
@@ -291,7 +314,7 @@ struct DerivedGraphCore {
 
   /// Starts `node`'s computation: the reads that follow (``track(_:by:)``) reuse its links in
   /// order.
-  mutating func beginCompute(_ node: Node) {
+  func beginCompute(_ node: Node) {
     let index = Int(node)
     flags[index].insert(.computing)
     depCursor[index] = Self.none
@@ -301,7 +324,7 @@ struct DerivedGraphCore {
   /// link if it names `source`, else links them there. Returns false if `source` is
   /// computing (a cycle), linking nothing.
   @discardableResult
-  mutating func track(_ source: Node, by node: Node) -> Bool {
+  func track(_ source: Node, by node: Node) -> Bool {
     if flags[Int(source)].contains(.computing) { return false }
     let index = Int(node)
     let cursor = depCursor[index]
@@ -329,7 +352,7 @@ struct DerivedGraphCore {
 
   /// Ends `node`'s computation: the links after the cursor (sources it no longer read) go,
   /// its marks are cleared, and its version goes up if its value changed.
-  mutating func endCompute(_ node: Node, changed: Bool) {
+  func endCompute(_ node: Node, changed: Bool) {
     let index = Int(node)
     let cursor = depCursor[index]
     var link = cursor == Self.none ? firstDep[index] : nextDep[Int(cursor)]
@@ -353,7 +376,7 @@ struct DerivedGraphCore {
 
   // MARK: Links
 
-  private mutating func newLink(from source: Node, to node: Node) -> Link {
+  private func newLink(from source: Node, to node: Node) -> Link {
     let link: Link
     if freeLink != Self.none {
       link = freeLink
@@ -386,7 +409,7 @@ struct DerivedGraphCore {
   }
 
   /// Takes a link out of its source's dependents.
-  private mutating func unsubscribe(_ link: Link) {
+  private func unsubscribe(_ link: Link) {
     let source = Int(dep[Int(link)])
     let previous = prevSub[Int(link)]
     let next = nextSub[Int(link)]
@@ -395,7 +418,7 @@ struct DerivedGraphCore {
   }
 
   /// Takes a link out of its dependent's sources (the source is being removed).
-  private mutating func detachFromDependent(_ link: Link) {
+  private func detachFromDependent(_ link: Link) {
     let node = Int(sub[Int(link)])
     let previous = prevDep[Int(link)]
     let next = nextDep[Int(link)]
@@ -404,7 +427,7 @@ struct DerivedGraphCore {
     if depCursor[node] == link { depCursor[node] = previous }
   }
 
-  private mutating func freeLinkRow(_ link: Link) {
+  private func freeLinkRow(_ link: Link) {
     dep[Int(link)] = Self.none
     sub[Int(link)] = Self.none
     nextDep[Int(link)] = freeLink
@@ -443,7 +466,7 @@ struct DerivedGraphCore {
   /// O(nodes + links). Tests call it; under `ARBOREAL_INTERNAL_CHECKS` the engine will too.
   func checkInvariants() {
     var linksSeen = 0
-    for index in flags.indices {
+    for index in 0..<flags.count {
       let state = flags[index]
       if state.contains(.free) {
         precondition(
@@ -486,5 +509,84 @@ struct DerivedGraphCore {
       }
     }
     precondition(linksSeen == linkCount, "DerivedGraphCore: \(linksSeen) links ≠ \(linkCount)")
+  }
+}
+
+/// A column of the core's arena: a buffer the core owns (it deallocates it in its `deinit`),
+/// grown by doubling. Its subscript writes through the pointer: no uniqueness check and no
+/// exclusivity check per access, which arrays of a struct kept in a class cost on every
+/// write. Indices are checked under `ARBOREAL_INTERNAL_CHECKS` only; the core only uses rows
+/// it made.
+///
+/// Invariant: `base` holds `capacity` elements, the first `count` initialised. Not copied
+/// outside its core (a copy would share the buffer).
+struct Column<Element> {
+  private var base: UnsafeMutablePointer<Element>
+  private(set) var count = 0
+  private var capacity = 8
+
+  init() {
+    base = .allocate(capacity: 8)
+  }
+
+  subscript(index: Int) -> Element {
+    @inline(__always) get {
+      #if ARBOREAL_INTERNAL_CHECKS
+        precondition(index >= 0 && index < count, "Column: index \(index) out of 0..<\(count)")
+      #endif
+      return base[index]
+    }
+    @inline(__always) nonmutating set {
+      #if ARBOREAL_INTERNAL_CHECKS
+        precondition(index >= 0 && index < count, "Column: index \(index) out of 0..<\(count)")
+      #endif
+      base[index] = newValue
+    }
+  }
+
+  /// The last element, if any.
+  var last: Element? { count == 0 ? nil : base[count - 1] }
+
+  mutating func append(_ element: Element) {
+    if count == capacity { grow() }
+    (base + count).initialize(to: element)
+    count += 1
+  }
+
+  mutating func popLast() -> Element? {
+    guard count > 0 else { return nil }
+    count -= 1
+    return (base + count).move()
+  }
+
+  @discardableResult
+  mutating func removeLast() -> Element {
+    count -= 1
+    return (base + count).move()
+  }
+
+  /// Keeps the first `newCount` elements.
+  mutating func truncate(to newCount: Int) {
+    guard newCount < count else { return }
+    (base + newCount).deinitialize(count: count - newCount)
+    count = newCount
+  }
+
+  mutating func removeAll(keepingCapacity: Bool) {
+    truncate(to: 0)
+  }
+
+  private mutating func grow() {
+    let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+    larger.moveInitialize(from: base, count: count)
+    base.deallocate()
+    base = larger
+    capacity *= 2
+  }
+
+  /// Frees the buffer; the column is not used afterwards.
+  func deallocate() {
+    base.deinitialize(count: count)
+    base.deallocate()
   }
 }
