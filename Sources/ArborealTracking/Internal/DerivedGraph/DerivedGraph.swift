@@ -31,12 +31,13 @@ import Synchronization
 ///
 /// ## Cost, and what the next stops change
 /// Measured with a throwaway driver on the deep, broad and diamond shapes (release, CPU time,
-/// quiet machine): 189–245 ns per recomputed value, observers included (the current engine:
-/// 587–2,374; alien-signals: 39–65 in this week's run; the core alone: 31–36). A profile
-/// names what is left, all in this layer: looking up generic metadata (the nodes are generic
-/// classes called unspecialised; the wired engine specialises the compute step where the
-/// value's type is compiled), reference counting around the compute closure and the node,
-/// and the lock's and the optional value's bookkeeping per read.
+/// quiet machine): 57–65 ns per recomputed value on the chain, 104–107 on the broad shape
+/// (1,000 observers per write) and 79–82 on the diamond, observers included (the current
+/// engine: 587–2,374; alien-signals: 40.5, 65.1 and 39.0 in this week's run; the core alone:
+/// 31–36). Keeping a computed value in an optional had cost 189–245: unspecialised generic
+/// code looked up `Optional<Value>`'s metadata on every access. Still to take: an observer's
+/// lock trip to read its value after the write (most of what the broad shape costs over the
+/// others), and the reference counting around the compute closure and the node.
 ///
 /// ## Invariants
 /// - `core` and `rows` change only under the lock; `rows[r]` is non-nil exactly while row `r`
@@ -204,9 +205,13 @@ private final class SourceNode<Value: Equatable>: GraphNode {
 }
 
 /// A computed value's storage, its computation and its observer.
+///
+/// The value lives in a slot of its own, initialised by the first computation: an optional
+/// would make the unspecialised code look up `Optional<Value>`'s metadata on every access.
 private final class ComputedNode<Value: Equatable>: GraphNode {
   // Read and written under the graph's lock only.
-  @exclusivity(unchecked) var stored: Value?
+  private let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+  @exclusivity(unchecked) private var hasValue = false
   let compute: @Sendable () -> Value
   let observer: (@Sendable (Value) -> Void)?
 
@@ -215,17 +220,34 @@ private final class ComputedNode<Value: Equatable>: GraphNode {
     self.observer = observer
   }
 
+  deinit {
+    if hasValue { slot.deinitialize(count: 1) }
+    slot.deallocate()
+  }
+
+  /// The value of the last computation; only after one (the graph refreshes before reading).
+  var stored: Value {
+    precondition(hasValue, "DerivedGraph: a value read before its first computation")
+    return slot.pointee
+  }
+
   override func recompute() -> Bool {
     let new = compute()
-    defer { stored = new }
-    return stored != new
+    guard hasValue else {
+      slot.initialize(to: new)
+      hasValue = true
+      return true
+    }
+    if slot.pointee == new { return false }
+    slot.pointee = new
+    return true
   }
 
   override func notify(in graph: DerivedGraph, row: DerivedGraphCore.Node) {
     // Read under the lock (one trip per observer, for now): the value as it is, which a
     // write on another thread may have moved on since.
     guard let observer else { return }
-    observer(graph.read(row) { stored! })
+    observer(graph.read(row) { stored })
   }
 }
 
@@ -288,5 +310,5 @@ final class GraphComputed<Value: Equatable>: @unchecked Sendable {
 
   /// The value, brought up to date first; reading it inside a computation links the
   /// computation to it.
-  var value: Value { graph.read(row) { node.stored! } }
+  var value: Value { graph.read(row) { node.stored } }
 }
