@@ -52,6 +52,22 @@ import Testing
     #expect(sign.value == false)
   }
 
+  @Test func anObserverWhoseValueWasReleasedRunsNoMore() {
+    let graph = DerivedGraph()
+    let input = GraphSource(1, in: graph)
+    let runs = Counter()
+    var watched: GraphComputed<Int>? = GraphComputed(in: graph, observer: { _ in runs.tick() }) {
+      input.value * 2
+    }
+    input.value = 2
+    #expect(runs.value == 1)
+    _ = watched
+    watched = nil
+    input.value = 3
+    #expect(runs.value == 1)
+    #expect(graph.cellCount == 1)
+  }
+
   @Test func aReleasedValueFreesItsRowAndTheArenaStopsGrowing() {
     let graph = DerivedGraph()
     let input = GraphSource(0, in: graph)

@@ -106,6 +106,7 @@ final class DerivedGraph: @unchecked Sendable {
     let node = locked { graph in
       graph.core.remove(row)
       defer { graph.rows[Int(row)] = nil }
+      graph.rows[Int(row)]?.takeUnretainedValue().isRemoved = true
       return graph.rows[Int(row)]
     }
     node?.release()
@@ -190,6 +191,10 @@ enum GraphCycle {
 /// so the graph never reaches an object that is going away; the handle a user holds
 /// (``GraphSource``, ``GraphComputed``) removes the row when it goes.
 class GraphNode {
+  /// Whether its handle went and its row was removed (under the graph's lock): an observer
+  /// whose write began before then does not run.
+  @exclusivity(unchecked) final var isRemoved = false
+
   /// Computes the value again, under the graph's lock; returns whether it changed.
   func recompute() -> Bool { false }
 
@@ -246,8 +251,15 @@ private final class ComputedNode<Value: Equatable>: GraphNode {
   override func notify(in graph: DerivedGraph, row: DerivedGraphCore.Node) {
     // Read under the lock (one trip per observer, for now): the value as it is, which a
     // write on another thread may have moved on since.
+    // The row may hold another node by now if the handle went meanwhile: reading it then is
+    // harmless (it brings that node up to date), and `isRemoved` says not to run.
     guard let observer else { return }
-    observer(graph.read(row) { stored })
+    var isLive = false
+    let value = graph.read(row) {
+      isLive = !isRemoved
+      return stored
+    }
+    if isLive { observer(value) }
   }
 }
 
