@@ -52,6 +52,61 @@ import Testing
     #expect(sign.value == false)
   }
 
+  /// The cellx shape's operation: four sources written in one batch; each observer runs once
+  /// per batch, with the value after all four writes, and each value is computed once.
+  @Test func aBatchRunsEachObserverOnceWithTheValueAfterAllItsWrites() {
+    let graph = DerivedGraph()
+    let sources = (0..<4).map { GraphSource($0, in: graph) }
+    let runs = Counter()
+    let seen = Locked.make([Int]())
+    let sum = GraphComputed(
+      in: graph,
+      observer: { value in
+        runs.tick()
+        seen.withLock { $0.append(value) }
+      }
+    ) {
+      sources.reduce(0) { $0 + $1.value }
+    }
+    let computations = Counter()
+    let difference = GraphComputed(in: graph) {
+      computations.tick()
+      return sources[0].value - sources[3].value
+    }
+    _ = difference.value
+    for round in 1...10 {
+      graph.batch {
+        for (index, source) in sources.enumerated() { source.value = round * (index + 1) }
+      }
+    }
+    #expect(runs.value == 10)
+    #expect(seen.withLock { $0 } == (1...10).map { $0 * (1 + 2 + 3 + 4) })
+    #expect(difference.value == 10 - 40)
+    #expect(computations.value == 2, "unobserved: computed once more, when read")
+    #expect(sum.value == 100)
+  }
+
+  @Test func aValueReadInsideABatchIsCurrentAndItsObserverStillRunsOnce() {
+    let graph = DerivedGraph()
+    let input = GraphSource(1, in: graph)
+    let runs = Counter()
+    let doubled = GraphComputed(in: graph, observer: { _ in runs.tick() }) { input.value * 2 }
+    graph.batch {
+      input.value = 2
+      #expect(doubled.value == 4)  // read mid-batch: brought up to date
+      input.value = 3
+      graph.batch { input.value = 4 }  // nested: nothing runs until the outer one ends
+      #expect(runs.value == 0)
+    }
+    #expect(runs.value == 1)
+    #expect(doubled.value == 8)
+    graph.batch {
+      input.value = 5
+      input.value = 4  // set back: the value did not move
+    }
+    #expect(runs.value == 1)
+  }
+
   @Test func anObserverWhoseValueWasReleasedRunsNoMore() {
     let graph = DerivedGraph()
     let input = GraphSource(1, in: graph)

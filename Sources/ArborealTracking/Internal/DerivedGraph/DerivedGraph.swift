@@ -53,6 +53,13 @@ final class DerivedGraph: @unchecked Sendable {
   @exclusivity(unchecked) private var rows: [Unmanaged<GraphNode>?] = []
   @exclusivity(unchecked) private var computing: [DerivedGraphCore.Node] = []
   @exclusivity(unchecked) private var reached: [DerivedGraphCore.Node] = []
+  /// The version each entry of `reached` had when a write reached it (its observer runs if
+  /// the refresh at the end of the write, or of the batch, moved it).
+  @exclusivity(unchecked) private var reachedVersions: [UInt32] = []
+  /// How many `batch` calls are open (on the thread that holds the lock: a batch holds it).
+  @exclusivity(unchecked) private var batchDepth = 0
+  /// Counts flushes, so that a value reached twice in one batch is notified once.
+  @exclusivity(unchecked) private var flushCount = 0
 
   /// An empty graph.
   init() {}
@@ -161,21 +168,56 @@ final class DerivedGraph: @unchecked Sendable {
     // removes its row, and the node lives until its observer has run.
     let notify: [(node: GraphNode, row: DerivedGraphCore.Node)] = locked { graph in
       guard store() else { return [] }
-      graph.reached.removeAll(keepingCapacity: true)
-      graph.core.write(row, reached: &graph.reached)
-      guard !graph.reached.isEmpty else { return [] }
-      var notify: [(node: GraphNode, row: DerivedGraphCore.Node)] = []
-      for watched in graph.reached {
-        // Refreshed now, so that an observer sees a value that changed (and only then runs).
-        let before = graph.core.version[Int(watched)]
-        graph.refresh(watched)
-        if graph.core.version[Int(watched)] != before, let node = graph.rows[Int(watched)] {
-          notify.append((node.takeUnretainedValue(), watched))
-        }
-      }
-      return notify
+      graph.mark(row)
+      return graph.batchDepth > 0 ? [] : graph.flush()
     }
     for (node, row) in notify { node.notify(in: self, row: row) }
+  }
+
+  /// Runs `body`, whose writes mark what they reach and run no observer until it returns:
+  /// then each watched value they reached is refreshed once, and its observer runs once if
+  /// its value changed (a batch, as alien-signals' `startBatch`/`endBatch`). The lock is held
+  /// for the whole body: write sources in it, nothing that waits for other threads.
+  func batch(_ body: () -> Void) {
+    let notify: [(node: GraphNode, row: DerivedGraphCore.Node)] = locked { graph in
+      graph.batchDepth += 1
+      body()
+      graph.batchDepth -= 1
+      return graph.batchDepth > 0 ? [] : graph.flush()
+    }
+    for (node, row) in notify { node.notify(in: self, row: row) }
+  }
+
+  /// Under the lock: marks what depends on a source that changed, noting the watched values
+  /// it reached with their versions.
+  private func mark(_ row: DerivedGraphCore.Node) {
+    let first = reached.count
+    core.write(row, reached: &reached)
+    for index in first..<reached.count {
+      reachedVersions.append(core.version[Int(reached[index])])
+    }
+  }
+
+  /// Under the lock: refreshes each watched value reached since the last flush, once, and
+  /// returns those whose value moved, for their observers to run after the lock.
+  private func flush() -> [(node: GraphNode, row: DerivedGraphCore.Node)] {
+    defer {
+      reached.removeAll(keepingCapacity: true)
+      reachedVersions.removeAll(keepingCapacity: true)
+    }
+    guard !reached.isEmpty else { return [] }
+    flushCount &+= 1
+    var notify: [(node: GraphNode, row: DerivedGraphCore.Node)] = []
+    for (index, watched) in reached.enumerated() {
+      guard let unmanaged = rows[Int(watched)] else { continue }
+      let node = unmanaged.takeUnretainedValue()
+      guard node.flushMark != flushCount else { continue }
+      node.flushMark = flushCount
+      // Refreshed now, so that an observer sees a value that changed (and only then runs).
+      if core.isStale(watched) { refresh(watched) }
+      if core.version[Int(watched)] != reachedVersions[index] { notify.append((node, watched)) }
+    }
+    return notify
   }
 }
 
@@ -194,6 +236,8 @@ class GraphNode {
   /// Whether its handle went and its row was removed (under the graph's lock): an observer
   /// whose write began before then does not run.
   @exclusivity(unchecked) final var isRemoved = false
+  /// The graph's flush that last considered it (under the graph's lock).
+  @exclusivity(unchecked) final var flushMark = 0
 
   /// Computes the value again, under the graph's lock; returns whether it changed.
   func recompute() -> Bool { false }
