@@ -20,10 +20,19 @@ final class MeetingDetail: ArborealModel {
       case confirmDelete
     }
 
-    static let cases: [CaseRoute<Destination>] = [
-      .model(Destination.editor, action: Action.editor),
-      .alert(Destination.alert, action: Action.alert),
-    ]
+    var child: CaseChild<Destination> {
+      switch self {
+      case .editor(let editor): .model(editor, action: Action.editor)
+      case .alert(let alert): .alert(alert, action: Action.alert)
+      }
+    }
+
+    static func child(of action: Action) -> CaseAction<Destination> {
+      switch action {
+      case .editor(let action): .model(action, in: Destination.editor)
+      case .alert(let action): .alert(action, in: Destination.alert)
+      }
+    }
   }
 
   enum Action: Codable, Sendable, Equatable {

@@ -14,10 +14,19 @@ final class MeetingList: ArborealModel {
 
     typealias Environment = MeetingsEnvironment
 
-    static let cases: [CaseRoute<Path>] = [
-      .model(Path.detail, action: Action.detail, environment: { _ in }),
-      .model(Path.record, action: Action.record),
-    ]
+    var child: CaseChild<Path> {
+      switch self {
+      case .detail(let detail): .model(detail, action: Action.detail, environment: { _ in })
+      case .record(let record): .model(record, action: Action.record)
+      }
+    }
+
+    static func child(of action: Action) -> CaseAction<Path> {
+      switch action {
+      case .detail(let action): .model(action, in: Path.detail)
+      case .record(let action): .model(action, in: Path.record)
+      }
+    }
   }
 
   enum Action: Codable, Sendable, Equatable {

@@ -90,10 +90,19 @@ private enum Destination: ModelCases {
 
   typealias Environment = Feed.Environment
 
-  static let cases: [CaseRoute<Destination>] = [
-    .model(Destination.feed, action: Action.feed),
-    .alert(Destination.confirm, action: Action.confirm),
-  ]
+  var child: CaseChild<Destination> {
+    switch self {
+    case .feed(let value): .model(value, action: Action.feed)
+    case .confirm(let value): .alert(value, action: Action.confirm)
+    }
+  }
+
+  static func child(of action: Action) -> CaseAction<Destination> {
+    switch action {
+    case .feed(let action): .model(action, in: Destination.feed)
+    case .confirm(let action): .alert(action, in: Destination.confirm)
+    }
+  }
 }
 
 /// A model that holds feeds in every way a parent can, and changes them by plain writes,

@@ -48,12 +48,23 @@ import Testing
         case reset
       }
 
-      static let cases: [CaseRoute<Destination>] = [
-        .model(Destination.job, action: Action.job, environment: { $0 }),
-        .model(Destination.counter, action: Action.counter, environment: { _ in }),
-        .alert(Destination.alert, action: Action.alert),
-        .alert(Destination.dialog, action: Action.dialog),
-      ]
+      var child: CaseChild<Destination> {
+        switch self {
+        case .job(let value): .model(value, action: Action.job, environment: { $0 })
+        case .counter(let value): .model(value, action: Action.counter, environment: { _ in })
+        case .alert(let value): .alert(value, action: Action.alert)
+        case .dialog(let value): .alert(value, action: Action.dialog)
+        }
+      }
+
+      static func child(of action: Action) -> CaseAction<Destination> {
+        switch action {
+        case .job(let action): .model(action, in: Destination.job)
+        case .counter(let action): .model(action, in: Destination.counter)
+        case .alert(let action): .alert(action, in: Destination.alert)
+        case .dialog(let action): .alert(action, in: Destination.dialog)
+        }
+      }
 
       typealias Environment = Jobs
     }
@@ -203,18 +214,30 @@ import Testing
       #expect(messages.all.count == 2)
     }
 
-    /// A destination whose `cases` forgets one.
-    enum Partial: ModelCases {
+    /// A destination with two cases that hold the same type of model.
+    enum Twins: ModelCases {
       case counter(Counter)
       case other(Counter)
       enum Action: Sendable { case counter(Counter.Action), other(Counter.Action) }
-      static let cases: [CaseRoute<Partial>] = [.model(Partial.counter, action: Action.counter)]
+      var child: CaseChild<Twins> {
+        switch self {
+        case .counter(let value): .model(value, action: Action.counter)
+        case .other(let value): .model(value, action: Action.other)
+        }
+      }
+
+      static func child(of action: Action) -> CaseAction<Twins> {
+        switch action {
+        case .counter(let action): .model(action, in: Twins.counter)
+        case .other(let action): .model(action, in: Twins.other)
+        }
+      }
     }
 
-    final class PartialRoot: ArborealModel {
-      enum Action: Sendable { case destination(PresentationAction<Partial.Action>) }
+    final class TwinsRoot: ArborealModel {
+      enum Action: Sendable { case destination(PresentationAction<Twins.Action>) }
       let registrar = TrackingRegistrar()
-      @Tracked var destination: Partial? = .other(Counter())
+      @Tracked var destination: Twins? = .other(Counter())
 
       func update(action: Action, environment: Void) -> Fx<Action> {
         switch action {
@@ -225,19 +248,25 @@ import Testing
     }
 
     @MainActor
-    @Test func aCaseWithoutARouteIsReportedByItsForwardAndItsViewStore() {
+    @Test func anActionForAnotherCaseHoldingTheSameTypeIsDroppedNotDelivered() {
       let messages = Log<String>()
       ArborealDiagnostics.droppedActionHandler = { messages.append($0) }
       defer { ArborealDiagnostics.droppedActionHandler = nil }
-      let store = Store(state: PartialRoot(), environment: ())
+      let store = Store(state: TwinsRoot(), environment: ())
+      store.send(.destination(.presented(.counter(.increment))))
+      #expect(store.state.destination?[case: Twins.other]?.count == 0)
+      #expect(store.state.destination?[case: Twins.counter] == nil)
+      #expect(messages.all.contains { $0.contains("dropped increment sent to Counter") })
       store.send(.destination(.presented(.other(.increment))))
+      #expect(store.state.destination?[case: Twins.other]?.count == 1)
+      #expect(messages.all.count == 1)
       #expect(
-        messages.all.contains { $0.contains("Partial.cases has no route whose action it is") })
-      #expect(
-        store.viewStore(
-          get: \.destination, case: Partial.other, tag: PartialRoot.Action.destination)
+        store.viewStore(get: \.destination, case: Twins.counter, tag: TwinsRoot.Action.destination)
           == nil)
-      #expect(messages.all.contains { $0.contains("no `.model(…)` route for its case") })
+      let other = store.viewStore(
+        get: \.destination, case: Twins.other, tag: TwinsRoot.Action.destination)
+      other?.send(.increment)
+      #expect(store.state.destination?[case: Twins.other]?.count == 2)
     }
   #endif
 
@@ -256,10 +285,19 @@ import Testing
 
       typealias Environment = Jobs
 
-      static let cases: [CaseRoute<Path>] = [
-        .model(Path.job, action: Action.job, environment: { $0 }),
-        .model(Path.counter, action: Action.counter, environment: { _ in }),
-      ]
+      var child: CaseChild<Path> {
+        switch self {
+        case .job(let value): .model(value, action: Action.job, environment: { $0 })
+        case .counter(let value): .model(value, action: Action.counter, environment: { _ in })
+        }
+      }
+
+      static func child(of action: Action) -> CaseAction<Path> {
+        switch action {
+        case .job(let action): .model(action, in: Path.job)
+        case .counter(let action): .model(action, in: Path.counter)
+        }
+      }
     }
 
     enum Action: Sendable, Equatable {
@@ -370,7 +408,17 @@ import Testing
       case listener(Listener)
       enum Action: Sendable, Equatable { case listener(Listener.Action) }
       typealias Environment = Jobs
-      static let cases: [CaseRoute<Screen>] = [.model(Screen.listener, action: Action.listener)]
+      var child: CaseChild<Screen> {
+        switch self {
+        case .listener(let value): .model(value, action: Action.listener)
+        }
+      }
+
+      static func child(of action: Action) -> CaseAction<Screen> {
+        switch action {
+        case .listener(let action): .model(action, in: Screen.listener)
+        }
+      }
     }
 
     enum Action: Sendable, Equatable {

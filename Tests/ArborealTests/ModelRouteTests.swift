@@ -41,10 +41,19 @@ private enum Place: ModelCases {
 
   typealias Environment = Void
 
-  static let cases: [CaseRoute<Place>] = [
-    .model(Place.ticker, action: Action.ticker),
-    .alert(Place.question, action: Action.question),
-  ]
+  var child: CaseChild<Place> {
+    switch self {
+    case .ticker(let value): .model(value, action: Action.ticker)
+    case .question(let value): .alert(value, action: Action.question)
+    }
+  }
+
+  static func child(of action: Action) -> CaseAction<Place> {
+    switch action {
+    case .ticker(let action): .model(action, in: Place.ticker)
+    case .question(let action): .alert(action, in: Place.question)
+    }
+  }
 }
 
 /// A parent that holds tickers in every way a route can name, each route declared once and

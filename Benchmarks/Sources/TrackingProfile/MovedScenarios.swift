@@ -52,10 +52,19 @@ final class ProfilePresenter: ArborealModel {
       case counter(ProfileCounter.Action)
       case other(ProfileCounter.Action)
     }
-    static let cases: [CaseRoute<Destination>] = [
-      .model(Destination.other, action: Action.other),
-      .model(Destination.counter, action: Action.counter),
-    ]
+    var child: CaseChild<Destination> {
+      switch self {
+      case .other(let value): .model(value, action: Action.other)
+      case .counter(let value): .model(value, action: Action.counter)
+      }
+    }
+
+    static func child(of action: Action) -> CaseAction<Destination> {
+      switch action {
+      case .other(let action): .model(action, in: Destination.other)
+      case .counter(let action): .model(action, in: Destination.counter)
+      }
+    }
   }
 
   enum Action: Sendable {

@@ -447,7 +447,7 @@ extension ArborealModel {
   /// Reports an action for a child that is not there; debug builds only.
   @usableFromInline
   func dropForwarded<Child, Key: Hashable & Sendable>(
-    _ action: some Sendable, child: Child.Type, path: AnyKeyPath, key: Key?
+    _ action: Any, child: Child.Type, path: AnyKeyPath, key: Key?
   ) {
     #if DEBUG
       var place = ChildLink.describe(child: child, path: path, key: key.map(AnyHashable.init))

@@ -140,70 +140,58 @@ extension ArborealModel {
     return startCase(destination, at: .destination(path, tag: tag), environment: environment)
   }
 
-  /// Starts the subscriptions of the model `value` holds, through its case's route.
+  /// Starts the subscriptions of the model `value` holds.
   private func startCase<Cases: ModelCases>(
     _ value: Cases, at place: CasePlace<Self, Cases>, environment: Cases.Environment
   ) -> Fx<Action> {
-    for route in Cases.cases {
-      if let fx = route.route.start(value, from: self, at: place, environment: environment) {
-        return fx
-      }
-    }
-    return .none
+    let held = value.child
+    return held.kind.start(held, from: self, at: place, environment: environment)
   }
 
-  /// Sends `action` to the case of ``ModelCases/cases`` whose action it is.
+  /// Sends `action` to the child of its case, when the place holds that case now; drops it
+  /// otherwise (reported in debug builds).
+  ///
+  /// No reflection: the enumeration's two switches say which case the action is for and
+  /// what the place holds.
   private func forwardCase<Cases: ModelCases>(
     _ action: Cases.Action, at place: CasePlace<Self, Cases>, environment: Cases.Environment
   ) -> Fx<Action> {
-    if let (label, payload) = CasePayload.split(action) {
-      for route in Cases.cases {
-        if let fx = route.route.forward(
-          label: label, payload: payload, from: self, at: place, environment: environment)
-        {
-          return fx
-        }
+    let routed = Cases.child(of: action)
+    if let value = place.value(self) {
+      let held = value.child
+      if held.kind == routed.kind,
+        let fx = held.kind.forward(
+          routed, to: held, from: self, at: place, environment: environment)
+      {
+        return fx
       }
     }
-    #if DEBUG
-      ArborealDiagnostics.reportDroppedAction(
-        "Arboreal: dropped \(action) sent to \(Cases.self) in \(Self.self): "
-          + "\(Cases.self).cases has no route whose action it is. Add `.model(…)` or "
-          + "`.alert(…)` for its case.")
-    #endif
-    return .none
+    dropForwarded(routed.action, child: routed.kind.heldType, path: place.path, key: place.key)
+    return Fx(storage: nil)
   }
 }
 
 /// Where a parent holds a ``ModelCases`` value for one forwarded action: an optional
-/// destination, or a screen of a stack.
+/// destination, or a screen of a stack. A value with no closure of its own, so that making one
+/// per forwarded action allocates nothing; what it does is read from its location.
 struct CasePlace<Parent: ArborealModel, Cases: ModelCases> {
-  /// The parent's property, for messages and the child's lifetime.
-  let path: AnyKeyPath
-  /// The screen's identifier on a stack; nil for a destination.
-  let key: StackElementID?
-  /// The value now.
-  let value: (Parent) -> Cases?
-  /// Sets the destination to nil, or pops the screen.
-  let close: (Parent) -> Void
-  /// The models the place holds now.
-  let presence: (Parent) -> ChildPresence
-  /// What the parent receives when the child dismisses itself.
-  let dismissal: Parent.Action
-  /// Makes the parent's action of an action of the cases.
-  let embed: @Sendable (Cases.Action) -> Parent.Action
+  private enum Location {
+    case destination(
+      ReferenceWritableKeyPath<Parent, Cases?>,
+      @Sendable (PresentationAction<Cases.Action>) -> Parent.Action)
+    case screen(
+      StackElementID, ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
+      @Sendable (StackAction<Cases.Action>) -> Parent.Action)
+  }
+
+  private let location: Location
 
   /// An optional destination.
   static func destination(
     _ path: ReferenceWritableKeyPath<Parent, Cases?>,
     tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
   ) -> CasePlace {
-    CasePlace(
-      path: path, key: nil,
-      value: { $0[keyPath: path] },
-      close: { if $0[keyPath: path] != nil { $0[keyPath: path] = nil } },
-      presence: { .of($0[keyPath: path]?.heldObject) },
-      dismissal: tag(.dismiss), embed: { tag(.presented($0)) })
+    CasePlace(location: .destination(path, tag))
   }
 
   /// The screen `id` of a stack.
@@ -211,122 +199,180 @@ struct CasePlace<Parent: ArborealModel, Cases: ModelCases> {
     _ id: StackElementID, of stack: ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
     tag: @escaping @Sendable (StackAction<Cases.Action>) -> Parent.Action
   ) -> CasePlace {
-    CasePlace(
-      path: stack, key: id,
-      value: { $0[keyPath: stack][id: id] },
-      close: { $0[keyPath: stack].pop(from: id) },
-      presence: { .of(screens: $0[keyPath: stack]) },
-      dismissal: tag(.popFrom(id: id)), embed: { tag(.element(id: id, action: $0)) })
-  }
-}
-
-/// What one case's route does, behind ``CaseRoute``.
-protocol CaseRouting<Cases>: Sendable {
-  associatedtype Cases: ModelCases
-
-  /// Handles an action found under the case `label` with `payload` when it is this route's;
-  /// nil when it is another's.
-  func forward<Parent: ArborealModel>(
-    label: String?, payload: Any, from parent: Parent, at place: CasePlace<Parent, Cases>,
-    environment: Cases.Environment
-  ) -> Fx<Parent.Action>?
-
-  /// Starts the subscriptions of the model `value` holds when it is this route's case; nil
-  /// when it is another's.
-  func start<Parent: ArborealModel>(
-    _ value: Cases, from parent: Parent, at place: CasePlace<Parent, Cases>,
-    environment: Cases.Environment
-  ) -> Fx<Parent.Action>?
-
-  /// Whether this case's model has something for a route to follow: subscriptions or routes.
-  var isFollowed: Bool { get }
-
-  /// Starts following the model `value` holds under `node` when it is this route's case and
-  /// has something to follow; nil otherwise.
-  func enter<Parent: ArborealModel>(
-    _ value: Cases, under node: ModelMountNode<Parent>, at place: CasePlace<Parent, Cases>,
-    environment: Cases.Environment, place prefix: String
-  ) -> MountNode?
-
-  /// Lists the model `value` holds, and its descendants, under `prefix` and its case's name
-  /// when it is this route's case.
-  ///
-  /// - Returns: Whether it was this route's case.
-  func list(_ value: Cases, at prefix: String, into places: inout [ChildPlace]) -> Bool
-}
-
-// `ModelCaseRoute` and `AlertCaseRoute` are deliberate twins: the same reading of a case's
-// payload, one forwarding to a child model, the other to an alert.
-/// The route of a case that holds a child model.
-struct ModelCaseRoute<Cases: ModelCases, Child: ArborealModel>: CaseRouting {
-  let embed: @Sendable (Child) -> Cases
-  let embedAction: @Sendable (Child.Action) -> Cases.Action
-  let environment: @Sendable (Cases.Environment) -> Child.Environment
-  /// The names of the case and of its action's case, learnt at first use.
-  let names = (state: CaseName(), action: CaseName())
-
-  /// The child `value` holds when it is this case.
-  func child(in value: Cases) -> Child? {
-    CasePayload.extract(value, embed: embed, name: names.state)
+    CasePlace(location: .screen(id, stack, tag))
   }
 
-  func forward<Parent: ArborealModel>(
-    label: String?, payload: Any, from parent: Parent, at place: CasePlace<Parent, Cases>,
-    environment: Cases.Environment
-  ) -> Fx<Parent.Action>? {
-    guard
-      let action = CasePayload.cast(
-        payload, label: label, embed: embedAction, name: names.action)
-    else { return nil }
-    guard let value = place.value(parent), let child = child(in: value) else {
-      parent.dropForwarded(action, child: Child.self, path: place.path, key: place.key)
-      return Fx.none
+  /// The parent's property, for messages and the child's lifetime.
+  var path: AnyKeyPath {
+    switch location {
+    case .destination(let path, _): path
+    case .screen(_, let stack, _): stack
     }
-    let childEnvironment = self.environment(environment)
+  }
+
+  /// The screen's identifier on a stack; nil for a destination.
+  var key: StackElementID? {
+    switch location {
+    case .destination: nil
+    case .screen(let id, _, _): id
+    }
+  }
+
+  /// The value now.
+  func value(_ parent: Parent) -> Cases? {
+    switch location {
+    case .destination(let path, _): parent[keyPath: path]
+    case .screen(let id, let stack, _): parent[keyPath: stack][id: id]
+    }
+  }
+
+  /// Sets the destination to nil, or pops the screen.
+  func close(_ parent: Parent) {
+    switch location {
+    case .destination(let path, _):
+      if parent[keyPath: path] != nil { parent[keyPath: path] = nil }
+    case .screen(let id, let stack, _):
+      parent[keyPath: stack].pop(from: id)
+    }
+  }
+
+  /// The models the place holds now.
+  func presence(_ parent: Parent) -> ChildPresence {
+    switch location {
+    case .destination(let path, _): .of(parent[keyPath: path]?.heldObject)
+    case .screen(_, let stack, _): .of(screens: parent[keyPath: stack])
+    }
+  }
+
+  /// What the parent receives when the child dismisses itself.
+  var dismissal: Parent.Action {
+    switch location {
+    case .destination(_, let tag): tag(.dismiss)
+    case .screen(let id, _, let tag): tag(.popFrom(id: id))
+    }
+  }
+
+  /// Makes the parent's action of an action of the cases.
+  var embed: @Sendable (Cases.Action) -> Parent.Action {
+    switch location {
+    case .destination(_, let tag): { tag(.presented($0)) }
+    case .screen(let id, _, let tag): { tag(.element(id: id, action: $0)) }
+    }
+  }
+}
+
+/// How one kind of case is handled: a case holding a model of one type (``ModelCase``), an
+/// alert with one type of actions (``AlertCase``), or, this class itself, a case that holds
+/// nothing. Called through the kind's metatype, which ``CaseChild`` and ``CaseAction`` carry:
+/// no allocation, no reflection. A class, not a protocol, so that the inlinable factories of
+/// those can name a kind while what a kind does stays internal.
+@usableFromInline
+class CaseKind {
+  /// The type the case holds, for messages.
+  class var heldType: Any.Type { Void.self }
+
+  /// Whether this kind of case holds a model that has something for a route to follow:
+  /// subscriptions or routes.
+  class var isFollowed: Bool { false }
+
+  /// Handles `routed`, an action of this kind, when `held` (of this kind too) is its case:
+  /// sends it to the model, or closes the alert; nil when `held` is another case holding the
+  /// same type (and always for a case that holds nothing).
+  class func forward<Parent: ArborealModel, Cases: ModelCases>(
+    _ routed: CaseAction<Cases>, to held: CaseChild<Cases>, from parent: Parent,
+    at place: CasePlace<Parent, Cases>, environment: Cases.Environment
+  ) -> Fx<Parent.Action>? { nil }
+
+  /// Starts the subscriptions of the model `held` holds.
+  class func start<Parent: ArborealModel, Cases: ModelCases>(
+    _ held: CaseChild<Cases>, from parent: Parent, at place: CasePlace<Parent, Cases>,
+    environment: Cases.Environment
+  ) -> Fx<Parent.Action> { .none }
+
+  /// Starts following the model `held` holds under `node`; nil when it has nothing to follow.
+  class func enter<Parent: ArborealModel, Cases: ModelCases>(
+    _ held: CaseChild<Cases>, under node: ModelMountNode<Parent>,
+    at place: CasePlace<Parent, Cases>, environment: Cases.Environment, place prefix: String
+  ) -> MountNode? { nil }
+
+  /// Lists the model `held` holds, and its descendants, at `place`.
+  class func list<Cases: ModelCases>(
+    _ held: CaseChild<Cases>, at place: String, into places: inout [ChildPlace]
+  ) {}
+}
+
+/// A case that holds a model of type `Child`.
+@usableFromInline
+final class ModelCase<Child: ArborealModel>: CaseKind {
+  override class var heldType: Any.Type { Child.self }
+
+  override class var isFollowed: Bool { Child.subscribes || !Child.routes.isEmpty }
+
+  override class func forward<Parent: ArborealModel, Cases: ModelCases>(
+    _ routed: CaseAction<Cases>, to held: CaseChild<Cases>, from parent: Parent,
+    at place: CasePlace<Parent, Cases>, environment: Cases.Environment
+  ) -> Fx<Parent.Action>? {
+    // Both are of this kind: the casts hold.
+    let child = unsafeDowncast(held.object.unsafelyUnwrapped, to: Child.self)
+    let embed = routed.embed as! (Child) -> Cases
+    // The action's case put around the held model answers from the held case's line only
+    // when it is that case.
+    guard embed(child).child.site == held.site else { return nil }
+    let action = routed.action as! Child.Action
+    #if DEBUG
+      if isFollowed { FollowedCases.insert(Cases.self) }
+    #endif
+    let childEnvironment = self.environment(of: held)(environment)
     guard let fx = parent.effectsToForward(of: child, action, childEnvironment) else {
       return Fx.none
     }
-    return wrap(fx, of: child, from: parent, at: place, environment: childEnvironment)
+    return wrap(fx, of: child, held: held, from: parent, at: place, environment: childEnvironment)
   }
 
-  func start<Parent: ArborealModel>(
-    _ value: Cases, from parent: Parent, at place: CasePlace<Parent, Cases>,
+  override class func start<Parent: ArborealModel, Cases: ModelCases>(
+    _ held: CaseChild<Cases>, from parent: Parent, at place: CasePlace<Parent, Cases>,
     environment: Cases.Environment
-  ) -> Fx<Parent.Action>? {
-    guard let child = child(in: value) else { return nil }
-    guard Child.subscribes else { return Fx.none }
+  ) -> Fx<Parent.Action> {
+    guard Child.subscribes else { return .none }
+    let child = unsafeDowncast(held.object.unsafelyUnwrapped, to: Child.self)
     return wrap(
-      .none, of: child, from: parent, at: place, environment: self.environment(environment))
+      .none, of: child, held: held, from: parent, at: place,
+      environment: self.environment(of: held)(environment))
   }
 
-  var isFollowed: Bool { Child.subscribes || !Child.routes.isEmpty }
-
-  func enter<Parent: ArborealModel>(
-    _ value: Cases, under node: ModelMountNode<Parent>, at place: CasePlace<Parent, Cases>,
-    environment: Cases.Environment, place prefix: String
+  override class func enter<Parent: ArborealModel, Cases: ModelCases>(
+    _ held: CaseChild<Cases>, under node: ModelMountNode<Parent>,
+    at place: CasePlace<Parent, Cases>, environment: Cases.Environment, place prefix: String
   ) -> MountNode? {
-    guard let child = child(in: value) else { return nil }
+    let child = unsafeDowncast(held.object.unsafelyUnwrapped, to: Child.self)
     return node.enter(
-      child, environment: self.environment(environment),
-      place: prefix + "." + (names.state.value ?? "\(Child.self)"),
+      child, environment: self.environment(of: held)(environment), place: prefix,
       wrap: { [weak parent = node.model] fx, environment in
-        parent.map { wrap(fx, of: child, from: $0, at: place, environment: environment) }
+        parent.map { wrap(fx, of: child, held: held, from: $0, at: place, environment: environment) }
       })
   }
 
-  func list(_ value: Cases, at prefix: String, into places: inout [ChildPlace]) -> Bool {
-    guard let child = child(in: value) else { return false }
+  override class func list<Cases: ModelCases>(
+    _ held: CaseChild<Cases>, at place: String, into places: inout [ChildPlace]
+  ) {
     ChildPlace.list(
-      child, at: prefix + "." + (names.state.value ?? "\(Child.self)"), into: &places)
-    return true
+      unsafeDowncast(held.object.unsafelyUnwrapped, to: Child.self), at: place, into: &places)
+  }
+
+  /// The child's services from the cases', as the case's line said.
+  private class func environment<Cases: ModelCases>(
+    of held: CaseChild<Cases>
+  ) -> @Sendable (Cases.Environment) -> Child.Environment {
+    held.environment as! @Sendable (Cases.Environment) -> Child.Environment
   }
 
   /// The child's effects (and subscriptions), made the parent's.
-  private func wrap<Parent: ArborealModel>(
-    _ fx: Fx<Child.Action>, of child: Child, from parent: Parent,
+  private class func wrap<Parent: ArborealModel, Cases: ModelCases>(
+    _ fx: Fx<Child.Action>, of child: Child, held: CaseChild<Cases>, from parent: Parent,
     at place: CasePlace<Parent, Cases>, environment childEnvironment: Child.Environment
   ) -> Fx<Parent.Action> {
-    let (embedAction, embedParent) = (self.embedAction, place.embed)
+    let embedAction = held.embed as! @Sendable (Child.Action) -> Cases.Action
+    let embedParent = place.embed
     return parent.wrap(
       fx, of: child, environment: childEnvironment, path: place.path,
       key: place.key.map(AnyHashable.init)
@@ -340,57 +386,44 @@ struct ModelCaseRoute<Cases: ModelCases, Child: ArborealModel>: CaseRouting {
   }
 }
 
-/// The route of a case that holds an alert or a confirmation dialog.
-struct AlertCaseRoute<Cases: ModelCases, AlertAction: Sendable>: CaseRouting {
-  let embed: @Sendable (AlertState<AlertAction>) -> Cases
-  let embedAction: @Sendable (AlertAction) -> Cases.Action
-  /// The names of the case and of its action's case, learnt at first use.
-  let names = (state: CaseName(), action: CaseName())
+/// A case that holds an alert or a confirmation dialog whose buttons send `AlertAction`s.
+@usableFromInline
+final class AlertCase<AlertAction: Sendable>: CaseKind {
+  override class var heldType: Any.Type { AlertState<AlertAction>.self }
 
-  func forward<Parent: ArborealModel>(
-    label: String?, payload: Any, from parent: Parent, at place: CasePlace<Parent, Cases>,
-    environment: Cases.Environment
+  override class func forward<Parent: ArborealModel, Cases: ModelCases>(
+    _ routed: CaseAction<Cases>, to held: CaseChild<Cases>, from parent: Parent,
+    at place: CasePlace<Parent, Cases>, environment: Cases.Environment
   ) -> Fx<Parent.Action>? {
-    guard
-      let action = CasePayload.cast(
-        payload, label: label, embed: embedAction, name: names.action)
-    else { return nil }
-    guard let value = place.value(parent),
-      CasePayload.extract(value, embed: embed, name: names.state) != nil
-    else {
-      parent.dropForwarded(
-        action, child: AlertState<AlertAction>.self, path: place.path, key: place.key)
-      return Fx.none
-    }
+    // Both are of this kind: the casts hold.
+    let alert = held.payload as! AlertState<AlertAction>
+    let embed = routed.embed as! (AlertState<AlertAction>) -> Cases
+    guard embed(alert).child.site == held.site else { return nil }
     // The button was chosen: the alert is gone, and the parent acts on its action.
     place.close(parent)
     return Fx.none
   }
+}
 
-  func start<Parent: ArborealModel>(
-    _ value: Cases, from parent: Parent, at place: CasePlace<Parent, Cases>,
-    environment: Cases.Environment
-  ) -> Fx<Parent.Action>? {
-    CasePayload.extract(value, embed: embed, name: names.state).map { _ in Fx.none }
+/// The enumerations of cases seen holding a model with something to follow (subscriptions or
+/// routes), learnt as actions are forwarded to them: what a `forward` through a route that
+/// ``ArborealModel/routes`` misses reports. Debug builds only fill it.
+enum FollowedCases {
+  private static let seen = Locked.make(Set<ObjectIdentifier>())
+
+  static func insert(_ cases: Any.Type) {
+    seen.withLock { _ = $0.insert(ObjectIdentifier(cases)) }
   }
 
-  /// False: an alert holds no model.
-  var isFollowed: Bool { false }
-
-  func enter<Parent: ArborealModel>(
-    _ value: Cases, under node: ModelMountNode<Parent>, at place: CasePlace<Parent, Cases>,
-    environment: Cases.Environment, place prefix: String
-  ) -> MountNode? { nil }
-
-  func list(_ value: Cases, at prefix: String, into places: inout [ChildPlace]) -> Bool {
-    false
+  static func contains(_ cases: Any.Type) -> Bool {
+    seen.withLock { $0.contains(ObjectIdentifier(cases)) }
   }
 }
 
 extension ChildPresence {
   /// The models held by the screens of a stack of several kinds.
   ///
-  /// - Complexity: O(*n*) reflections for *n* screens.
+  /// - Complexity: O(*n*) for *n* screens.
   static func of<Cases: ModelCases>(screens: ModelStack<Cases>) -> ChildPresence {
     var ids = Set<ObjectIdentifier>(minimumCapacity: screens.count)
     for screen in screens {

@@ -226,7 +226,7 @@ extension ArborealStore {
   /// ```
   ///
   /// Its sends reach this store as `tag(.presented(…))` of the case's action, as
-  /// ``ModelCases/cases`` embeds it: the route is declared once, there. When the destination
+  /// ``ModelCases/child`` embeds it: the route is declared once, there. When the destination
   /// later changes or goes, the view store's ``ViewStore/isPresent`` becomes false and its
   /// sends are dropped and, in debug builds, reported.
   ///
@@ -235,7 +235,7 @@ extension ArborealStore {
   ///   - embed: The case: `Destination.editor`.
   ///   - tag: Makes a parent action of a presentation action.
   /// - Returns: The view store, or nil when the destination is not that case now (also
-  ///   reported in debug builds when ``ModelCases/cases`` has no route for it).
+  ///   reported in debug builds when ``ModelCases/child`` gives no embedding for it).
   public func viewStore<Cases: ModelCases, Child: ArborealModel>(
     get: @escaping (Model) -> Cases?,
     case embed: @escaping (Child) -> Cases,
@@ -295,8 +295,8 @@ extension ModelCases {
     #if DEBUG
       if value.heldObject is Child {
         ArborealDiagnostics.reportDroppedAction(
-          "Arboreal: no view store for \(Child.self) in \(Self.self): \(Self.self).cases has "
-            + "no `.model(…)` route for its case. Add one.")
+          "Arboreal: no view store for \(Child.self) in \(Self.self): its `child` switch does "
+            + "not say `.model(…)` with its actions for the case that holds it.")
       }
     #endif
     return nil

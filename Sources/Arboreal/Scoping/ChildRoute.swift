@@ -40,6 +40,10 @@ import ArborealTracking
 public class ChildRoute<Parent: ArborealModel>: @unchecked Sendable {
   /// Whether any child the route can hold has something to follow: subscriptions or routes.
   let isFollowed: @Sendable () -> Bool
+  /// Whether a child with something to follow was seen: what a `forward` through a route
+  /// that ``ArborealModel/routes`` misses reports. The same as `isFollowed` for models of one
+  /// type; learnt for an enumeration's cases, which are known only by their values.
+  let hasFollowedChildren: @Sendable () -> Bool
   /// The children the route holds now, read through the parent's tracked properties.
   let entries: (Parent) -> [RouteEntry]
   /// Starts following the child of `entry` under `node`: its subscriptions and routes; nil
@@ -50,11 +54,13 @@ public class ChildRoute<Parent: ArborealModel>: @unchecked Sendable {
 
   init(
     isFollowed: @escaping @Sendable () -> Bool,
+    hasFollowedChildren: (@Sendable () -> Bool)? = nil,
     entries: @escaping (Parent) -> [RouteEntry],
     enter: @escaping (ModelMountNode<Parent>, RouteEntry) -> MountNode?,
     list: @escaping (Parent, RouteEntry, String, inout [ChildPlace]) -> Void
   ) {
     self.isFollowed = isFollowed
+    self.hasFollowedChildren = hasFollowedChildren ?? isFollowed
     self.entries = entries
     self.enter = enter
     self.list = list
@@ -63,6 +69,7 @@ public class ChildRoute<Parent: ArborealModel>: @unchecked Sendable {
   /// A copy of `route`'s following, for a typed route made over it.
   init(following route: ChildRoute) {
     self.isFollowed = route.isFollowed
+    self.hasFollowedChildren = route.hasFollowedChildren
     self.entries = route.entries
     self.enter = route.enter
     self.list = route.list
@@ -562,27 +569,27 @@ extension ChildRoute {
   ) -> ChildRoute {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     return ChildRoute(
-      isFollowed: { Cases.cases.contains { $0.route.isFollowed } },
+      // The cases are known only by their values: a route of cases is followed, and each
+      // child that has nothing to follow is left alone when it enters.
+      isFollowed: { true },
+      hasFollowedChildren: { FollowedCases.contains(Cases.self) },
       entries: entries,
       enter: { node, entry in
         guard let (value, casePlace) = place(node.model, entry.key) else { return nil }
+        let held = value.child
+        let kind = held.kind
+        guard kind.isFollowed else { return nil }
         let prefix = ChildRoute.place(of: entry, under: node.place, in: node.model, path, entries)
-        for route in Cases.cases {
-          if let entered = route.route.enter(
-            value, under: node, at: casePlace, environment: environment(node.environment),
-            place: prefix)
-          {
-            return entered
-          }
-        }
-        return nil
+        return kind.enter(
+          held, under: node, at: casePlace, environment: environment(node.environment),
+          place: prefix + "." + value.caseName)
       },
       list: { parent, entry, prefix, places in
         guard let (value, _) = place(parent, entry.key) else { return }
+        let held = value.child
+        let kind = held.kind
         let prefix = ChildRoute.place(of: entry, under: prefix, in: parent, path, entries)
-        for route in Cases.cases where route.route.list(value, at: prefix, into: &places) {
-          return
-        }
+        kind.list(held, at: prefix + "." + value.caseName, into: &places)
       })
   }
 }

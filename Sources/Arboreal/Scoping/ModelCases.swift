@@ -1,11 +1,10 @@
-import Synchronization
-
 /// An enumeration whose cases hold what a model presents or pushes (child models, alerts,
-/// confirmation dialogs), each case's route declared once, in ``cases``.
+/// confirmation dialogs).
 ///
 /// A parent holds one optional value of it (everything a screen can present, of which one
 /// shows at a time) or a ``ModelStack`` of it (a stack of several kinds of screen), and
-/// forwards its actions in one line:
+/// forwards its actions in one line. The enumeration says, in two switches of one line per
+/// case, what each case holds and which case each action is for:
 ///
 /// ```swift
 /// enum Destination: ModelCases {
@@ -18,10 +17,19 @@ import Synchronization
 ///   }
 ///   enum AlertAction: Sendable, Equatable { case confirmDelete }
 ///
-///   static let cases: [CaseRoute<Destination>] = [
-///     .model(Destination.editor, action: Action.editor),
-///     .alert(Destination.alert, action: Action.alert),
-///   ]
+///   var child: CaseChild<Self> {
+///     switch self {
+///     case .editor(let editor): .model(editor, action: Action.editor)
+///     case .alert(let alert): .alert(alert, action: Action.alert)
+///     }
+///   }
+///
+///   static func child(of action: Action) -> CaseAction<Self> {
+///     switch action {
+///     case .editor(let action): .model(action, in: Destination.editor)
+///     case .alert(let action): .alert(action, in: Destination.alert)
+///     }
+///   }
 /// }
 ///
 /// @Tracked private(set) var destination: Destination?
@@ -30,20 +38,37 @@ import Synchronization
 ///   return forward(action, to: \.destination, environment: (), tag: Action.destination)
 /// ```
 ///
-/// A route pairs a case of the enumeration with the case of ``Action`` that carries its
-/// actions; a pair whose types disagree (an editor's case with an alert's actions) does not
-/// compile. The cases are found by reflection (`Mirror`): the enumeration must not customise
-/// its reflection (`CustomReflectable`), and each case holds one value.
+/// The compiler checks what the lines say: both switches cover every case (a case added
+/// without its lines does not compile, in any build), a model's case pairs with its model's
+/// actions and a case's action with the same model's case (an editor's case with an alert's
+/// actions does not compile), and a case with several payloads names the one that is its
+/// model (`case .detail(let detail, _): .model(detail, action: Action.detail)`). A case that
+/// holds no model says `.none`.
+///
+/// Nothing is found by reflection on the way of an action: a forward runs the two switches,
+/// compares the cases' kinds, and checks that the action's case is the case held by putting
+/// the held model back in the action's case and asking which line of ``child`` answers (so
+/// that two cases holding the same type of model are never confused). Leave the `line` and
+/// `column` arguments of ``CaseChild``'s factories to their defaults: they tell the lines
+/// apart.
 public protocol ModelCases: StackScreen {
   /// The actions of every case, one case each: `.editor(Editor.Action)`.
   associatedtype Action: Sendable
   /// The services the cases' models need, handed to `forward`; `Void` by default. A case
   /// whose model needs other services says how to get them from these (see
-  /// ``CaseRoute/model(_:action:environment:)``).
+  /// ``CaseChild/model(_:action:environment:line:column:)``).
   associatedtype Environment: Sendable = Void
 
-  /// One route per case: how to find its child and how its actions embed.
-  static var cases: [CaseRoute<Self>] { get }
+  /// What this value holds, one line per case: `.model(editor, action: Action.editor)`,
+  /// `.alert(alert, action: Action.alert)`, or `.none`.
+  var child: CaseChild<Self> { get }
+
+  /// Which case `action` is for, one line per case: `.model(action, in: Destination.editor)`
+  /// or `.alert(action, in: Destination.alert)`.
+  ///
+  /// - Parameter action: An action of the cases.
+  /// - Returns: The child's action and its case.
+  static func child(of action: Action) -> CaseAction<Self>
 }
 
 extension ModelCases {
@@ -54,97 +79,222 @@ extension ModelCases {
   /// ```
   ///
   /// - Parameter embed: The case: `Destination.editor`.
-  /// - Returns: Its value, or nil.
-  /// - Complexity: Two reflections of the value (`Mirror`).
+  /// - Returns: Its model or alert, or nil.
+  /// - Complexity: O(1): two runs of ``child``, no reflection.
   public subscript<Value>(case embed: (Value) -> Self) -> Value? {
-    CasePayload.extract(self, embed: embed)
+    let held = child
+    guard let value = held.payload as? Value, embed(value).child.site == held.site else {
+      return nil
+    }
+    return value
+  }
+
+  /// The model this case holds, if any.
+  var heldObject: AnyObject? { child.object }
+
+  /// Whether `other` is the same case as `self`, holding the same model instance: a stack's
+  /// screen written again is no change.
+  func isSameCase(as other: Any) -> Bool {
+    guard let other = other as? Self else { return false }
+    let (lhs, rhs) = (child, other.child)
+    guard let object = lhs.object else { return false }
+    return lhs.site == rhs.site && object === rhs.object
+  }
+
+  /// The name of this value's case (`editor`), for places: read by reflection, never on the
+  /// way of an action.
+  var caseName: String {
+    Mirror(reflecting: self).children.first?.label ?? "\(self)"
+  }
+
+  /// How to embed the actions of the model `value` holds, when it is a `Child`; nil
+  /// otherwise.
+  static func embedding<Child: ArborealModel>(
+    actionsOf child: Child.Type, heldIn value: Self
+  ) -> (@Sendable (Child.Action) -> Action)? {
+    let held = value.child
+    guard held.object is Child else { return nil }
+    return held.embed as? @Sendable (Child.Action) -> Action
   }
 }
 
-/// The route of one case of a ``ModelCases`` enumeration: a child model's, or an alert's.
+/// Where a line of a ``ModelCases/child`` switch is: what tells two cases apart.
+@usableFromInline
+struct CaseSite: Equatable {
+  @usableFromInline let line: UInt
+  @usableFromInline let column: UInt
+
+  @inlinable
+  init(line: UInt, column: UInt) {
+    self.line = line
+    self.column = column
+  }
+}
+
+/// What a case of a ``ModelCases`` enumeration holds: a child model, an alert, or nothing.
 ///
-/// Build it with ``model(_:action:)``, ``model(_:action:environment:)`` or
-/// ``alert(_:action:)``, in the enumeration's ``ModelCases/cases``.
-public struct CaseRoute<Cases: ModelCases>: Sendable {
-  let route: any CaseRouting<Cases>
+/// Made by the enumeration's ``ModelCases/child`` switch, one line per case, and read by the
+/// parent's `forward`, view stores, cancellations and the store's following of routes.
+public struct CaseChild<Cases: ModelCases> {
+  /// How this kind of case is handled (``CaseKind`` itself for a case that holds nothing).
+  @usableFromInline let kind: CaseKind.Type
+  /// The model, or the alert.
+  @usableFromInline let payload: Any
+  /// The model, when the case holds one.
+  @usableFromInline let object: AnyObject?
+  /// Embeds the child's actions in the cases' (`(Child.Action) -> Cases.Action`).
+  @usableFromInline let embed: Any
+  /// The child's services from the cases' (`(Cases.Environment) -> Child.Environment`).
+  @usableFromInline let environment: Any
+  /// The line of the switch that made it.
+  @usableFromInline let site: CaseSite
+
+  @usableFromInline
+  init(
+    kind: CaseKind.Type, payload: Any, object: AnyObject?, embed: Any, environment: Any,
+    site: CaseSite
+  ) {
+    self.kind = kind
+    self.payload = payload
+    self.object = object
+    self.embed = embed
+    self.environment = environment
+    self.site = site
+  }
 
   /// A case that holds a child model whose services are the enumeration's.
   ///
   /// ```swift
-  /// .model(Destination.editor, action: Action.editor)
+  /// case .editor(let editor): .model(editor, action: Action.editor)
   /// ```
   ///
   /// - Parameters:
-  ///   - embed: The case that holds the child: `Destination.editor`.
+  ///   - child: The model the case holds.
   ///   - action: The case of ``ModelCases/Action`` that carries its actions: `Action.editor`.
-  /// - Returns: The route.
+  ///   - line: Leave the default: it tells the cases apart.
+  ///   - column: Leave the default.
+  /// - Returns: What the case holds.
+  @inlinable
   public static func model<Child: ArborealModel>(
-    _ embed: @escaping @Sendable (Child) -> Cases,
-    action: @escaping @Sendable (Child.Action) -> Cases.Action
-  ) -> CaseRoute where Child.Environment == Cases.Environment {
-    CaseRoute(route: ModelCaseRoute(embed: embed, embedAction: action, environment: { $0 }))
+    _ child: Child, action: @escaping @Sendable (Child.Action) -> Cases.Action,
+    line: UInt = #line, column: UInt = #column
+  ) -> CaseChild where Child.Environment == Cases.Environment {
+    model(child, action: action, environment: { $0 }, line: line, column: column)
   }
 
   /// A case that holds a child model, with how to get its services from the enumeration's.
   ///
   /// ```swift
-  /// .model(Path.record, action: Action.record, environment: \.recording)
-  /// .model(Path.detail, action: Action.detail, environment: { _ in })
+  /// case .record(let record): .model(record, action: Action.record, environment: \.recording)
+  /// case .detail(let detail): .model(detail, action: Action.detail, environment: { _ in })
   /// ```
   ///
   /// - Parameters:
-  ///   - embed: The case that holds the child.
+  ///   - child: The model the case holds.
   ///   - action: The case of ``ModelCases/Action`` that carries its actions.
   ///   - environment: The child's services, from the enumeration's.
-  /// - Returns: The route.
+  ///   - line: Leave the default: it tells the cases apart.
+  ///   - column: Leave the default.
+  /// - Returns: What the case holds.
+  @inlinable
   public static func model<Child: ArborealModel>(
-    _ embed: @escaping @Sendable (Child) -> Cases,
-    action: @escaping @Sendable (Child.Action) -> Cases.Action,
-    environment: @escaping @Sendable (Cases.Environment) -> Child.Environment
-  ) -> CaseRoute {
-    CaseRoute(route: ModelCaseRoute(embed: embed, embedAction: action, environment: environment))
+    _ child: Child, action: @escaping @Sendable (Child.Action) -> Cases.Action,
+    environment: @escaping @Sendable (Cases.Environment) -> Child.Environment,
+    line: UInt = #line, column: UInt = #column
+  ) -> CaseChild {
+    CaseChild(
+      kind: ModelCase<Child>.self, payload: child, object: child, embed: action,
+      environment: environment, site: CaseSite(line: line, column: column))
   }
 
   /// A case that holds an alert or a confirmation dialog: any of its actions closes it (the
-  /// parent's `forward` sets the destination to nil), and reaches the parent's update as
-  /// `.presented(.alert(action))` for the parent to act on.
+  /// parent's `forward` sets the destination to nil, or pops the screen), and reaches the
+  /// parent's update as `.presented(.alert(action))` for the parent to act on.
   ///
   /// ```swift
-  /// .alert(Destination.alert, action: Action.alert)
+  /// case .alert(let alert): .alert(alert, action: Action.alert)
   /// ```
   ///
   /// - Parameters:
-  ///   - embed: The case that holds the alert.
+  ///   - alert: The alert the case holds.
   ///   - action: The case of ``ModelCases/Action`` that carries its buttons' actions.
-  /// - Returns: The route.
+  ///   - line: Leave the default: it tells the cases apart.
+  ///   - column: Leave the default.
+  /// - Returns: What the case holds.
+  @inlinable
   public static func alert<AlertAction: Sendable>(
-    _ embed: @escaping @Sendable (AlertState<AlertAction>) -> Cases,
-    action: @escaping @Sendable (AlertAction) -> Cases.Action
-  ) -> CaseRoute {
-    CaseRoute(route: AlertCaseRoute(embed: embed, embedAction: action))
+    _ alert: AlertState<AlertAction>, action: @escaping @Sendable (AlertAction) -> Cases.Action,
+    line: UInt = #line, column: UInt = #column
+  ) -> CaseChild {
+    CaseChild(
+      kind: AlertCase<AlertAction>.self, payload: alert, object: nil, embed: action,
+      environment: (), site: CaseSite(line: line, column: column))
+  }
+
+  /// A case that holds neither a model nor an alert (`case loading`): no action is for it.
+  ///
+  /// - Parameters:
+  ///   - line: Leave the default: it tells the cases apart.
+  ///   - column: Leave the default.
+  /// - Returns: What the case holds.
+  @inlinable
+  public static func none(line: UInt = #line, column: UInt = #column) -> CaseChild {
+    CaseChild(
+      kind: CaseKind.self, payload: (), object: nil, embed: (), environment: (),
+      site: CaseSite(line: line, column: column))
   }
 }
 
-extension ModelCases {
-  /// How to embed the actions of the model `value` holds, when ``cases`` routes its case as a
-  /// `Child`; nil when it lists no such route.
-  static func embedding<Child: ArborealModel>(
-    actionsOf child: Child.Type, heldIn value: Self
-  ) -> (@Sendable (Child.Action) -> Action)? {
-    for route in cases {
-      if let route = route.route as? ModelCaseRoute<Self, Child>, route.child(in: value) != nil {
-        return route.embedAction
-      }
-    }
-    return nil
+/// Which case of a ``ModelCases`` enumeration an action is for, and the child's action.
+///
+/// Made by the enumeration's ``ModelCases/child(of:)`` switch, one line per case.
+public struct CaseAction<Cases: ModelCases> {
+  /// How this kind of case is handled.
+  @usableFromInline let kind: CaseKind.Type
+  /// The child's action (`Child.Action`), or the alert's.
+  @usableFromInline let action: Any
+  /// The case the action is for (`(Child) -> Cases`), to check that it is the case held.
+  @usableFromInline let embed: Any
+
+  @usableFromInline
+  init(kind: CaseKind.Type, action: Any, embed: Any) {
+    self.kind = kind
+    self.action = action
+    self.embed = embed
   }
 
-  /// The model this case holds, for the presence of a route's children.
-  var heldObject: AnyObject? {
-    guard let (_, payload) = CasePayload.split(self), type(of: payload) is AnyObject.Type else {
-      return nil
-    }
-    return payload as AnyObject
+  /// An action of the model a case holds.
+  ///
+  /// ```swift
+  /// case .editor(let action): .model(action, in: Destination.editor)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - action: The model's action.
+  ///   - embed: The case that holds the model: `Destination.editor`.
+  /// - Returns: The action's case.
+  @inlinable
+  public static func model<Child: ArborealModel>(
+    _ action: Child.Action, in embed: @escaping (Child) -> Cases
+  ) -> CaseAction {
+    CaseAction(kind: ModelCase<Child>.self, action: action, embed: embed)
+  }
+
+  /// The action of a button of the alert a case holds.
+  ///
+  /// ```swift
+  /// case .alert(let action): .alert(action, in: Destination.alert)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - action: The button's action.
+  ///   - embed: The case that holds the alert: `Destination.alert`.
+  /// - Returns: The action's case.
+  @inlinable
+  public static func alert<AlertAction: Sendable>(
+    _ action: AlertAction, in embed: @escaping (AlertState<AlertAction>) -> Cases
+  ) -> CaseAction {
+    CaseAction(kind: AlertCase<AlertAction>.self, action: action, embed: embed)
   }
 }
 
@@ -163,65 +313,5 @@ extension PresentationAction {
     case .presented(let action): .presented(transform(action))
     case .dismiss: .dismiss
     }
-  }
-}
-
-/// The payload of an enumeration's case, by reflection: what saves writing a case accessor
-/// for each case.
-enum CasePayload {
-  /// The case's name and its value, or nil for a case without one.
-  static func split<Enum>(_ value: Enum) -> (label: String?, payload: Any)? {
-    Mirror(reflecting: value).children.first.map { ($0.label, $0.value) }
-  }
-
-  /// The value of `value`'s case when that case is `embed`, nil otherwise: the payload has
-  /// the case's type, and embedding it again gives the same case.
-  static func extract<Enum, Payload>(_ value: Enum, embed: (Payload) -> Enum) -> Payload? {
-    guard let (label, payload) = split(value) else { return nil }
-    return cast(payload, label: label, embed: embed)
-  }
-
-  /// `payload`, found under the case `label`, as the value of the case `embed`, or nil when
-  /// it is another case's.
-  static func cast<Enum, Payload>(
-    _ payload: Any, label: String?, embed: (Payload) -> Enum
-  ) -> Payload? {
-    guard let typed = payload as? Payload, split(embed(typed))?.label == label else {
-      return nil
-    }
-    return typed
-  }
-
-  /// ``cast(_:label:embed:)`` that learns the name of the case `embed` makes once, in `name`,
-  /// and compares names afterwards: a reflection less per call.
-  static func cast<Enum, Payload>(
-    _ payload: Any, label: String?, embed: (Payload) -> Enum, name: CaseName
-  ) -> Payload? {
-    guard let typed = payload as? Payload else { return nil }
-    if let known = name.value { return known == label ? typed : nil }
-    guard let embedded = split(embed(typed))?.label else { return nil }
-    name.value = embedded
-    return embedded == label ? typed : nil
-  }
-
-  /// ``extract(_:embed:)`` with the name of the case `embed` learnt once, in `name`.
-  static func extract<Enum, Payload>(
-    _ value: Enum, embed: (Payload) -> Enum, name: CaseName
-  ) -> Payload? {
-    guard let (label, payload) = split(value) else { return nil }
-    return cast(payload, label: label, embed: embed, name: name)
-  }
-}
-
-/// The name of one case of an enumeration, learnt the first time a value of it is embedded.
-/// Once set it never changes (a case's name is fixed), so a racing second write stores the
-/// same name.
-final class CaseName: Sendable {
-  private let lock = Locked<String?>.make(nil)
-
-  /// The name, once learnt.
-  var value: String? {
-    get { lock.withLock { $0 } }
-    set { lock.withLock { $0 = newValue } }
   }
 }

@@ -89,10 +89,11 @@ extension ArborealModel {
   public func forward<Held, Input>(
     _ input: Input, to route: ModelRoute<Self, Held, Input>, environment: Environment
   ) -> Fx<Action> {
+    let fx = route.forward(self, input, environment)
     #if DEBUG
       RouteDeclarations.check(route)
     #endif
-    return route.forward(self, input, environment)
+    return fx
   }
 
   /// Sends a child action to the child with `id` in the collection `route` reaches, and
@@ -133,7 +134,7 @@ enum RouteDeclarations {
 
   static func check<Parent: ArborealModel, Held, Input>(_ route: ModelRoute<Parent, Held, Input>) {
     // Listed as this instance, or as another made the same way (a computed `static var`).
-    guard checked.withLock({ $0.insert(ObjectIdentifier(route)).inserted }), route.isFollowed(),
+    guard checked.withLock({ $0.insert(ObjectIdentifier(route)).inserted }), route.hasFollowedChildren(),
       !Parent.routes.contains(where: {
         $0 === route || ($0 as? ModelRoute<Parent, Held, Input>)?.path == route.path
       })

@@ -261,11 +261,7 @@ extension ModelStack: Equatable {
   /// them is always a change.
   private static func isSameScreen(_ lhs: Element, _ rhs: Element) -> Bool {
     if Element.self is AnyObject.Type { return (lhs as AnyObject) === (rhs as AnyObject) }
-    guard let (lhsCase, lhsValue) = CasePayload.split(lhs),
-      let (rhsCase, rhsValue) = CasePayload.split(rhs), lhsCase == rhsCase,
-      type(of: lhsValue) is AnyObject.Type, type(of: rhsValue) is AnyObject.Type
-    else { return false }
-    return (lhsValue as AnyObject) === (rhsValue as AnyObject)
+    return (lhs as? any ModelCases)?.isSameCase(as: rhs) ?? false
   }
 }
 
@@ -280,7 +276,7 @@ extension ModelStack where Element: ModelCases {
   /// - Parameters:
   ///   - id: The screen's identifier.
   ///   - embed: Its case: `Path.detail`.
-  /// - Complexity: O(*n*) for *n* screens, and two reflections of the screen.
+  /// - Complexity: O(*n*) for *n* screens.
   public subscript<Child>(id id: StackElementID, case embed: (Child) -> Element) -> Child? {
     self[id: id].flatMap { $0[case: embed] }
   }

@@ -170,10 +170,19 @@ enum DocsChildren {
 
       enum AlertAction: Sendable, Equatable { case confirmDelete }
 
-      static let cases: [CaseRoute<Destination>] = [
-        .model(Destination.editor, action: Action.editor),
-        .alert(Destination.alert, action: Action.alert),
-      ]
+      var child: CaseChild<Destination> {
+        switch self {
+        case .editor(let value): .model(value, action: Action.editor)
+        case .alert(let value): .alert(value, action: Action.alert)
+        }
+      }
+
+      static func child(of action: Action) -> CaseAction<Destination> {
+        switch action {
+        case .editor(let action): .model(action, in: Destination.editor)
+        case .alert(let action): .alert(action, in: Destination.alert)
+        }
+      }
     }
 
     enum Action: Sendable, Equatable {
@@ -226,10 +235,19 @@ enum DocsChildren {
         case editor(TitleEditor.Action)
       }
 
-      static let cases: [CaseRoute<Path>] = [
-        .model(Path.contact, action: Action.contact),
-        .model(Path.editor, action: Action.editor),
-      ]
+      var child: CaseChild<Path> {
+        switch self {
+        case .contact(let value): .model(value, action: Action.contact)
+        case .editor(let value): .model(value, action: Action.editor)
+        }
+      }
+
+      static func child(of action: Action) -> CaseAction<Path> {
+        switch action {
+        case .contact(let action): .model(action, in: Path.contact)
+        case .editor(let action): .model(action, in: Path.editor)
+        }
+      }
     }
 
     enum Action: Sendable, Equatable {
