@@ -42,3 +42,32 @@ actor SavedSession {
     return store.state.count
   }
 }
+
+/// An enumeration of destinations whose two switches cover every case, each case with its own
+/// model's actions (what `a-case-without-its-line.swift` and
+/// `a-case-paired-with-another-models-actions.swift` get wrong).
+enum Destination: ModelCases {
+  case counter(Counter)
+  case other(Counter)
+  case loading
+
+  enum Action: Sendable {
+    case counter(Counter.Action)
+    case other(Counter.Action)
+  }
+
+  var child: CaseChild<Destination> {
+    switch self {
+    case .counter(let counter): .model(counter, action: Action.counter)
+    case .other(let counter): .model(counter, action: Action.other)
+    case .loading: .none
+    }
+  }
+
+  static func child(of action: Action) -> CaseAction<Destination> {
+    switch action {
+    case .counter(let action): .model(action, in: Destination.counter)
+    case .other(let action): .model(action, in: Destination.other)
+    }
+  }
+}

@@ -270,6 +270,83 @@ import Testing
     }
   #endif
 
+  // MARK: Several payloads, and none
+
+  /// Screens whose cases hold a model beside another value, or nothing.
+  enum Annotated: ModelCases {
+    case counter(Counter, note: String)
+    case loading
+
+    enum Action: Sendable, Equatable { case counter(Counter.Action) }
+
+    var child: CaseChild<Annotated> {
+      switch self {
+      case .counter(let counter, _): .model(counter, action: Action.counter)
+      case .loading: .none
+      }
+    }
+
+    static func child(of action: Action) -> CaseAction<Annotated> {
+      switch action {
+      case .counter(let action): .model(action, in: { Annotated.counter($0, note: "") })
+      }
+    }
+  }
+
+  final class Annotations: ArborealModel {
+    enum Action: Sendable, Equatable {
+      case push
+      case pushLoading
+      case path(StackAction<Annotated.Action>)
+    }
+
+    static let path = ChildRoute.stack(\Annotations.path, tag: Action.path)
+    static let routes: [ChildRoute<Annotations>] = [path]
+
+    let registrar = TrackingRegistrar()
+    @Tracked private(set) var path = ModelStack<Annotated>()
+
+    func update(action: Action, environment: Void) -> Fx<Action> {
+      switch action {
+      case .push:
+        path.push(.counter(Counter(), note: "first"))
+        return .none
+      case .pushLoading:
+        path.push(.loading)
+        return .none
+      case .path(let action):
+        return forward(action, to: Self.path, environment: ())
+      }
+    }
+  }
+
+  // On the main actor: the dropped action below is reported to the one global handler, which
+  // main-actor tests set in turn.
+  @MainActor
+  @Test func aCaseWithSeveralPayloadsForwardsToItsModelAndACaseWithNoneIsListedAsNothing() {
+    let messages = Log<String>()
+    ArborealDiagnostics.droppedActionHandler = { messages.append($0) }
+    defer { ArborealDiagnostics.droppedActionHandler = nil }
+    let store = Store(state: Annotations(), environment: ())
+    store.send(.push)
+    store.send(.pushLoading)
+    store.send(.path(.element(id: 0, action: .counter(.increment))))
+    guard case .counter(let counter, let note) = store.state.path[0] else {
+      Issue.record("the first screen is not a counter")
+      return
+    }
+    #expect(counter.count == 1 && note == "first")
+    #expect(store.children.map(\.place) == ["Annotations.path[id: 0].counter"])
+    // An action for the screen that holds nothing is for no child: dropped.
+    store.send(.path(.element(id: 1, action: .counter(.increment))))
+    #expect(counter.count == 1)
+    #if DEBUG
+      #expect(messages.all.count == 1 && messages.all[0].contains("dropped increment"))
+    #endif
+    store.send(.path(.popFrom(id: 0)))
+    #expect(store.state.path.isEmpty && store.children.isEmpty)
+  }
+
   // MARK: Stack-based
 
   /// The stack-based case study's root: a stack of two kinds of screen, no wrapper model.

@@ -233,15 +233,13 @@ public struct CaseChild<Cases: ModelCases> {
 
   /// A case that holds neither a model nor an alert (`case loading`): no action is for it.
   ///
-  /// - Parameters:
-  ///   - line: Leave the default: it tells the cases apart.
-  ///   - column: Leave the default.
-  /// - Returns: What the case holds.
-  @inlinable
-  public static func none(line: UInt = #line, column: UInt = #column) -> CaseChild {
+  /// ```swift
+  /// case .loading: .none
+  /// ```
+  public static var none: CaseChild {
     CaseChild(
       kind: CaseKind.self, payload: (), object: nil, embed: (), environment: (),
-      site: CaseSite(line: line, column: column))
+      site: CaseSite(line: 0, column: 0))
   }
 }
 

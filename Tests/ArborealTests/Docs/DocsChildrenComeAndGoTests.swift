@@ -170,10 +170,12 @@ enum DocsChildren {
 
       enum AlertAction: Sendable, Equatable { case confirmDelete }
 
+      // What each case holds, and which case each action is for: one line per case, both
+      // switches checked by the compiler.
       var child: CaseChild<Destination> {
         switch self {
-        case .editor(let value): .model(value, action: Action.editor)
-        case .alert(let value): .alert(value, action: Action.alert)
+        case .editor(let editor): .model(editor, action: Action.editor)
+        case .alert(let alert): .alert(alert, action: Action.alert)
         }
       }
 
@@ -237,8 +239,8 @@ enum DocsChildren {
 
       var child: CaseChild<Path> {
         switch self {
-        case .contact(let value): .model(value, action: Action.contact)
-        case .editor(let value): .model(value, action: Action.editor)
+        case .contact(let contact): .model(contact, action: Action.contact)
+        case .editor(let editor): .model(editor, action: Action.editor)
         }
       }
 
