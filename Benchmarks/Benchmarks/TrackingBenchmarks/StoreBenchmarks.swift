@@ -84,6 +84,53 @@ final class BenchTagParent: ArborealModel {
   }
 }
 
+/// A parent presenting a counter as a sheet and the same kind of counter as a case of an
+/// enumeration of destinations (with a second case of the same type, so that the case is
+/// checked): `destination-vs-presented`.
+final class BenchPresenter: ArborealModel {
+  enum Destination: ModelCases {
+    case counter(BenchCounter)
+    case other(BenchCounter)
+
+    enum Action: Sendable {
+      case counter(BenchCounter.Action)
+      case other(BenchCounter.Action)
+    }
+
+    var child: CaseChild<Destination> {
+      switch self {
+      case .counter(let counter): .model(counter, action: Action.counter)
+      case .other(let counter): .model(counter, action: Action.other)
+      }
+    }
+
+    static func child(of action: Action) -> CaseAction<Destination> {
+      switch action {
+      case .counter(let action): .model(action, in: Destination.counter)
+      case .other(let action): .model(action, in: Destination.other)
+      }
+    }
+  }
+
+  enum Action: Sendable {
+    case sheet(PresentationAction<BenchCounter.Action>)
+    case destination(PresentationAction<Destination.Action>)
+  }
+
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var sheet: BenchCounter? = BenchCounter()
+  @Tracked private(set) var destination: Destination? = .counter(BenchCounter())
+
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .sheet(let action):
+      forward(action, to: \.sheet, environment: (), tag: Action.sheet)
+    case .destination(let action):
+      forward(action, to: \.destination, environment: (), tag: Action.destination)
+    }
+  }
+}
+
 /// An actor that owns stores: the store made in its method belongs to it, and so does the loop.
 actor BenchSession {
   /// Makes a counter's store on this actor, sends it `count` increments in a loop here and
@@ -147,6 +194,22 @@ func registerStoreBenchmarks() {
     let store = Store(state: BenchTagParent(), environment: ())
     for _ in benchmark.scaledIterations { store.send(.child(.increment)) }
     check(store.state.child.count, benchmark.scaledIterations.count, benchmark)
+  }
+
+  _ = Benchmark("destination-vs-presented/destination", configuration: .perOperation(.mega)) {
+    @MainActor benchmark async in
+    let store = Store(state: BenchPresenter(), environment: ())
+    for _ in benchmark.scaledIterations { store.send(.destination(.presented(.counter(.increment)))) }
+    check(
+      store.state.destination?[case: BenchPresenter.Destination.counter]?.count ?? -1,
+      benchmark.scaledIterations.count, benchmark)
+  }
+
+  _ = Benchmark("destination-vs-presented/presented", configuration: .perOperation(.mega)) {
+    @MainActor benchmark async in
+    let store = Store(state: BenchPresenter(), environment: ())
+    for _ in benchmark.scaledIterations { store.send(.sheet(.presented(.increment))) }
+    check(store.state.sheet?.count ?? -1, benchmark.scaledIterations.count, benchmark)
   }
 
   _ = Benchmark("actor-send-vs-main-send/actor", configuration: .perOperation(.mega)) {

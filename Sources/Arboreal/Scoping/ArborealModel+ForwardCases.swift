@@ -30,6 +30,7 @@ extension ArborealModel {
   /// - Complexity: O(1) to find the child (the enumeration's two switches, and a third run of
   ///   ``ModelCases/child`` that checks the case), plus O(*e*) for *e* effects and the child's
   ///   update. No reflection.
+  @inlinable
   public func forward<Cases: ModelCases>(
     _ action: PresentationAction<Cases.Action>,
     to destination: ReferenceWritableKeyPath<Self, Cases?>,
@@ -40,10 +41,12 @@ extension ArborealModel {
     case .dismiss:
       // A second dismissal writes nothing: no change, no notification.
       if self[keyPath: destination] != nil { self[keyPath: destination] = nil }
-      return .none
+      return Fx(storage: nil)
     case .presented(let action):
-      return forwardCase(
-        action, at: .destination(destination, tag: tag), environment: environment)
+      // Read here, where a literal key path folds into a direct read.
+      return forwardCase(action, to: self[keyPath: destination], environment: environment) {
+        .destination(destination, tag: tag)
+      }
     }
   }
 
@@ -67,6 +70,7 @@ extension ArborealModel {
   /// - Returns: The screen's effects, tagged.
   /// - Complexity: O(log *n*) to find the screen among *n*, O(1) to find its case (no
   ///   reflection), plus O(*e*) for *e* effects and the screen's update.
+  @inlinable
   public func forward<Cases: ModelCases>(
     _ action: StackAction<Cases.Action>,
     in stack: ReferenceWritableKeyPath<Self, ModelStack<Cases>>,
@@ -78,7 +82,9 @@ extension ArborealModel {
       popForwarded(action, from: id, in: stack)
       return .none
     case .element(let id, let action):
-      return forwardCase(action, at: .screen(id, of: stack, tag: tag), environment: environment)
+      return forwardCase(action, to: self[keyPath: stack][id: id], environment: environment) {
+        .screen(id, of: stack, tag: tag)
+      }
     }
   }
 
@@ -149,34 +155,77 @@ extension ArborealModel {
     return held.kind.start(held, from: self, at: place, environment: environment)
   }
 
-  /// Sends `action` to the child of its case, when the place holds that case now; drops it
-  /// otherwise (reported in debug builds).
+  /// Sends `action` to the child of its case, when `value`, what the place holds now, is
+  /// that case; drops it otherwise (reported in debug builds). The place is made only when
+  /// the child returned effects, an alert closes or the action is dropped.
   ///
   /// No reflection: the enumeration's two switches say which case the action is for and
-  /// what the place holds.
-  private func forwardCase<Cases: ModelCases>(
-    _ action: Cases.Action, at place: CasePlace<Self, Cases>, environment: Cases.Environment
+  /// what the place holds. Inlined where the parent is compiled, with the case's `deliver`
+  /// (made where the enumeration is), so that an action whose child returns no effect runs
+  /// specialised code only; a child's effects are wrapped out of line.
+  @inlinable
+  func forwardCase<Cases: ModelCases>(
+    _ action: Cases.Action, to value: Cases?, environment: Cases.Environment,
+    at place: () -> CasePlace<Self, Cases>
   ) -> Fx<Action> {
     let routed = Cases.child(of: action)
-    if let value = place.value(self) {
+    if let value {
       let held = value.child
-      if held.kind == routed.kind,
-        let fx = held.kind.forward(
-          routed, to: held, from: self, at: place, environment: environment)
-      {
-        return fx
+      if held.kind == routed.kind {
+        switch held.deliver(routed, held, environment) {
+        case .delivered:
+          return Fx(storage: nil)
+        case .effects(let fx, let childEnvironment):
+          return wrapCase(fx, of: held, environment: childEnvironment, at: place())
+        case .closeAlert:
+          place().close(self)
+          return Fx(storage: nil)
+        case .otherCase:
+          break
+        }
       }
     }
-    dropForwarded(routed.action, child: routed.kind.heldType, path: place.path, key: place.key)
+    dropCase(routed, at: place())
     return Fx(storage: nil)
   }
+
+  /// Reports an action for a case that is not there; debug builds only. Out of line.
+  @usableFromInline
+  func dropCase<Cases: ModelCases>(_ routed: CaseAction<Cases>, at place: CasePlace<Self, Cases>) {
+    dropForwarded(routed.action, child: routed.kind.heldType, path: place.path, key: place.key)
+  }
+
+  /// The effects (and subscriptions) of the child `held` holds, made this model's: the way of
+  /// a child that returned effects or subscribes, out of line.
+  @usableFromInline
+  func wrapCase<Cases: ModelCases>(
+    _ fx: Any, of held: CaseChild<Cases>, environment: Any, at place: CasePlace<Self, Cases>
+  ) -> Fx<Action> {
+    held.kind.wrap(fx, of: held, environment: environment, from: self, at: place)
+  }
+}
+
+/// What a case's `deliver` did with an action, where the enumeration is compiled.
+@usableFromInline
+enum CaseDelivery {
+  /// The action's case is not the one held (both hold the same type): not delivered.
+  case otherCase
+  /// Delivered to the model, which returned no effect and does not subscribe.
+  case delivered
+  /// Delivered to the model, which returned effects (`Fx<Child.Action>`) or subscribes; with
+  /// the services they use (`Child.Environment`).
+  case effects(Any, Any)
+  /// The action of a button of the alert held: the parent closes it.
+  case closeAlert
 }
 
 /// Where a parent holds a ``ModelCases`` value for one forwarded action: an optional
 /// destination, or a screen of a stack. A value with no closure of its own, so that making one
 /// per forwarded action allocates nothing; what it does is read from its location.
+@usableFromInline
 struct CasePlace<Parent: ArborealModel, Cases: ModelCases> {
-  private enum Location {
+  @usableFromInline
+  enum Location {
     case destination(
       ReferenceWritableKeyPath<Parent, Cases?>,
       @Sendable (PresentationAction<Cases.Action>) -> Parent.Action)
@@ -185,9 +234,15 @@ struct CasePlace<Parent: ArborealModel, Cases: ModelCases> {
       @Sendable (StackAction<Cases.Action>) -> Parent.Action)
   }
 
-  private let location: Location
+  @usableFromInline let location: Location
+
+  @inlinable
+  init(location: Location) {
+    self.location = location
+  }
 
   /// An optional destination.
+  @inlinable
   static func destination(
     _ path: ReferenceWritableKeyPath<Parent, Cases?>,
     tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
@@ -196,6 +251,7 @@ struct CasePlace<Parent: ArborealModel, Cases: ModelCases> {
   }
 
   /// The screen `id` of a stack.
+  @inlinable
   static func screen(
     _ id: StackElementID, of stack: ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
     tag: @escaping @Sendable (StackAction<Cases.Action>) -> Parent.Action
@@ -204,6 +260,7 @@ struct CasePlace<Parent: ArborealModel, Cases: ModelCases> {
   }
 
   /// The parent's property, for messages and the child's lifetime.
+  @inlinable
   var path: AnyKeyPath {
     switch location {
     case .destination(let path, _): path
@@ -212,6 +269,7 @@ struct CasePlace<Parent: ArborealModel, Cases: ModelCases> {
   }
 
   /// The screen's identifier on a stack; nil for a destination.
+  @inlinable
   var key: StackElementID? {
     switch location {
     case .destination: nil
@@ -220,6 +278,7 @@ struct CasePlace<Parent: ArborealModel, Cases: ModelCases> {
   }
 
   /// The value now.
+  @inlinable
   func value(_ parent: Parent) -> Cases? {
     switch location {
     case .destination(let path, _): parent[keyPath: path]
@@ -228,6 +287,7 @@ struct CasePlace<Parent: ArborealModel, Cases: ModelCases> {
   }
 
   /// Sets the destination to nil, or pops the screen.
+  @inlinable
   func close(_ parent: Parent) {
     switch location {
     case .destination(let path, _):
@@ -276,13 +336,12 @@ class CaseKind {
   /// subscriptions or routes.
   class var isFollowed: Bool { false }
 
-  /// Handles `routed`, an action of this kind, when `held` (of this kind too) is its case:
-  /// sends it to the model, or closes the alert; nil when `held` is another case holding the
-  /// same type (and always for a case that holds nothing).
-  class func forward<Parent: ArborealModel, Cases: ModelCases>(
-    _ routed: CaseAction<Cases>, to held: CaseChild<Cases>, from parent: Parent,
-    at place: CasePlace<Parent, Cases>, environment: Cases.Environment
-  ) -> Fx<Parent.Action>? { nil }
+  /// Makes the effects `deliver` returned for the model `held` holds (`fx`, an
+  /// `Fx<Child.Action>`, with `environment`, a `Child.Environment`) the parent's.
+  class func wrap<Parent: ArborealModel, Cases: ModelCases>(
+    _ fx: Any, of held: CaseChild<Cases>, environment: Any, from parent: Parent,
+    at place: CasePlace<Parent, Cases>
+  ) -> Fx<Parent.Action> { .none }
 
   /// Starts the subscriptions of the model `held` holds.
   class func start<Parent: ArborealModel, Cases: ModelCases>(
@@ -309,25 +368,18 @@ final class ModelCase<Child: ArborealModel>: CaseKind {
 
   override class var isFollowed: Bool { Child.subscribes || !Child.routes.isEmpty }
 
-  override class func forward<Parent: ArborealModel, Cases: ModelCases>(
-    _ routed: CaseAction<Cases>, to held: CaseChild<Cases>, from parent: Parent,
-    at place: CasePlace<Parent, Cases>, environment: Cases.Environment
-  ) -> Fx<Parent.Action>? {
-    // Both are of this kind: the casts hold.
-    let child = unsafeDowncast(held.object.unsafelyUnwrapped, to: Child.self)
-    let embed = routed.embed as! (Child) -> Cases
-    // The action's case put around the held model answers from the held case's line only
-    // when it is that case.
-    guard embed(child).child.site == held.site else { return nil }
-    let action = routed.action as! Child.Action
+  override class func wrap<Parent: ArborealModel, Cases: ModelCases>(
+    _ fx: Any, of held: CaseChild<Cases>, environment: Any, from parent: Parent,
+    at place: CasePlace<Parent, Cases>
+  ) -> Fx<Parent.Action> {
     #if DEBUG
       if isFollowed { FollowedCases.insert(Cases.self) }
     #endif
-    let childEnvironment = self.environment(of: held)(environment)
-    guard let fx = parent.effectsToForward(of: child, action, childEnvironment) else {
-      return Fx.none
-    }
-    return wrap(fx, of: child, held: held, from: parent, at: place, environment: childEnvironment)
+    // `deliver` returned them for this kind of case: the casts hold.
+    let child = unsafeDowncast(held.object.unsafelyUnwrapped, to: Child.self)
+    return wrap(
+      fx as! Fx<Child.Action>, of: child, held: held, from: parent, at: place,
+      environment: environment as! Child.Environment)
   }
 
   override class func start<Parent: ArborealModel, Cases: ModelCases>(
@@ -364,7 +416,11 @@ final class ModelCase<Child: ArborealModel>: CaseKind {
   private class func environment<Cases: ModelCases>(
     of held: CaseChild<Cases>
   ) -> @Sendable (Cases.Environment) -> Child.Environment {
-    held.environment as! @Sendable (Cases.Environment) -> Child.Environment
+    guard let map = held.environment else {
+      // No mapping: the services are the same (the factory without one requires it).
+      return { $0 as! Child.Environment }
+    }
+    return map as! @Sendable (Cases.Environment) -> Child.Environment
   }
 
   /// The child's effects (and subscriptions), made the parent's.
@@ -391,19 +447,6 @@ final class ModelCase<Child: ArborealModel>: CaseKind {
 @usableFromInline
 final class AlertCase<AlertAction: Sendable>: CaseKind {
   override class var heldType: Any.Type { AlertState<AlertAction>.self }
-
-  override class func forward<Parent: ArborealModel, Cases: ModelCases>(
-    _ routed: CaseAction<Cases>, to held: CaseChild<Cases>, from parent: Parent,
-    at place: CasePlace<Parent, Cases>, environment: Cases.Environment
-  ) -> Fx<Parent.Action>? {
-    // Both are of this kind: the casts hold.
-    let alert = held.payload as! AlertState<AlertAction>
-    let embed = routed.embed as! (AlertState<AlertAction>) -> Cases
-    guard embed(alert).child.site == held.site else { return nil }
-    // The button was chosen: the alert is gone, and the parent acts on its action.
-    place.close(parent)
-    return Fx.none
-  }
 }
 
 /// The enumerations of cases seen holding a model with something to follow (subscriptions or

@@ -83,7 +83,8 @@ extension ModelCases {
   /// - Complexity: O(1): two runs of ``child``, no reflection.
   public subscript<Value>(case embed: (Value) -> Self) -> Value? {
     let held = child
-    guard let value = held.payload as? Value, embed(value).child.site == held.site else {
+    let payload: Any? = held.object ?? held.payload
+    guard let value = payload as? Value, embed(value).child.site == held.site else {
       return nil
     }
     return value
@@ -138,28 +139,62 @@ struct CaseSite: Equatable {
 public struct CaseChild<Cases: ModelCases> {
   /// How this kind of case is handled (``CaseKind`` itself for a case that holds nothing).
   @usableFromInline let kind: CaseKind.Type
-  /// The model, or the alert.
-  @usableFromInline let payload: Any
+  /// The alert of a case that holds one; the services' mapping (`(Cases.Environment) ->
+  /// Child.Environment`) of a case whose model has other services than the cases'; nil
+  /// otherwise. One field for both, so that the value stays small: it is made twice per
+  /// forwarded action.
+  @usableFromInline let extra: Any?
   /// The model, when the case holds one.
   @usableFromInline let object: AnyObject?
   /// Embeds the child's actions in the cases' (`(Child.Action) -> Cases.Action`).
   @usableFromInline let embed: Any
-  /// The child's services from the cases' (`(Cases.Environment) -> Child.Environment`).
-  @usableFromInline let environment: Any
   /// The line of the switch that made it.
   @usableFromInline let site: CaseSite
+  /// Sends a ``CaseAction`` of this kind to the model held, when the action's case is this
+  /// one. Made in the factories, which are inlined where the enumeration is compiled: it
+  /// captures nothing there (its types are known), so making a `CaseChild` allocates nothing,
+  /// and a forward that the child answers with no effect runs specialised code only.
+  @usableFromInline let deliver: (CaseAction<Cases>, CaseChild<Cases>, Cases.Environment) -> CaseDelivery
 
   @usableFromInline
   init(
-    kind: CaseKind.Type, payload: Any, object: AnyObject?, embed: Any, environment: Any,
-    site: CaseSite
+    kind: CaseKind.Type, payload: Any?, object: AnyObject?, embed: Any, environment: Any?,
+    site: CaseSite,
+    deliver: @escaping (CaseAction<Cases>, CaseChild<Cases>, Cases.Environment) -> CaseDelivery
   ) {
     self.kind = kind
-    self.payload = payload
+    self.extra = object == nil ? payload : environment
     self.object = object
     self.embed = embed
-    self.environment = environment
     self.site = site
+    self.deliver = deliver
+  }
+
+  /// The alert, for a case that holds one (a model is in `object`).
+  @inlinable
+  var payload: Any? { object == nil ? extra : nil }
+
+  /// The child's services from the cases' (`(Cases.Environment) -> Child.Environment`); nil
+  /// when they are the same services.
+  @inlinable
+  var environment: Any? { object == nil ? nil : extra }
+
+  /// Sends `routed` to the `Child` that `held` holds with `environment`, when `routed`'s case
+  /// is `held`'s: the action's case put around the held model answers from the held case's
+  /// line only when it is that case.
+  @inlinable
+  static func deliver<Child: ArborealModel>(
+    _ routed: CaseAction<Cases>, to held: CaseChild<Cases>, as child: Child.Type,
+    environment: Child.Environment
+  ) -> CaseDelivery {
+    // Both are of this kind (the caller compared them): the casts hold.
+    let child = unsafeDowncast(held.object.unsafelyUnwrapped, to: Child.self)
+    let box = unsafeDowncast(routed.box, to: CaseActionBox<Child, Child.Action, Cases>.self)
+    guard box.embed(child).child.site == held.site else { return .otherCase }
+    guard let fx = childEffects(of: child, box.action, environment) else {
+      return .delivered
+    }
+    return .effects(fx, environment)
   }
 
   /// A case that holds a child model whose services are the enumeration's.
@@ -179,7 +214,12 @@ public struct CaseChild<Cases: ModelCases> {
     _ child: Child, action: @escaping @Sendable (Child.Action) -> Cases.Action,
     line: UInt = #line, column: UInt = #column
   ) -> CaseChild where Child.Environment == Cases.Environment {
-    model(child, action: action, environment: { $0 }, line: line, column: column)
+    return CaseChild(
+      kind: ModelCase<Child>.self, payload: nil, object: child, embed: action,
+      environment: nil, site: CaseSite(line: line, column: column),
+      deliver: { routed, held, environment in
+        deliver(routed, to: held, as: Child.self, environment: environment)
+      })
   }
 
   /// A case that holds a child model, with how to get its services from the enumeration's.
@@ -203,8 +243,12 @@ public struct CaseChild<Cases: ModelCases> {
     line: UInt = #line, column: UInt = #column
   ) -> CaseChild {
     CaseChild(
-      kind: ModelCase<Child>.self, payload: child, object: child, embed: action,
-      environment: environment, site: CaseSite(line: line, column: column))
+      kind: ModelCase<Child>.self, payload: nil, object: child, embed: action,
+      environment: environment, site: CaseSite(line: line, column: column),
+      deliver: { routed, held, environment in
+        let map = held.environment.unsafelyUnwrapped as! @Sendable (Cases.Environment) -> Child.Environment
+        return deliver(routed, to: held, as: Child.self, environment: map(environment))
+      })
   }
 
   /// A case that holds an alert or a confirmation dialog: any of its actions closes it (the
@@ -228,7 +272,14 @@ public struct CaseChild<Cases: ModelCases> {
   ) -> CaseChild {
     CaseChild(
       kind: AlertCase<AlertAction>.self, payload: alert, object: nil, embed: action,
-      environment: (), site: CaseSite(line: line, column: column))
+      environment: nil, site: CaseSite(line: line, column: column),
+      deliver: { routed, held, _ in
+        // Both are of this kind (the caller compared them): the casts hold.
+        let box = unsafeDowncast(
+          routed.box, to: CaseActionBox<AlertState<AlertAction>, AlertAction, Cases>.self)
+        let alert = held.payload as! AlertState<AlertAction>
+        return box.embed(alert).child.site == held.site ? .closeAlert : .otherCase
+      })
   }
 
   /// A case that holds neither a model nor an alert (`case loading`): no action is for it.
@@ -238,8 +289,8 @@ public struct CaseChild<Cases: ModelCases> {
   /// ```
   public static var none: CaseChild {
     CaseChild(
-      kind: CaseKind.self, payload: (), object: nil, embed: (), environment: (),
-      site: CaseSite(line: 0, column: 0))
+      kind: CaseKind.self, payload: nil, object: nil, embed: (), environment: nil,
+      site: CaseSite(line: 0, column: 0), deliver: { _, _, _ in .otherCase })
   }
 }
 
@@ -249,17 +300,19 @@ public struct CaseChild<Cases: ModelCases> {
 public struct CaseAction<Cases: ModelCases> {
   /// How this kind of case is handled.
   @usableFromInline let kind: CaseKind.Type
-  /// The child's action (`Child.Action`), or the alert's.
-  @usableFromInline let action: Any
-  /// The case the action is for (`(Child) -> Cases`), to check that it is the case held.
-  @usableFromInline let embed: Any
+  /// The child's action and the case it is for, typed: a `CaseActionBox<Payload,
+  /// ChildAction, Cases>` of the kind's types. One allocation, so that the case's `deliver`
+  /// reads them with no cast.
+  @usableFromInline let box: CaseActionBase
 
   @usableFromInline
-  init(kind: CaseKind.Type, action: Any, embed: Any) {
+  init(kind: CaseKind.Type, box: CaseActionBase) {
     self.kind = kind
-    self.action = action
-    self.embed = embed
+    self.box = box
   }
+
+  /// The child's action, for messages.
+  var action: Any { box.describedAction }
 
   /// An action of the model a case holds.
   ///
@@ -275,7 +328,9 @@ public struct CaseAction<Cases: ModelCases> {
   public static func model<Child: ArborealModel>(
     _ action: Child.Action, in embed: @escaping (Child) -> Cases
   ) -> CaseAction {
-    CaseAction(kind: ModelCase<Child>.self, action: action, embed: embed)
+    CaseAction(
+      kind: ModelCase<Child>.self,
+      box: CaseActionBox<Child, Child.Action, Cases>(action: action, embed: embed))
   }
 
   /// The action of a button of the alert a case holds.
@@ -292,8 +347,37 @@ public struct CaseAction<Cases: ModelCases> {
   public static func alert<AlertAction: Sendable>(
     _ action: AlertAction, in embed: @escaping (AlertState<AlertAction>) -> Cases
   ) -> CaseAction {
-    CaseAction(kind: AlertCase<AlertAction>.self, action: action, embed: embed)
+    CaseAction(
+      kind: AlertCase<AlertAction>.self,
+      box: CaseActionBox<AlertState<AlertAction>, AlertAction, Cases>(action: action, embed: embed))
   }
+}
+
+/// What a ``CaseAction`` holds, seen without its types: the action, for messages.
+@usableFromInline
+class CaseActionBase {
+  @usableFromInline
+  init() {}
+
+  /// The child's action.
+  var describedAction: Any { () }
+}
+
+/// What a ``CaseAction`` holds: the action of the model (or alert) a case holds, and that
+/// case, which puts a `Payload` back in the enumeration.
+@usableFromInline
+final class CaseActionBox<Payload, ChildAction, Cases>: CaseActionBase {
+  @usableFromInline let action: ChildAction
+  @usableFromInline let embed: (Payload) -> Cases
+
+  @inlinable
+  init(action: ChildAction, embed: @escaping (Payload) -> Cases) {
+    self.action = action
+    self.embed = embed
+    super.init()
+  }
+
+  override var describedAction: Any { action }
 }
 
 extension PresentationAction {
