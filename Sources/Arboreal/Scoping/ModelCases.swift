@@ -47,9 +47,9 @@
 ///
 /// Nothing is found by reflection on the way of an action: a forward runs the two switches,
 /// compares the cases' kinds, and checks that the action's case is the case held by putting
-/// the held model back in the action's case and asking which line of ``child`` answers (so
-/// that two cases holding the same type of model are never confused). Leave the `line` and
-/// `column` arguments of ``CaseChild``'s factories to their defaults: they tell the lines
+/// the child's action in the held case's action and asking which line of ``child(of:)``
+/// answers (so that two cases holding the same type of model are never confused). Leave the
+/// `line` and `column` arguments of the factories to their defaults: they tell the lines
 /// apart.
 public protocol ModelCases: StackScreen {
   /// The actions of every case, one case each: `.editor(Editor.Action)`.
@@ -119,7 +119,8 @@ extension ModelCases {
   }
 }
 
-/// Where a line of a ``ModelCases/child`` switch is: what tells two cases apart.
+/// Where a line of a ``ModelCases/child`` or ``ModelCases/child(of:)`` switch is: what tells
+/// two cases apart.
 @usableFromInline
 struct CaseSite: Equatable {
   @usableFromInline let line: UInt
@@ -151,9 +152,11 @@ public struct CaseChild<Cases: ModelCases> {
   /// The line of the switch that made it.
   @usableFromInline let site: CaseSite
   /// Sends a ``CaseAction`` of this kind to the model held, when the action's case is this
-  /// one. Made in the factories, which are inlined where the enumeration is compiled: it
-  /// captures nothing there (its types are known), so making a `CaseChild` allocates nothing,
-  /// and a forward that the child answers with no effect runs specialised code only.
+  /// one. Made in the factories, which are inlined where the enumeration is compiled: there
+  /// its types are known and what it captures (the case's action, a constant) is folded in,
+  /// so making a `CaseChild` allocates nothing in an optimised build, and a forward that the
+  /// child answers with no effect runs specialised code only, with one cast (the action out
+  /// of its box).
   @usableFromInline let deliver: (CaseAction<Cases>, CaseChild<Cases>, Cases.Environment) -> CaseDelivery
 
   @usableFromInline
@@ -180,18 +183,19 @@ public struct CaseChild<Cases: ModelCases> {
   var environment: Any? { object == nil ? nil : extra }
 
   /// Sends `routed` to the `Child` that `held` holds with `environment`, when `routed`'s case
-  /// is `held`'s: the action's case put around the held model answers from the held case's
-  /// line only when it is that case.
+  /// is `held`'s, whose actions `embed` makes.
   @inlinable
   static func deliver<Child: ArborealModel>(
     _ routed: CaseAction<Cases>, to held: CaseChild<Cases>, as child: Child.Type,
-    environment: Child.Environment
+    embed: (Child.Action) -> Cases.Action, environment: Child.Environment
   ) -> CaseDelivery {
     // Both are of this kind (the caller compared them): the casts hold.
     let child = unsafeDowncast(held.object.unsafelyUnwrapped, to: Child.self)
-    let box = unsafeDowncast(routed.box, to: CaseActionBox<Child, Child.Action, Cases>.self)
-    guard box.embed(child).child.site == held.site else { return .otherCase }
-    guard let fx = childEffects(of: child, box.action, environment) else {
+    let action = routed.action as! Child.Action
+    // The action put in the held case's action answers from the action's own line of
+    // `child(of:)` only when the held case is the action's.
+    guard Cases.child(of: embed(action)).site == routed.site else { return .otherCase }
+    guard let fx = childEffects(of: child, action, environment) else {
       return .delivered
     }
     return .effects(fx, environment)
@@ -218,7 +222,7 @@ public struct CaseChild<Cases: ModelCases> {
       kind: ModelCase<Child>.self, payload: nil, object: child, embed: action,
       environment: nil, site: CaseSite(line: line, column: column),
       deliver: { routed, held, environment in
-        deliver(routed, to: held, as: Child.self, environment: environment)
+        deliver(routed, to: held, as: Child.self, embed: action, environment: environment)
       })
   }
 
@@ -247,7 +251,8 @@ public struct CaseChild<Cases: ModelCases> {
       environment: environment, site: CaseSite(line: line, column: column),
       deliver: { routed, held, environment in
         let map = held.environment.unsafelyUnwrapped as! @Sendable (Cases.Environment) -> Child.Environment
-        return deliver(routed, to: held, as: Child.self, environment: map(environment))
+        return deliver(
+          routed, to: held, as: Child.self, embed: action, environment: map(environment))
       })
   }
 
@@ -275,10 +280,9 @@ public struct CaseChild<Cases: ModelCases> {
       environment: nil, site: CaseSite(line: line, column: column),
       deliver: { routed, held, _ in
         // Both are of this kind (the caller compared them): the casts hold.
-        let box = unsafeDowncast(
-          routed.box, to: CaseActionBox<AlertState<AlertAction>, AlertAction, Cases>.self)
-        let alert = held.payload as! AlertState<AlertAction>
-        return box.embed(alert).child.site == held.site ? .closeAlert : .otherCase
+        let alertAction = routed.action as! AlertAction
+        return Cases.child(of: action(alertAction)).site == routed.site
+          ? .closeAlert : .otherCase
       })
   }
 
@@ -300,19 +304,18 @@ public struct CaseChild<Cases: ModelCases> {
 public struct CaseAction<Cases: ModelCases> {
   /// How this kind of case is handled.
   @usableFromInline let kind: CaseKind.Type
-  /// The child's action and the case it is for, typed: a `CaseActionBox<Payload,
-  /// ChildAction, Cases>` of the kind's types. One allocation, so that the case's `deliver`
-  /// reads them with no cast.
-  @usableFromInline let box: CaseActionBase
+  /// The child's action (`Child.Action`), or the alert's.
+  @usableFromInline let action: Any
+  /// The line of the ``ModelCases/child(of:)`` switch that made it: what tells the action's
+  /// case from another case holding the same type.
+  @usableFromInline let site: CaseSite
 
   @usableFromInline
-  init(kind: CaseKind.Type, box: CaseActionBase) {
+  init(kind: CaseKind.Type, action: Any, site: CaseSite) {
     self.kind = kind
-    self.box = box
+    self.action = action
+    self.site = site
   }
-
-  /// The child's action, for messages.
-  var action: Any { box.describedAction }
 
   /// An action of the model a case holds.
   ///
@@ -322,15 +325,18 @@ public struct CaseAction<Cases: ModelCases> {
   ///
   /// - Parameters:
   ///   - action: The model's action.
-  ///   - embed: The case that holds the model: `Destination.editor`.
+  ///   - embed: The case that holds the model: `Destination.editor`. It pairs the action with
+  ///     its model's type, for the compiler; it is not called.
+  ///   - line: Leave the default: it tells the cases apart.
+  ///   - column: Leave the default.
   /// - Returns: The action's case.
   @inlinable
   public static func model<Child: ArborealModel>(
-    _ action: Child.Action, in embed: @escaping (Child) -> Cases
+    _ action: Child.Action, in embed: (Child) -> Cases,
+    line: UInt = #line, column: UInt = #column
   ) -> CaseAction {
     CaseAction(
-      kind: ModelCase<Child>.self,
-      box: CaseActionBox<Child, Child.Action, Cases>(action: action, embed: embed))
+      kind: ModelCase<Child>.self, action: action, site: CaseSite(line: line, column: column))
   }
 
   /// The action of a button of the alert a case holds.
@@ -341,43 +347,20 @@ public struct CaseAction<Cases: ModelCases> {
   ///
   /// - Parameters:
   ///   - action: The button's action.
-  ///   - embed: The case that holds the alert: `Destination.alert`.
+  ///   - embed: The case that holds the alert: `Destination.alert`. It pairs the action with
+  ///     the alert's type, for the compiler; it is not called.
+  ///   - line: Leave the default: it tells the cases apart.
+  ///   - column: Leave the default.
   /// - Returns: The action's case.
   @inlinable
   public static func alert<AlertAction: Sendable>(
-    _ action: AlertAction, in embed: @escaping (AlertState<AlertAction>) -> Cases
+    _ action: AlertAction, in embed: (AlertState<AlertAction>) -> Cases,
+    line: UInt = #line, column: UInt = #column
   ) -> CaseAction {
     CaseAction(
-      kind: AlertCase<AlertAction>.self,
-      box: CaseActionBox<AlertState<AlertAction>, AlertAction, Cases>(action: action, embed: embed))
+      kind: AlertCase<AlertAction>.self, action: action,
+      site: CaseSite(line: line, column: column))
   }
-}
-
-/// What a ``CaseAction`` holds, seen without its types: the action, for messages.
-@usableFromInline
-class CaseActionBase {
-  @usableFromInline
-  init() {}
-
-  /// The child's action.
-  var describedAction: Any { () }
-}
-
-/// What a ``CaseAction`` holds: the action of the model (or alert) a case holds, and that
-/// case, which puts a `Payload` back in the enumeration.
-@usableFromInline
-final class CaseActionBox<Payload, ChildAction, Cases>: CaseActionBase {
-  @usableFromInline let action: ChildAction
-  @usableFromInline let embed: (Payload) -> Cases
-
-  @inlinable
-  init(action: ChildAction, embed: @escaping (Payload) -> Cases) {
-    self.action = action
-    self.embed = embed
-    super.init()
-  }
-
-  override var describedAction: Any { action }
 }
 
 extension PresentationAction {
