@@ -29,18 +29,18 @@ final class MeetingsApp {
 
   private var detail: ViewStore<MeetingDetail>? {
     topID.flatMap {
-      store.viewStore(MeetingList.path, id: $0, case: MeetingList.Path.detail)
+      store.viewStore(MeetingList.path[case: MeetingList.Path.detail], id: $0)
     }
   }
 
   private var record: ViewStore<RecordMeeting>? {
     topID.flatMap {
-      store.viewStore(MeetingList.path, id: $0, case: MeetingList.Path.record)
+      store.viewStore(MeetingList.path[case: MeetingList.Path.record], id: $0)
     }
   }
 
   private var editor: ViewStore<MeetingEditor>? {
-    detail?.viewStore(MeetingDetail.destination, case: MeetingDetail.Destination.editor)
+    detail?.viewStore(MeetingDetail.destination[case: MeetingDetail.Destination.editor])
   }
 
   /// The alert the detail screen shows, if any.

@@ -187,12 +187,12 @@ import Testing
 
   @Test func aViewStoreOfACaseSendsThroughTheRouteDeclaredOnce() throws {
     let (store, _) = makeRoot()
-    #expect(store.viewStore(Root.destination, case: Root.Destination.counter) == nil)
+    #expect(store.viewStore(Root.destination[case: Root.Destination.counter]) == nil)
     store.send(.showCounter)
-    let counter = try #require(store.viewStore(Root.destination, case: Root.Destination.counter))
+    let counter = try #require(store.viewStore(Root.destination[case: Root.Destination.counter]))
     counter.send(.increment)
     #expect(counter.state.count == 1)
-    #expect(store.viewStore(Root.destination, case: Root.Destination.job) == nil)
+    #expect(store.viewStore(Root.destination[case: Root.Destination.job]) == nil)
     store.send(.showJob(1))
     #expect(!counter.isPresent)
   }
@@ -411,10 +411,10 @@ import Testing
     #expect(store.state.path[id: 0, case: Navigator.Path.counter]?.count == 1)
     #expect(store.state.path[id: 0, case: Navigator.Path.job] == nil)
     #expect(store.state.path[id: 1, case: Navigator.Path.job]?.id == 1)
-    let counter = try #require(store.viewStore(Navigator.path, id: 0, case: Navigator.Path.counter))
+    let counter = try #require(store.viewStore(Navigator.path[case: Navigator.Path.counter], id: 0))
     counter.send(.increment)
     #expect(counter.state.count == 2)
-    #expect(store.viewStore(Navigator.path, id: 0, case: Navigator.Path.job) == nil)
+    #expect(store.viewStore(Navigator.path[case: Navigator.Path.job], id: 0) == nil)
   }
 
   @Test func poppingAScreenOfAnyKindEndsItsEffects() async {

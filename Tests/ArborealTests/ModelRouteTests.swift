@@ -128,8 +128,8 @@ private final class Switchboard: ArborealModel {
     case .sheet: cancel(Self.sheet)
     case .row(let id): cancel(Self.rows, id: id)
     case .path(let id): cancel(Self.path, id: id)
-    case .destination: cancel(Self.destination, case: Place.ticker)
-    case .screen(let id): cancel(Self.screens, id: id, case: Place.ticker)
+    case .destination: cancel(Self.destination[case: Place.ticker])
+    case .screen(let id): cancel(Self.screens[case: Place.ticker], id: id)
     }
   }
 }
@@ -147,7 +147,7 @@ private final class Listener: SubscribingModel {
 /// only in how they declare it.
 private protocol ListenerHost: ArborealModel
 where Action == ListenerHostAction, Environment == Void {
-  static var route: ModelRoute<Self, Listener?, PresentationAction<Void>> { get }
+  static var route: ModelRoute<Self, Listener, Void, PresentationAction<Void>> { get }
   var listener: Listener? { get set }
 }
 
@@ -184,7 +184,7 @@ private final class Mindful: ListenerHost {
 
 /// Makes its route afresh at each use (a computed `static var`): listed all the same.
 private final class Recomputing: ListenerHost {
-  static var route: ModelRoute<Recomputing, Listener?, PresentationAction<Void>> {
+  static var route: ModelRoute<Recomputing, Listener, Void, PresentationAction<Void>> {
     ChildRoute.child(\Recomputing.listener, tag: ListenerHostAction.listener)
   }
   static var routes: [ChildRoute<Recomputing>] { [route] }
@@ -281,7 +281,7 @@ private final class Wide: ArborealModel {
     #expect(store.viewStore(Switchboard.sheet) == nil)
     #expect(store.viewStore(Switchboard.rows, id: 3) == nil)
     #expect(store.viewStores(Switchboard.rows).isEmpty)
-    #expect(store.viewStore(Switchboard.destination, case: Place.ticker) == nil)
+    #expect(store.viewStore(Switchboard.destination[case: Place.ticker]) == nil)
     store.send(.fill)
 
     store.viewStore(Switchboard.counter).send(.tapped)
@@ -292,11 +292,11 @@ private final class Wide: ArborealModel {
     let pushed = try #require(store.state.path.elementIDs.first)
     try #require(store.viewStore(Switchboard.path, id: pushed)).send(.tapped)
     #expect(store.viewStores(Switchboard.path).count == 1)
-    try #require(store.viewStore(Switchboard.destination, case: Place.ticker)).send(.tapped)
+    try #require(store.viewStore(Switchboard.destination[case: Place.ticker])).send(.tapped)
     let screen = try #require(store.state.screens.elementIDs.first)
-    try #require(store.viewStore(Switchboard.screens, id: screen, case: Place.ticker)).send(.tapped)
+    try #require(store.viewStore(Switchboard.screens[case: Place.ticker], id: screen)).send(.tapped)
     let question = try #require(store.state.screens.elementIDs.last)
-    #expect(store.viewStore(Switchboard.screens, id: question, case: Place.ticker) == nil)
+    #expect(store.viewStore(Switchboard.screens[case: Place.ticker], id: question) == nil)
 
     let board = store.state
     #expect(board.counter.taps == 1)

@@ -120,7 +120,7 @@ extension ChildRoute {
   public static func child<Child: ArborealModel>(
     _ path: KeyPath<Parent, Child>,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
-  ) -> ModelRoute<Parent, Child, Child.Action> where Child.Environment == Parent.Environment {
+  ) -> ModelRoute<Parent, Child, Held, Child.Action> where Child.Environment == Parent.Environment {
     child(path, environment: { $0 }, tag: tag)
   }
 
@@ -136,7 +136,7 @@ extension ChildRoute {
     _ path: KeyPath<Parent, Child>,
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
-  ) -> ModelRoute<Parent, Child, Child.Action> {
+  ) -> ModelRoute<Parent, Child, Held, Child.Action> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     return heldRoute(path, environment: environment, tag: tag) { parent, action, services in
       parent.forward(action, to: path, environment: environment(services), tag: tag)
@@ -153,7 +153,7 @@ extension ChildRoute {
   public static func child<Child: ArborealModel>(
     _ path: KeyPath<Parent, Child?>,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
-  ) -> ModelRoute<Parent, Child?, Child.Action> where Child.Environment == Parent.Environment {
+  ) -> ModelRoute<Parent, Child, Void, Child.Action> where Child.Environment == Parent.Environment {
     child(path, environment: { $0 }, tag: tag)
   }
 
@@ -169,7 +169,7 @@ extension ChildRoute {
     _ path: KeyPath<Parent, Child?>,
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
-  ) -> ModelRoute<Parent, Child?, Child.Action> {
+  ) -> ModelRoute<Parent, Child, Void, Child.Action> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     return optionalRoute(path, environment: environment, tag: tag) { parent, action, services in
       parent.forward(action, to: path, environment: environment(services), tag: tag)
@@ -187,7 +187,7 @@ extension ChildRoute {
   public static func child<Child: ArborealModel>(
     _ path: ReferenceWritableKeyPath<Parent, Child?>,
     tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Parent.Action
-  ) -> ModelRoute<Parent, Child?, PresentationAction<Child.Action>>
+  ) -> ModelRoute<Parent, Child, Void, PresentationAction<Child.Action>>
   where Child.Environment == Parent.Environment {
     child(path, environment: { $0 }, tag: tag)
   }
@@ -204,7 +204,7 @@ extension ChildRoute {
     _ path: ReferenceWritableKeyPath<Parent, Child?>,
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Parent.Action
-  ) -> ModelRoute<Parent, Child?, PresentationAction<Child.Action>> {
+  ) -> ModelRoute<Parent, Child, Void, PresentationAction<Child.Action>> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     return presentedRoute(path, environment: environment, tag: tag) { parent, action, services in
       parent.forward(action, to: path, environment: environment(services), tag: tag)
@@ -223,7 +223,9 @@ extension ChildRoute {
   public static func children<Children: Collection>(
     _ path: KeyPath<Parent, Children>,
     tag: @escaping @Sendable (Children.Element.ID, Children.Element.Action) -> Parent.Action
-  ) -> ModelRoute<Parent, Children, (Children.Element.ID, Children.Element.Action)>
+  ) -> ModelRoute<
+    Parent, Children.Element, Children.Element.ID, (Children.Element.ID, Children.Element.Action)
+  >
   where
     Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable,
     Children.Element.Environment == Parent.Environment
@@ -244,7 +246,9 @@ extension ChildRoute {
     _ path: KeyPath<Parent, Children>,
     environment: @escaping @Sendable (Parent.Environment) -> Children.Element.Environment,
     tag: @escaping @Sendable (Children.Element.ID, Children.Element.Action) -> Parent.Action
-  ) -> ModelRoute<Parent, Children, (Children.Element.ID, Children.Element.Action)>
+  ) -> ModelRoute<
+    Parent, Children.Element, Children.Element.ID, (Children.Element.ID, Children.Element.Action)
+  >
   where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     return collectionRoute(path, environment: environment, tag: tag) {
@@ -265,7 +269,7 @@ extension ChildRoute {
   public static func stack<Element: ArborealModel>(
     _ path: ReferenceWritableKeyPath<Parent, ModelStack<Element>>,
     tag: @escaping @Sendable (StackAction<Element.Action>) -> Parent.Action
-  ) -> ModelRoute<Parent, ModelStack<Element>, StackAction<Element.Action>>
+  ) -> ModelRoute<Parent, Element, StackElementID, StackAction<Element.Action>>
   where Element.Environment == Parent.Environment {
     stack(path, environment: { $0 }, tag: tag)
   }
@@ -282,7 +286,7 @@ extension ChildRoute {
     _ path: ReferenceWritableKeyPath<Parent, ModelStack<Element>>,
     environment: @escaping @Sendable (Parent.Environment) -> Element.Environment,
     tag: @escaping @Sendable (StackAction<Element.Action>) -> Parent.Action
-  ) -> ModelRoute<Parent, ModelStack<Element>, StackAction<Element.Action>> {
+  ) -> ModelRoute<Parent, Element, StackElementID, StackAction<Element.Action>> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     return stackRoute(path, environment: environment, tag: tag) { parent, action, services in
       parent.forward(action, in: path, environment: environment(services), tag: tag)
@@ -299,7 +303,7 @@ extension ChildRoute {
   public static func stack<Cases: ModelCases>(
     _ path: ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
     tag: @escaping @Sendable (StackAction<Cases.Action>) -> Parent.Action
-  ) -> ModelRoute<Parent, ModelStack<Cases>, StackAction<Cases.Action>>
+  ) -> CasesRoute<Parent, Cases, StackElementID, StackAction<Cases.Action>>
   where Cases.Environment == Parent.Environment {
     stack(path, environment: { $0 }, tag: tag)
   }
@@ -316,7 +320,7 @@ extension ChildRoute {
     _ path: ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
     environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
     tag: @escaping @Sendable (StackAction<Cases.Action>) -> Parent.Action
-  ) -> ModelRoute<Parent, ModelStack<Cases>, StackAction<Cases.Action>> {
+  ) -> CasesRoute<Parent, Cases, StackElementID, StackAction<Cases.Action>> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     return caseStackRoute(path, environment: environment, tag: tag) { parent, action, services in
       parent.forward(action, in: path, environment: environment(services), tag: tag)
@@ -333,7 +337,7 @@ extension ChildRoute {
   public static func destination<Cases: ModelCases>(
     _ path: ReferenceWritableKeyPath<Parent, Cases?>,
     tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
-  ) -> ModelRoute<Parent, Cases?, PresentationAction<Cases.Action>>
+  ) -> CasesRoute<Parent, Cases, Void, PresentationAction<Cases.Action>>
   where Cases.Environment == Parent.Environment {
     destination(path, environment: { $0 }, tag: tag)
   }
@@ -350,7 +354,7 @@ extension ChildRoute {
     _ path: ReferenceWritableKeyPath<Parent, Cases?>,
     environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
     tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
-  ) -> ModelRoute<Parent, Cases?, PresentationAction<Cases.Action>> {
+  ) -> CasesRoute<Parent, Cases, Void, PresentationAction<Cases.Action>> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     return destinationRoute(path, environment: environment, tag: tag) { parent, action, services in
       parent.forward(action, to: path, environment: environment(services), tag: tag)
@@ -367,7 +371,7 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action,
     forward: @escaping RouteForward<Parent, Child.Action>
-  ) -> ModelRoute<Parent, Child, Child.Action> {
+  ) -> ModelRoute<Parent, Child, Held, Child.Action> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     let following = models(
       of: Child.self, path, environment: environment,
@@ -375,7 +379,11 @@ extension ChildRoute {
       wrap: { parent, fx, child, _, environment in
         parent.forwarded(fx, of: child, at: path, environment: environment, tag: tag)
       })
-    return ModelRoute(following: following, path: path, tag: tag, forward: forward)
+    return ModelRoute(
+      following: following, path: path, forward: forward,
+      find: { parent, _ in parent[keyPath: path] },
+      all: { [(Held(), $0[keyPath: path])] },
+      embedding: { _, _ in tag }, effectKey: { _ in nil }, keyName: { _ in nil })
   }
 
   /// The rest of `child(_:environment:tag:)`, out of line: all but the `forward`, which is
@@ -386,7 +394,7 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action,
     forward: @escaping RouteForward<Parent, Child.Action>
-  ) -> ModelRoute<Parent, Child?, Child.Action> {
+  ) -> ModelRoute<Parent, Child, Void, Child.Action> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     let following = models(
       of: Child.self, path, environment: environment,
@@ -394,7 +402,12 @@ extension ChildRoute {
       wrap: { parent, fx, child, _, environment in
         parent.forwarded(fx, of: child, atOptional: path, environment: environment, tag: tag)
       })
-    return ModelRoute(following: following, path: path, tag: tag, forward: forward)
+    return ModelRoute(
+      following: following, path: path, forward: forward,
+      find: { parent, _ in parent[keyPath: path] },
+      all: { parent in parent[keyPath: path].map { [((), $0)] } ?? [] },
+      embedding: { _, _ in tag }, effectKey: { _ in nil },
+      keyName: { _ in "\(Child.self) (presented in \(Parent.self))" })
   }
 
   /// The rest of `child(_:environment:tag:)`, out of line: all but the `forward`, which is
@@ -405,7 +418,7 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Parent.Action,
     forward: @escaping RouteForward<Parent, PresentationAction<Child.Action>>
-  ) -> ModelRoute<Parent, Child?, PresentationAction<Child.Action>> {
+  ) -> ModelRoute<Parent, Child, Void, PresentationAction<Child.Action>> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     let following = models(
       of: Child.self, path, environment: environment,
@@ -413,7 +426,12 @@ extension ChildRoute {
       wrap: { parent, fx, child, _, environment in
         parent.forwarded(fx, of: child, presentedAt: path, environment: environment, tag: tag)
       })
-    return ModelRoute(following: following, path: path, tag: tag, forward: forward)
+    return ModelRoute(
+      following: following, path: path, forward: forward,
+      find: { parent, _ in parent[keyPath: path] },
+      all: { parent in parent[keyPath: path].map { [((), $0)] } ?? [] },
+      embedding: { _, _ in { tag(.presented($0)) } }, effectKey: { _ in nil },
+      keyName: { _ in "\(Child.self) (presented in \(Parent.self))" })
   }
 
   /// The rest of `children(_:environment:tag:)`, out of line: all but the `forward`, which is
@@ -424,7 +442,9 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Children.Element.Environment,
     tag: @escaping @Sendable (Children.Element.ID, Children.Element.Action) -> Parent.Action,
     forward: @escaping RouteForward<Parent, (Children.Element.ID, Children.Element.Action)>
-  ) -> ModelRoute<Parent, Children, (Children.Element.ID, Children.Element.Action)>
+  ) -> ModelRoute<
+    Parent, Children.Element, Children.Element.ID, (Children.Element.ID, Children.Element.Action)
+  >
   where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     let following = models(
@@ -437,7 +457,12 @@ extension ChildRoute {
         return parent.forwarded(
           fx, of: child, in: path, environment: environment, tag: { tag(id, $0) })
       })
-    return ModelRoute(following: following, path: path, tag: { tag($0.0, $0.1) }, forward: forward)
+    return ModelRoute(
+      following: following, path: path, forward: forward,
+      find: { parent, id in parent[keyPath: path].first { $0.id == id } },
+      all: { parent in parent[keyPath: path].map { ($0.id, $0) } },
+      embedding: { _, id in { tag(id, $0) } }, effectKey: { AnyHashable($0) },
+      keyName: { "\(Children.Element.self)[\(String(reflecting: $0))]" })
   }
 
   /// The rest of `stack(_:environment:tag:)`, out of line: all but the `forward`, which is
@@ -448,7 +473,7 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Element.Environment,
     tag: @escaping @Sendable (StackAction<Element.Action>) -> Parent.Action,
     forward: @escaping RouteForward<Parent, StackAction<Element.Action>>
-  ) -> ModelRoute<Parent, ModelStack<Element>, StackAction<Element.Action>> {
+  ) -> ModelRoute<Parent, Element, StackElementID, StackAction<Element.Action>> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     let following = models(
       of: Element.self, path, environment: environment,
@@ -462,7 +487,16 @@ extension ChildRoute {
         return parent.forwarded(
           fx, of: child, on: path, id: id, environment: environment, tag: tag)
       })
-    return ModelRoute(following: following, path: path, tag: tag, forward: forward)
+    return ModelRoute(
+      following: following, path: path, forward: forward,
+      find: { parent, id in parent[keyPath: path][id: id] },
+      all: { parent in
+        let stack = parent[keyPath: path]
+        return zip(stack.elementIDs, stack).map { ($0, $1) }
+      },
+      embedding: { _, id in { tag(.element(id: id, action: $0)) } },
+      effectKey: { AnyHashable($0) },
+      keyName: { "\(Element.self)[\(String(reflecting: $0))]" })
   }
 
   /// The rest of `stack(_:environment:tag:)`, out of line: all but the `forward`, which is
@@ -473,7 +507,7 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
     tag: @escaping @Sendable (StackAction<Cases.Action>) -> Parent.Action,
     forward: @escaping RouteForward<Parent, StackAction<Cases.Action>>
-  ) -> ModelRoute<Parent, ModelStack<Cases>, StackAction<Cases.Action>> {
+  ) -> CasesRoute<Parent, Cases, StackElementID, StackAction<Cases.Action>> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     let following = cases(
       of: Cases.self, path, environment: environment,
@@ -492,7 +526,16 @@ extension ChildRoute {
         guard let id = key?.base as? StackElementID else { return nil }
         return parent[keyPath: path][id: id].map { ($0, CasePlace.screen(id, of: path, tag: tag)) }
       })
-    return ModelRoute(following: following, path: path, tag: tag, forward: forward)
+    return CasesRoute(
+      following: following, path: path, forward: forward,
+      find: { parent, id in parent[keyPath: path][id: id] },
+      all: { parent in
+        let stack = parent[keyPath: path]
+        return zip(stack.elementIDs, stack).map { ($0, $1) }
+      },
+      embed: { id, action in tag(.element(id: id, action: action)) },
+      effectKey: { AnyHashable($0) },
+      keyName: { "\(Cases.self)[\(String(reflecting: $0))]" })
   }
 
   /// The rest of `destination(_:environment:tag:)`, out of line: all but the `forward`, which is
@@ -503,7 +546,7 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
     tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action,
     forward: @escaping RouteForward<Parent, PresentationAction<Cases.Action>>
-  ) -> ModelRoute<Parent, Cases?, PresentationAction<Cases.Action>> {
+  ) -> CasesRoute<Parent, Cases, Void, PresentationAction<Cases.Action>> {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     let following = cases(
       of: Cases.self, path, environment: environment,
@@ -513,7 +556,12 @@ extension ChildRoute {
       place: { parent, _ in
         parent[keyPath: path].map { ($0, CasePlace.destination(path, tag: tag)) }
       })
-    return ModelRoute(following: following, path: path, tag: tag, forward: forward)
+    return CasesRoute(
+      following: following, path: path, forward: forward,
+      find: { parent, _ in parent[keyPath: path] },
+      all: { parent in parent[keyPath: path].map { [((), $0)] } ?? [] },
+      embed: { _, action in tag(.presented(action)) }, effectKey: { _ in nil },
+      keyName: { _ in "\(Cases.self) (presented in \(Parent.self))" })
   }
 
   // MARK: Builders

@@ -1,7 +1,7 @@
 import ArborealTracking
 
 /// A route declared once and used everywhere a child is reached: in ``ArborealModel/routes``,
-/// in the parent's `forward`, in a view store and in a cancellation.
+/// in the parent's `forward`, in view stores and in cancellations.
 ///
 /// ```swift
 /// final class MeetingDetail: ArborealModel {
@@ -15,39 +15,157 @@ import ArborealTracking
 ///       return forward(action, to: Self.destination, environment: environment)
 ///     …
 ///
-/// let editor = store.viewStore(MeetingDetail.destination, case: Destination.editor)
+/// let editor = store.viewStore(MeetingDetail.destination[case: Destination.editor])
 /// ```
 ///
-/// Every factory of ``ChildRoute`` makes one. Its type says what the parent holds (`Held`: the
-/// child, an optional child, a collection, a ``ModelStack``, an optional enumeration) and what
-/// its `forward` takes (`Input`: the child's action, a ``PresentationAction``, a
-/// ``StackAction``, or a collection's identifier and action), so a route used in the wrong
-/// place, or a tag that does not fit the property, is a compile error. The spelled-out
-/// `forward(_:to:environment:tag:)` and `viewStore(get:tag:)` forms remain for a child reached
-/// once; a route does the same through them.
+/// Every factory of ``ChildRoute`` makes one; a route is one value whatever the kind of place,
+/// and the same few verbs take every kind:
 ///
-/// Invariant (why `@unchecked Sendable` holds): `path` is an immutable key path, `tag` is
-/// `@Sendable`, and `forward` only runs on the main actor.
-public final class ModelRoute<Parent: ArborealModel, Held, Input>: ChildRoute<Parent>,
-  @unchecked Sendable
-{
-  /// Where the parent holds the child or children.
-  let path: KeyPath<Parent, Held>
-  /// Makes the parent's action of what `forward` takes.
-  let tag: @Sendable (Input) -> Parent.Action
+/// | verb | takes |
+/// |---|---|
+/// | ``ArborealModel/forward(_:to:environment:)`` | every route: what its `tag` takes (`Input`) |
+/// | ``ArborealModel/forward(_:to:id:environment:)`` | a collection's, with a child's identifier |
+/// | ``ArborealStore/viewStore(_:)-(ModelRoute<Model,Child,Held,Input>)`` | a child always held |
+/// | ``ArborealStore/viewStore(_:)-(ModelRoute<Model,Child,Void,Input>)`` | an optional child |
+/// | ``ArborealStore/viewStore(_:id:)`` | a keyed child: by identifier, on a stack |
+/// | ``ArborealStore/viewStores(_:)`` | every child a route holds, in order |
+/// | ``ArborealModel/cancel(_:)`` | every child a route holds now |
+/// | ``ArborealModel/cancel(_:id:)`` | one keyed child |
+///
+/// The route of an enumeration's case is made from the enumeration's route:
+/// `Self.destination[case: Destination.editor]`, `Self.path[case: Path.detail]` (keyed by the
+/// screen's identifier); it takes the same verbs as any route of one model.
+///
+/// The type says what the parent's `forward` takes (`Input`: the child's action, a
+/// ``PresentationAction``, a ``StackAction``, or a collection's identifier and action), the
+/// child's type, and how one child is found (`Key`: ``Held`` for a child always there, `Void`
+/// for an optional one, an identifier or a ``StackElementID``), so a route used in the wrong
+/// place, or a tag that does not fit the property, is a compile error.
+///
+/// Invariant (why `@unchecked Sendable` holds): every stored property is a `let` holding a
+/// closure that captures only key paths (immutable values) and `@Sendable` closures, called
+/// in the isolation of the store whose model the route reads.
+public class InputRoute<Parent: ArborealModel, Input>: ChildRoute<Parent>, @unchecked Sendable {
+  /// Where the parent holds the child or children (a key path), for the check of `routes`.
+  let path: AnyKeyPath
   /// Sends `Input` to the child, from the parent's services, and returns the child's effects
   /// as the parent's.
   let forward: RouteForward<Parent, Input>
 
-  init(
-    following route: ChildRoute<Parent>, path: KeyPath<Parent, Held>,
-    tag: @escaping @Sendable (Input) -> Parent.Action,
-    forward: @escaping RouteForward<Parent, Input>
-  ) {
+  init(following route: ChildRoute<Parent>, path: AnyKeyPath, forward: @escaping RouteForward<Parent, Input>) {
     self.path = path
-    self.tag = tag
     self.forward = forward
     super.init(following: route)
+  }
+}
+
+/// The key of a child that its parent always holds: there is only one, and a view store of it
+/// is never nil.
+public struct Held: Sendable {
+  init() {}
+}
+
+/// A route to child models of one type: what view stores and cancellations take. See
+/// ``InputRoute`` for the verbs.
+///
+/// Invariant (why `@unchecked Sendable` holds): as ``InputRoute``'s.
+public final class ModelRoute<Parent: ArborealModel, Child: ArborealModel, Key, Input>:
+  InputRoute<Parent, Input>, @unchecked Sendable
+{
+  /// The child with `key` now, or nil.
+  let find: (Parent, Key) -> Child?
+  /// Every child the route holds now, with its key, in order.
+  let all: (Parent) -> [(key: Key, child: Child)]
+  /// How a view store of the child with `key` sends its actions, learnt from the parent now;
+  /// nil when the child cannot be sent to (its case is gone).
+  let embedding: (Parent, Key) -> ((Child.Action) -> Parent.Action)?
+  /// The key under which `forward` owns the child's effects (nil for an unkeyed child).
+  let effectKey: (Key) -> AnyHashable?
+  /// The child's name in a view store's report of a dropped send (`Row[2]`); nil for a child
+  /// always there.
+  let keyName: (Key) -> String?
+
+  init(
+    following route: ChildRoute<Parent>, path: AnyKeyPath,
+    forward: @escaping RouteForward<Parent, Input>,
+    find: @escaping (Parent, Key) -> Child?,
+    all: @escaping (Parent) -> [(key: Key, child: Child)],
+    embedding: @escaping (Parent, Key) -> ((Child.Action) -> Parent.Action)?,
+    effectKey: @escaping (Key) -> AnyHashable?,
+    keyName: @escaping (Key) -> String?
+  ) {
+    self.find = find
+    self.all = all
+    self.embedding = embedding
+    self.effectKey = effectKey
+    self.keyName = keyName
+    super.init(following: route, path: path, forward: forward)
+  }
+}
+
+/// A route to the values of a ``ModelCases`` enumeration (an optional destination, or the
+/// screens of a stack of several kinds): what `forward` takes, and what routes to one case are
+/// made of (``subscript(case:)``).
+///
+/// Invariant (why `@unchecked Sendable` holds): as ``InputRoute``'s.
+public final class CasesRoute<Parent: ArborealModel, Cases: ModelCases, Key, Input>:
+  InputRoute<Parent, Input>, @unchecked Sendable
+{
+  /// The value with `key` now, or nil.
+  let find: (Parent, Key) -> Cases?
+  /// Every value the route holds now, with its key, in order.
+  let all: (Parent) -> [(key: Key, value: Cases)]
+  /// Makes the parent's action of an action of the value with `key`.
+  let embed: @Sendable (Key, Cases.Action) -> Parent.Action
+  /// The key under which `forward` owns a child's effects.
+  let effectKey: (Key) -> AnyHashable?
+  /// The key in a view store's name.
+  let keyName: (Key) -> String?
+
+  init(
+    following route: ChildRoute<Parent>, path: AnyKeyPath,
+    forward: @escaping RouteForward<Parent, Input>,
+    find: @escaping (Parent, Key) -> Cases?,
+    all: @escaping (Parent) -> [(key: Key, value: Cases)],
+    embed: @escaping @Sendable (Key, Cases.Action) -> Parent.Action,
+    effectKey: @escaping (Key) -> AnyHashable?,
+    keyName: @escaping (Key) -> String?
+  ) {
+    self.find = find
+    self.all = all
+    self.embed = embed
+    self.effectKey = effectKey
+    self.keyName = keyName
+    super.init(following: route, path: path, forward: forward)
+  }
+
+  /// The route to the model one case holds, within this route: what view stores and
+  /// cancellations of that case take.
+  ///
+  /// ```swift
+  /// let editor = store.viewStore(MeetingDetail.destination[case: Destination.editor])
+  /// let detail = store.viewStore(MeetingList.path[case: Path.detail], id: 0)
+  /// ```
+  ///
+  /// - Parameter embed: The case: `Destination.editor`.
+  /// - Returns: The route; `forward` through it is `forward` through this one.
+  public subscript<Child: ArborealModel>(case embed: @escaping (Child) -> Cases)
+    -> ModelRoute<Parent, Child, Key, Input>
+  {
+    let (find, all, embedCases) = (self.find, self.all, self.embed)
+    return ModelRoute(
+      following: self, path: path, forward: forward,
+      find: { find($0, $1)?[case: embed] },
+      all: { parent in
+        all(parent).compactMap { entry in entry.value[case: embed].map { (entry.key, $0) } }
+      },
+      embedding: { parent, key in
+        guard let value = find(parent, key), value[case: embed] != nil,
+          let embedChild = Cases.embedding(actionsOf: Child.self, heldIn: value)
+        else { return nil }
+        return { embedCases(key, embedChild($0)) }
+      },
+      effectKey: effectKey, keyName: keyName)
   }
 }
 
@@ -71,23 +189,23 @@ extension ArborealModel {
   ///   return forward(action, to: Self.path, environment: environment)
   /// ```
   ///
-  /// The same as the `forward` the route's kind spells out (with the route's key path, its
-  /// `environment` applied to `environment`, and its tag): a presentation dismisses on
-  /// `.dismiss`, a stack pops on `.popFrom(id:)`, an absent child drops the action and reports
-  /// it in debug builds. In debug builds, a route whose children subscribe or declare routes
-  /// of their own, but which this model's ``ArborealModel/routes`` does not list, is reported
-  /// once to ``ArborealDiagnostics/droppedActionHandler``: without it, their work would start
-  /// only when an action reaches them.
+  /// A presentation dismisses on `.dismiss`, a stack pops on `.popFrom(id:)`, an alert of an
+  /// enumeration closes on any button, and an action for a child that is not there is
+  /// dropped and reported in debug builds. In debug builds, a route whose children subscribe
+  /// or declare routes of their own, but which this model's ``ArborealModel/routes`` does not
+  /// list, is reported once to ``ArborealDiagnostics/droppedActionHandler``: without it, their
+  /// work would start only when an action reaches them.
   ///
   /// - Parameters:
-  ///   - input: What the route's `forward` takes: the child's action, a
-  ///     ``PresentationAction`` or a ``StackAction``.
+  ///   - input: What the route's `tag` takes: the child's action, a ``PresentationAction`` or
+  ///     a ``StackAction``.
   ///   - route: The route, declared once (`static let destination = ChildRoute.destination(…)`).
   ///   - environment: This model's services; the route makes the child's.
   /// - Returns: The child's effects, tagged.
-  /// - Complexity: That of the route's kind of `forward`.
-  public func forward<Held, Input>(
-    _ input: Input, to route: ModelRoute<Self, Held, Input>, environment: Environment
+  /// - Complexity: That of the route's kind: O(1) to find a held, optional or presented child
+  ///   or a case, O(log *n*) a screen among *n*; plus the child's update.
+  public func forward<Input>(
+    _ input: Input, to route: InputRoute<Self, Input>, environment: Environment
   ) -> Fx<Action> {
     let fx = route.forward(self, input, environment)
     #if DEBUG
@@ -104,9 +222,6 @@ extension ArborealModel {
   ///   return forward(action, to: Self.rows, id: id, environment: environment)
   /// ```
   ///
-  /// The same as ``forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.ID,Children.Element.Action)->Self.Action)``
-  /// with the route's key path, services and tag.
-  ///
   /// - Parameters:
   ///   - action: The child's action.
   ///   - route: The route, declared once (`static let rows = ChildRoute.children(…)`).
@@ -114,16 +229,15 @@ extension ArborealModel {
   ///   - environment: This model's services; the route makes the child's.
   /// - Returns: The child's effects, tagged; ``Fx/none`` when there is no such child.
   /// - Complexity: O(*n*) to find the child among *n*, plus the child's update.
-  public func forward<Children: Collection>(
-    _ action: Children.Element.Action,
-    to route: ModelRoute<Self, Children, (Children.Element.ID, Children.Element.Action)>,
-    id: Children.Element.ID,
-    environment: Environment
-  ) -> Fx<Action> where Children.Element: ArborealModel & Identifiable {
+  public func forward<Child: ArborealModel, Key>(
+    _ action: Child.Action, to route: ModelRoute<Self, Child, Key, (Key, Child.Action)>,
+    id: Key, environment: Environment
+  ) -> Fx<Action> {
+    let fx = route.forward(self, (id, action), environment)
     #if DEBUG
       RouteDeclarations.check(route)
     #endif
-    return route.forward(self, (id, action), environment)
+    return fx
   }
 }
 
@@ -132,15 +246,16 @@ extension ArborealModel {
 enum RouteDeclarations {
   private static let checked = Locked.make(Set<ObjectIdentifier>())
 
-  static func check<Parent: ArborealModel, Held, Input>(_ route: ModelRoute<Parent, Held, Input>) {
+  static func check<Parent: ArborealModel, Input>(_ route: InputRoute<Parent, Input>) {
     // Listed as this instance, or as another made the same way (a computed `static var`).
-    guard checked.withLock({ $0.insert(ObjectIdentifier(route)).inserted }), route.hasFollowedChildren(),
+    guard route.hasFollowedChildren(),
+      checked.withLock({ $0.insert(ObjectIdentifier(route)).inserted }),
       !Parent.routes.contains(where: {
-        $0 === route || ($0 as? ModelRoute<Parent, Held, Input>)?.path == route.path
+        $0 === route || ($0 as? InputRoute<Parent, Input>)?.path == route.path
       })
     else { return }
     ArborealDiagnostics.reportDroppedAction(
-      "Arboreal: \(Parent.self) forwards to a route over \(Held.self) that "
+      "Arboreal: \(Parent.self) forwards through a route over \(route.path) that "
         + "\(Parent.self).routes does not list, so its children's subscriptions start only "
         + "when an action reaches them. Add it: `static let routes: [ChildRoute<\(Parent.self)>] "
         + "= [...]` with the same value the `forward` takes.")
@@ -159,208 +274,134 @@ extension ArborealStore {
   ///
   /// - Parameter route: The route, declared once with ``ChildRoute/child(_:tag:)-(KeyPath<Parent,Child>,_)``.
   /// - Returns: The view store; it keeps this store alive.
-  public func viewStore<Child: ArborealModel>(
-    _ route: ModelRoute<Model, Child, Child.Action>
+  public func viewStore<Child: ArborealModel, Input>(
+    _ route: ModelRoute<Model, Child, Held, Input>
   ) -> ViewStore<Child> {
-    let (path, tag) = (route.path, route.tag)
-    return viewStore(get: { $0[keyPath: path] }, tag: tag)
+    let find = route.find
+    // A held child is always there, and its actions always embed.
+    let embed = route.embedding(state, Held()).unsafelyUnwrapped
+    return makeViewStore(
+      get: { find($0, Held()).unsafelyUnwrapped }, forward: { action in self.send(embed(action)) })
   }
 
-  /// A view store scoped to the optional child a route reaches; nil while there is none.
+  /// A view store scoped to the optional, presented or enumeration's child a route reaches;
+  /// nil while there is none.
   ///
   /// ```swift
-  /// if let detail = store.viewStore(AppModel.detail) { render(detail) }
+  /// if let editor = store.viewStore(MeetingDetail.destination[case: Destination.editor]) {
+  ///   render(editor)
+  /// }
   /// ```
   ///
-  /// - Parameter route: The route, declared once with `ChildRoute.child(\Parent.detail, tag:)`.
+  /// When the child later goes away, the view store's ``ViewStore/isPresent`` becomes false
+  /// and its sends are dropped and, in debug builds, reported; when another is there, it
+  /// follows that one.
+  ///
+  /// - Parameter route: The route.
   /// - Returns: The view store, or nil; it keeps this store alive.
-  public func viewStore<Child: ArborealModel>(
-    _ route: ModelRoute<Model, Child?, Child.Action>
+  public func viewStore<Child: ArborealModel, Input>(
+    _ route: ModelRoute<Model, Child, Void, Input>
   ) -> ViewStore<Child>? {
-    let (path, tag) = (route.path, route.tag)
-    return viewStore(get: { $0[keyPath: path] }, tag: tag)
+    viewStore(route, id: ())
   }
 
-  /// A view store scoped to the presented child a route reaches; nil while none is presented.
-  /// Its actions reach the parent wrapped in ``PresentationAction/presented(_:)``.
-  ///
-  /// ```swift
-  /// if let editor = store.viewStore(MeetingDetail.editor) { render(editor) }
-  /// ```
-  ///
-  /// - Parameter route: The route, declared once with `ChildRoute.child(\Parent.editor, tag:)`
-  ///   over a writable optional and a presentation tag.
-  /// - Returns: The view store, or nil; it keeps this store alive.
-  public func viewStore<Child: ArborealModel>(
-    _ route: ModelRoute<Model, Child?, PresentationAction<Child.Action>>
-  ) -> ViewStore<Child>? {
-    let path = route.path
-    return viewStore(presented: { $0[keyPath: path] }, tag: route.tag)
-  }
-
-  /// A view store scoped to the child with `id` in the collection a route reaches; nil when
-  /// there is none.
+  /// A view store scoped to the child with `id` a route reaches (in a collection, on a stack);
+  /// nil when there is none.
   ///
   /// ```swift
   /// let row = store.viewStore(Todos.rows, id: id)
+  /// let detail = store.viewStore(MeetingList.path[case: Path.detail], id: 0)
   /// ```
   ///
+  /// If the child later disappears, the view store's ``ViewStore/isPresent`` becomes false,
+  /// its `state` keeps returning the last child it saw, and its sends are dropped (and, in
+  /// debug builds, reported); if a child with the key appears again, it follows that one.
+  ///
   /// - Parameters:
-  ///   - route: The route, declared once with ``ChildRoute/children(_:tag:)``.
-  ///   - id: The child's identifier.
+  ///   - route: The route.
+  ///   - id: The child's key.
   /// - Returns: The view store, or nil; it keeps this store alive.
-  /// - Complexity: O(*n*) for *n* children, on each read of its state.
-  public func viewStore<Children: Collection>(
-    _ route: ModelRoute<Model, Children, (Children.Element.ID, Children.Element.Action)>,
-    id: Children.Element.ID
-  ) -> ViewStore<Children.Element>? where Children.Element: ArborealModel & Identifiable {
-    let (path, tag) = (route.path, route.tag)
-    return viewStore(
-      key: id, get: { model, id in model[keyPath: path].first { $0.id == id } },
-      tag: { id, action in tag((id, action)) })
+  /// - Complexity: That of finding the child (O(*n*) in a collection of *n*, O(log *n*) on a
+  ///   stack), on each read of its state.
+  public func viewStore<Child: ArborealModel, Key, Input>(
+    _ route: ModelRoute<Model, Child, Key, Input>, id: Key
+  ) -> ViewStore<Child>? {
+    guard let model = presentState, let child = route.find(model, id),
+      let embed = route.embedding(model, id)
+    else { return nil }
+    let find = route.find
+    return ViewStore(
+      child: child,
+      resolve: { self.presentState.flatMap { find($0, id) } },
+      isParentPresent: { self.isPresent },
+      keyName: route.keyName(id),
+      parentType: Model.self,
+      forward: { action in self.send(embed(action)) })
   }
 
-  /// View stores for every child of the collection a route reaches, in its order.
+  /// View stores for every child a route holds now, in its order (a collection's, a stack's
+  /// bottom first; one or none for an unkeyed route).
   ///
   /// ```swift
   /// for row in store.viewStores(Todos.rows) { render(row) }
   /// ```
   ///
-  /// - Parameter route: The route, declared once with ``ChildRoute/children(_:tag:)``.
+  /// - Parameter route: The route.
   /// - Returns: One view store per child; empty when this store's model is gone.
-  /// - Complexity: O(*n*) for *n* children; each view store's state is then found by its
-  ///   identifier, O(*n*) on each read, as a keyed view store's.
-  public func viewStores<Children: Collection>(
-    _ route: ModelRoute<Model, Children, (Children.Element.ID, Children.Element.Action)>
-  ) -> [ViewStore<Children.Element>] where Children.Element: ArborealModel & Identifiable {
+  /// - Complexity: O(*n*) for *n* children; each view store's state is then found by its key
+  ///   on each read, as a keyed view store's.
+  public func viewStores<Child: ArborealModel, Key, Input>(
+    _ route: ModelRoute<Model, Child, Key, Input>
+  ) -> [ViewStore<Child>] {
     guard let model = presentState else { return [] }
-    let (path, tag) = (route.path, route.tag)
-    // Each made with its child in hand: finding each by its identifier would be O(n²).
-    return model[keyPath: path].map { child in
-      let id = child.id
+    let find = route.find
+    // Each made with its child in hand: finding each by its key would be O(n²).
+    return route.all(model).compactMap { entry in
+      let key = entry.key
+      guard let embed = route.embedding(model, key) else { return nil }
       return ViewStore(
-        child: child,
-        resolve: { self.presentState.flatMap { $0[keyPath: path].first { $0.id == id } } },
+        child: entry.child,
+        resolve: { self.presentState.flatMap { find($0, key) } },
         isParentPresent: { self.isPresent },
-        keyName: "\(Children.Element.self)[\(String(reflecting: id))]",
+        keyName: route.keyName(key),
         parentType: Model.self,
-        forward: { action in self.send(tag((id, action))) })
+        forward: { action in self.send(embed(action)) })
     }
-  }
-
-  /// A view store scoped to the screen with `id` on the stack a route reaches; nil when it is
-  /// not on the stack. Its actions reach the parent as ``StackAction/element(id:action:)``.
-  ///
-  /// ```swift
-  /// let detail = store.viewStore(MeetingList.path, id: 0)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - route: The route, declared once with `ChildRoute.stack(\Parent.path, tag:)`.
-  ///   - id: The screen's identifier on the stack.
-  /// - Returns: The view store, or nil; it keeps this store alive.
-  public func viewStore<Element: ArborealModel>(
-    _ route: ModelRoute<Model, ModelStack<Element>, StackAction<Element.Action>>,
-    id: StackElementID
-  ) -> ViewStore<Element>? {
-    let path = route.path
-    return viewStore(stack: { $0[keyPath: path] }, id: id, tag: route.tag)
-  }
-
-  /// View stores for every screen on the stack a route reaches, bottom first.
-  ///
-  /// - Parameter route: The route, declared once with `ChildRoute.stack(\Parent.path, tag:)`.
-  /// - Returns: One view store per screen.
-  public func viewStores<Element: ArborealModel>(
-    _ route: ModelRoute<Model, ModelStack<Element>, StackAction<Element.Action>>
-  ) -> [ViewStore<Element>] {
-    let path = route.path
-    return viewStores(stack: { $0[keyPath: path] }, tag: route.tag)
-  }
-
-  /// A view store scoped to the model a case of the enumeration a destination route reaches
-  /// holds; nil while the destination is another case or none.
-  ///
-  /// ```swift
-  /// let editor = store.viewStore(MeetingDetail.destination, case: Destination.editor)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - route: The route, declared once with ``ChildRoute/destination(_:tag:)``.
-  ///   - embed: The case, as its constructor.
-  /// - Returns: The view store, or nil; it keeps this store alive.
-  public func viewStore<Cases: ModelCases, Child: ArborealModel>(
-    _ route: ModelRoute<Model, Cases?, PresentationAction<Cases.Action>>,
-    case embed: @escaping (Child) -> Cases
-  ) -> ViewStore<Child>? {
-    let path = route.path
-    return viewStore(get: { $0[keyPath: path] }, case: embed, tag: route.tag)
-  }
-
-  /// A view store scoped to the model the case of the screen with `id` holds, on a stack of
-  /// several kinds of screen a route reaches; nil when that screen is not there or is another
-  /// kind.
-  ///
-  /// ```swift
-  /// let detail = store.viewStore(AppModel.path, id: 0, case: Path.detail)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - route: The route, declared once with `ChildRoute.stack(\Parent.path, tag:)`.
-  ///   - id: The screen's identifier on the stack.
-  ///   - embed: The case, as its constructor.
-  /// - Returns: The view store, or nil; it keeps this store alive.
-  public func viewStore<Cases: ModelCases, Child: ArborealModel>(
-    _ route: ModelRoute<Model, ModelStack<Cases>, StackAction<Cases.Action>>,
-    id: StackElementID,
-    case embed: @escaping (Child) -> Cases
-  ) -> ViewStore<Child>? {
-    let path = route.path
-    return viewStore(stack: { $0[keyPath: path] }, id: id, case: embed, tag: route.tag)
   }
 }
 
 // MARK: - Cancellation
 
 extension ArborealModel {
-  /// An effect that cancels every running effect of the child `route` reaches now (always
-  /// held, optional or presented), and those of its own children; no other child's, even of
-  /// the same type.
+  /// An effect that cancels every running effect of the children `route` holds now (the
+  /// child always held, the optional or presented one, a case's, every child of a collection
+  /// or of a stack), and those of their own children; no other child's, even of the same
+  /// type.
   ///
   /// ```swift
   /// case .stopEditor:
   ///   return cancel(Self.editor)
   /// ```
   ///
-  /// A child set to nil or replaced needs none: `forward` ends its effects within that action.
+  /// A child set to nil, removed or replaced needs none: `forward` ends its effects within
+  /// that action.
   ///
   /// - Parameter route: The route, declared once.
-  /// - Returns: The cancellation, performed in order with the effects it is merged with;
+  /// - Returns: The cancellations, performed in order with the effects they are merged with;
   ///   ``Fx/none`` when the route holds no child.
-  public func cancel<Child: ArborealModel, Input>(_ route: ModelRoute<Self, Child, Input>)
-    -> Fx<Action>
-  {
-    cancelling(self[keyPath: route.path], key: nil)
+  /// - Complexity: O(*n*) for *n* children.
+  public func cancel<Child: ArborealModel, Key, Input>(
+    _ route: ModelRoute<Self, Child, Key, Input>
+  ) -> Fx<Action> {
+    let effectKey = route.effectKey
+    let ids = route.all(self).map { entry in
+      CancelID(member: EffectScope(Child.Action.self, instance: entry.child, key: effectKey(entry.key)))
+    }
+    return ids.isEmpty ? .none : Fx(effects: ids.map { .cancel($0) })
   }
 
-  /// An effect that cancels every running effect of the optional or presented child `route`
-  /// reaches now, and those of its own children.
-  ///
-  /// ```swift
-  /// case .stopEditor:
-  ///   return cancel(Self.editor)
-  /// ```
-  ///
-  /// - Parameter route: The route, declared once.
-  /// - Returns: The cancellation; ``Fx/none`` when there is no child.
-  public func cancel<Child: ArborealModel, Input>(_ route: ModelRoute<Self, Child?, Input>)
-    -> Fx<Action>
-  {
-    cancelling(self[keyPath: route.path], key: nil)
-  }
-
-  /// An effect that cancels every running effect of the child with `id` in the collection
-  /// `route` reaches, and those of its own children.
+  /// An effect that cancels every running effect of the child with `id` that `route` holds
+  /// (in a collection, on a stack), and those of its own children.
   ///
   /// ```swift
   /// case .stopRow(let id):
@@ -369,81 +410,14 @@ extension ArborealModel {
   ///
   /// - Parameters:
   ///   - route: The route, declared once.
-  ///   - id: The child's identifier.
+  ///   - id: The child's key.
   /// - Returns: The cancellation; ``Fx/none`` when there is no such child.
-  /// - Complexity: O(*n*) to find the child among *n*.
-  public func cancel<Children: Collection>(
-    _ route: ModelRoute<Self, Children, (Children.Element.ID, Children.Element.Action)>,
-    id: Children.Element.ID
-  ) -> Fx<Action> where Children.Element: ArborealModel & Identifiable {
-    cancelling(self[keyPath: route.path].first { $0.id == id }, key: AnyHashable(id))
-  }
-
-  /// An effect that cancels every running effect of the screen with `id` on the stack `route`
-  /// reaches, and those of its own children.
-  ///
-  /// ```swift
-  /// case .stopScreen(let id):
-  ///   return cancel(Self.path, id: id)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - route: The route, declared once.
-  ///   - id: The screen's identifier on the stack.
-  /// - Returns: The cancellation; ``Fx/none`` when the screen is not on the stack.
-  public func cancel<Element: ArborealModel>(
-    _ route: ModelRoute<Self, ModelStack<Element>, StackAction<Element.Action>>,
-    id: StackElementID
+  /// - Complexity: That of finding the child.
+  public func cancel<Child: ArborealModel, Key, Input>(
+    _ route: ModelRoute<Self, Child, Key, Input>, id: Key
   ) -> Fx<Action> {
-    cancelling(self[keyPath: route.path][id: id], key: AnyHashable(id))
-  }
-
-  /// An effect that cancels every running effect of the model the destination `route`
-  /// reaches holds in the case `embed`, and those of its own children.
-  ///
-  /// ```swift
-  /// case .stopEditing:
-  ///   return cancel(Self.destination, case: Destination.editor)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - route: The route, declared once.
-  ///   - embed: The case, as its constructor.
-  /// - Returns: The cancellation; ``Fx/none`` when the destination is another case or none.
-  public func cancel<Cases: ModelCases, Child: ArborealModel>(
-    _ route: ModelRoute<Self, Cases?, PresentationAction<Cases.Action>>,
-    case embed: (Child) -> Cases
-  ) -> Fx<Action> {
-    cancelling(self[keyPath: route.path]?[case: embed], key: nil)
-  }
-
-  /// An effect that cancels every running effect of the screen with `id`, of the case
-  /// `embed`, on a stack of several kinds of screen `route` reaches, and those of its own
-  /// children.
-  ///
-  /// ```swift
-  /// case .stopDetail(let id):
-  ///   return cancel(Self.path, id: id, case: Path.detail)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - route: The route, declared once.
-  ///   - id: The screen's identifier on the stack.
-  ///   - embed: The case, as its constructor.
-  /// - Returns: The cancellation; ``Fx/none`` when that screen is not there or is another
-  ///   kind.
-  public func cancel<Cases: ModelCases, Child: ArborealModel>(
-    _ route: ModelRoute<Self, ModelStack<Cases>, StackAction<Cases.Action>>,
-    id: StackElementID, case embed: (Child) -> Cases
-  ) -> Fx<Action> {
-    cancelling(self[keyPath: route.path][id: id, case: embed], key: AnyHashable(id))
-  }
-
-  /// Cancels the effects `forward` made the instance `child`'s (the membership it tags them
-  /// with, found at any depth).
-  private func cancelling<Child: ArborealModel>(_ child: Child?, key: AnyHashable?) -> Fx<Action> {
-    guard let child else { return .none }
-    let membership = EffectScope(Child.Action.self, instance: child, key: key)
+    guard let child = route.find(self, id) else { return .none }
+    let membership = EffectScope(Child.Action.self, instance: child, key: route.effectKey(id))
     return Fx(effects: [.cancel(CancelID(member: membership))])
   }
 }

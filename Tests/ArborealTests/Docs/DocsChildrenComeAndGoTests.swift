@@ -393,9 +393,9 @@ enum DocsRoutes {
   @Test func aScreenOnTheStackIsReachedByItsKind() {
     let store = Store(state: Contacts(), environment: ())
     store.send(.open)
-    let contact = store.viewStore(Contacts.path, id: 0, case: Contacts.Path.contact)
+    let contact = store.viewStore(Contacts.path[case: Contacts.Path.contact], id: 0)
     contact?.send(.editTapped)
-    let editor = contact?.viewStore(Contact.destination, case: Contact.Destination.editor)
+    let editor = contact?.viewStore(Contact.destination[case: Contact.Destination.editor])
     editor?.send(.setTitle("Blobby"))
     editor?.send(.saveTapped)
     #expect(store.state.path[id: 0, case: Contacts.Path.contact]?.name == "Blobby")
