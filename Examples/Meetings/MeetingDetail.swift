@@ -75,6 +75,9 @@ final class MeetingDetail: ArborealModel {
       // Every action of the destination is forwarded (the alert closes there), the editor's
       // delegate actions too, before this screen acts on them.
       let fx = forward(action, to: Self.destination, environment: ())
+      // A button of an alert that is not up, or a save of an editor that is gone, did not
+      // happen: the screen does not act on it.
+      guard !fx.isDropped else { return fx }
       switch action {
       case .presented(.editor(.delegate(.save(let draft)))):
         meeting = draft

@@ -67,9 +67,8 @@ final class MeetingList: ArborealModel {
       // Every action of a screen is forwarded, its delegate actions too (the screen ignores
       // them), before the list acts on them.
       let fx = forward(action, to: Self.path, environment: environment)
-      guard case .element(let screen, .detail(.delegate(let delegate))) = action else {
-        return fx
-      }
+      guard !fx.isDropped, case .element(let screen, .detail(.delegate(let delegate))) = action
+      else { return fx }
       switch delegate {
       case .changed(let meeting):
         guard let index = meetings.firstIndex(where: { $0.id == meeting.id }) else { break }

@@ -138,6 +138,16 @@ import Testing
     await store.finish()
   }
 
+  /// A confirmation whose alert is not up (sent twice, or after a dismissal) reaches no child:
+  /// the screen does not ask the list to delete.
+  @Test func aConfirmationWithNoAlertUpDeletesNothing() async {
+    let store = await makeStoreOnTheDetail()
+    // Debug builds report the dropped action (DroppedForwardTests checks the report).
+    await store.send(detail(.destination(.presented(.alert(.confirmDelete)))))
+    #expect(store.state.meetings == [standup])
+    await store.finish()
+  }
+
   @Test func theRecordingTicksUntilItsScreenIsPopped() async {
     let store = await makeStoreOnTheDetail()
     await store.send(.record(1)) {

@@ -84,7 +84,31 @@ public struct Fx<Action: Sendable>: Sendable {
   @inlinable public static var none: Fx { Fx(storage: nil) }
 
   /// Whether this holds no effect and no cancellation.
-  var isNone: Bool { storage == nil }
+  var isNone: Bool { storage?.effects.isEmpty ?? true }
+
+  /// What a `forward` returns for an action whose child is not there: no effect, marked
+  /// ``isDropped``. Its storage holds no entry, which nothing else makes (`init(effects:)`
+  /// stores nil for none), so the mark costs an allocation only on that rare way.
+  @usableFromInline static var dropped: Fx { Fx(storage: Storage([])) }
+
+  /// Whether a `forward` returned this for an action that reached no child: the child was
+  /// removed, dismissed, popped, is another case, or was never there (an alert's button
+  /// when no alert is up, an action of a screen already popped). It holds no effect.
+  ///
+  /// The parent tells in one line that it must not act on the action as if the child had
+  /// had it:
+  ///
+  /// ```swift
+  /// case .destination(let action):
+  ///   let fx = forward(action, to: Self.destination, environment: environment)
+  ///   guard !fx.isDropped else { return fx }
+  ///   if case .presented(.alert(.confirmDelete)) = action { return delete() }
+  ///   return fx
+  /// ```
+  ///
+  /// False for every other `Fx`, `Fx.none` included, and for what ``merge(_:)-(Fx...)``
+  /// returns.
+  public var isDropped: Bool { storage.map { $0.effects.isEmpty } ?? false }
 
   /// An effect that runs `operation` and sends the action it returns.
   ///

@@ -68,7 +68,7 @@ extension ArborealModel {
   ) -> Fx<Action> {
     guard let model = self[keyPath: child] else {
       dropForwarded(action, child: Child.self, path: child, key: Never?.none)
-      return Fx(storage: nil)
+      return Fx.dropped
     }
     guard let fx = effectsToForward(of: model, action, environment) else { return Fx(storage: nil) }
     return forwarded(fx, of: model, atOptional: child, environment: environment, tag: tag)
@@ -112,7 +112,7 @@ extension ArborealModel {
   where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
     guard let model = self[keyPath: children].first(where: { $0.id == id }) else {
       dropForwarded(action, child: Children.Element.self, path: children, key: id)
-      return Fx(storage: nil)
+      return Fx.dropped
     }
     guard let fx = effectsToForward(of: model, action, environment) else { return Fx(storage: nil) }
     return forwarded(fx, of: model, in: children, environment: environment, tag: tag)
@@ -223,7 +223,7 @@ extension ArborealModel {
     case .presented(let action):
       guard let model = self[keyPath: child] else {
         dropForwarded(action, child: Child.self, path: child, key: Never?.none)
-        return Fx(storage: nil)
+        return Fx.dropped
       }
       guard let fx = effectsToForward(of: model, action, environment) else {
         return Fx(storage: nil)
@@ -262,12 +262,11 @@ extension ArborealModel {
   ) -> Fx<Action> {
     switch action {
     case .popFrom(let id):
-      popForwarded(action, from: id, in: stack)
-      return Fx(storage: nil)
+      return popForwarded(action, from: id, in: stack)
     case .element(let id, let action):
       guard let model = self[keyPath: stack][id: id] else {
         dropForwarded(action, child: Element.self, path: stack, key: id)
-        return Fx(storage: nil)
+        return Fx.dropped
       }
       guard let fx = effectsToForward(of: model, action, environment) else {
         return Fx(storage: nil)
@@ -430,12 +429,13 @@ extension ArborealModel {
   func popForwarded<Element: StackScreen, ScreenAction: Sendable>(
     _ action: StackAction<ScreenAction>, from id: StackElementID,
     in stack: ReferenceWritableKeyPath<Self, ModelStack<Element>>
-  ) {
-    if self[keyPath: stack][id: id] == nil {
+  ) -> Fx<Action> {
+    guard self[keyPath: stack][id: id] != nil else {
       dropForwarded(action, child: Element.self, path: stack, key: id)
-    } else {
-      self[keyPath: stack].pop(from: id)
+      return Fx.dropped
     }
+    self[keyPath: stack].pop(from: id)
+    return Fx(storage: nil)
   }
 
   /// Reports an action for a child that is not there; debug builds only.

@@ -79,8 +79,7 @@ extension ArborealModel {
   ) -> Fx<Action> {
     switch action {
     case .popFrom(let id):
-      popForwarded(action, from: id, in: stack)
-      return .none
+      return popForwarded(action, from: id, in: stack)
     case .element(let id, let action):
       return forwardCase(action, to: self[keyPath: stack][id: id], environment: environment) {
         .screen(id, of: stack, tag: tag)
@@ -186,7 +185,7 @@ extension ArborealModel {
       }
     }
     dropCase(routed, at: place())
-    return Fx(storage: nil)
+    return Fx.dropped
   }
 
   /// Reports an action for a case that is not there; debug builds only. Out of line.

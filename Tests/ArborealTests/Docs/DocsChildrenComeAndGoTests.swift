@@ -215,6 +215,9 @@ enum DocsChildren {
       case .destination(let action):
         // One line for every case; the alert closes here, whichever button was chosen.
         let fx = forward(action, to: Self.destination, environment: ())
+        // An action that reached no child (the alert's button when no alert is up) is not
+        // acted on.
+        guard !fx.isDropped else { return fx }
         switch action {
         case .presented(.editor(.delegate(.save(let name)))): self.name = name
         case .presented(.alert(.confirmDelete)): isDeleted = true

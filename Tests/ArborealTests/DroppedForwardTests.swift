@@ -1,0 +1,139 @@
+import Arboreal
+import ArborealTestSupport
+import Testing
+
+/// `Fx.isDropped`: what every kind of `forward` returns for an action whose child is not
+/// there, so that the parent tells in one line not to act on it.
+@MainActor
+@Suite struct DroppedForwardTests {
+  final class Leaf: ArborealModel, Identifiable {
+    enum Action: Sendable, Equatable { case tap }
+    let registrar = TrackingRegistrar()
+    let id: Int
+    @Tracked private(set) var taps = 0
+    init(id: Int = 0) { self.id = id }
+    func update(action: Action, environment: Void) -> Fx<Action> {
+      taps += 1
+      return .none
+    }
+  }
+
+  enum Destination: ModelCases {
+    case leaf(Leaf)
+    case alert(AlertState<AlertAction>)
+    enum Action: Sendable, Equatable {
+      case leaf(Leaf.Action)
+      case alert(AlertAction)
+    }
+    enum AlertAction: Sendable, Equatable { case confirm }
+
+    var child: CaseChild<Destination> {
+      switch self {
+      case .leaf(let leaf): .model(leaf, action: Action.leaf)
+      case .alert(let alert): .alert(alert, action: Action.alert)
+      }
+    }
+
+    static func child(of action: Action) -> CaseAction<Destination> {
+      switch action {
+      case .leaf(let action): .model(action, in: Destination.leaf)
+      case .alert(let action): .alert(action, in: Destination.alert)
+      }
+    }
+  }
+
+  /// Holds a leaf in every kind of place, and counts the actions it acted on itself.
+  final class Parent: ArborealModel {
+    enum Action: Sendable, Equatable {
+      case optional(Leaf.Action)
+      case sheet(PresentationAction<Leaf.Action>)
+      case row(id: Int, Leaf.Action)
+      case path(StackAction<Leaf.Action>)
+      case destination(PresentationAction<Destination.Action>)
+    }
+
+    static let optional = ChildRoute.child(\Parent.optional, tag: Action.optional)
+    static let sheet = ChildRoute.child(\Parent.sheet, tag: Action.sheet)
+    static let rows = ChildRoute.children(\Parent.rows, tag: Action.row)
+    static let path = ChildRoute.stack(\Parent.path, tag: Action.path)
+    static let destination = ChildRoute.destination(\Parent.destination, tag: Action.destination)
+
+    let registrar = TrackingRegistrar()
+    @Tracked var optional: Leaf?
+    @Tracked var sheet: Leaf?
+    @Tracked var rows: [Leaf] = []
+    @Tracked var path = ModelStack<Leaf>()
+    @Tracked var destination: Destination?
+    /// The actions this parent acted on after forwarding them.
+    private(set) var actedOn = 0
+
+    func update(action: Action, environment: Void) -> Fx<Action> {
+      let fx =
+        switch action {
+        case .optional(let action): forward(action, to: Self.optional, environment: ())
+        case .sheet(let action): forward(action, to: Self.sheet, environment: ())
+        case .row(let id, let action): forward(action, to: Self.rows, id: id, environment: ())
+        case .path(let action): forward(action, to: Self.path, environment: ())
+        case .destination(let action): forward(action, to: Self.destination, environment: ())
+        }
+      // The one line: an action that reached no child is not acted on.
+      guard !fx.isDropped else { return fx }
+      actedOn += 1
+      return fx
+    }
+  }
+
+  private func withReports(_ body: () -> Void) -> [String] {
+    let reports = Log<String>()
+    ArborealDiagnostics.droppedActionHandler = { reports.append($0) }
+    defer { ArborealDiagnostics.droppedActionHandler = nil }
+    body()
+    return reports.all
+  }
+
+  @Test func anActionForAChildThatIsNotThereIsDroppedInEveryKindOfPlace() {
+    let store = Store(state: Parent(), environment: ())
+    let reports = withReports {
+      store.send(.optional(.tap))
+      store.send(.sheet(.presented(.tap)))
+      store.send(.row(id: 7, .tap))
+      store.send(.path(.element(id: StackElementID(rawValue: 3), action: .tap)))
+      store.send(.path(.popFrom(id: StackElementID(rawValue: 3))))
+      store.send(.destination(.presented(.leaf(.tap))))
+      store.send(.destination(.presented(.alert(.confirm))))
+    }
+    #expect(store.state.actedOn == 0)
+    #if DEBUG
+      #expect(reports.count == 7)
+    #endif
+  }
+
+  @Test func anActionThatReachesItsChildIsNotDropped() {
+    let parent = Parent()
+    parent.optional = Leaf()
+    parent.sheet = Leaf()
+    parent.rows = [Leaf(id: 7)]
+    let screen = parent.path.push(Leaf())
+    parent.destination = .alert(AlertState(title: "Sure?"))
+    let store = Store(state: parent, environment: ())
+    let reports = withReports {
+      store.send(.optional(.tap))
+      store.send(.sheet(.presented(.tap)))
+      store.send(.row(id: 7, .tap))
+      store.send(.path(.element(id: screen, action: .tap)))
+      store.send(.destination(.presented(.alert(.confirm))))
+      store.send(.path(.popFrom(id: screen)))
+      // Dismissing twice writes nothing, and is no dropped action.
+      store.send(.sheet(.dismiss))
+      store.send(.sheet(.dismiss))
+    }
+    #expect(store.state.actedOn == 8)
+    #expect(reports.isEmpty)
+    #expect(store.state.destination == nil && store.state.path.isEmpty)
+  }
+
+  @Test func aMergeOrNoneIsNeverDropped() {
+    #expect(!Fx<Int>.none.isDropped)
+    #expect(!Fx<Int>.merge(.none, .send(1)).isDropped)
+  }
+}
