@@ -71,3 +71,44 @@ enum Destination: ModelCases {
     }
   }
 }
+
+/// A parent that forwards through its child's route (what `a-child-where-its-route-goes.swift`
+/// gets wrong).
+final class Parent: ArborealModel {
+  enum Action: Sendable { case counter(Counter.Action) }
+  static let counter = ChildRoute.child(\Parent.counter, tag: Action.counter)
+  let registrar = TrackingRegistrar()
+  @Tracked var counter = Counter()
+  func update(action: Action, environment: Void) -> Fx<Action> {
+    switch action {
+    case .counter(let action): forward(action, to: Self.counter, environment: ())
+    }
+  }
+}
+
+struct Services: Sendable { var name = "" }
+
+/// A model with services of its own, and an enumeration whose case maps them (what
+/// `a-case-whose-model-needs-other-services.swift` gets wrong).
+final class Recorder: ArborealModel {
+  enum Action: Sendable { case tick }
+  let registrar = TrackingRegistrar()
+  func update(action: Action, environment: Services) -> Fx<Action> { .none }
+}
+
+enum Path: ModelCases {
+  case record(Recorder)
+  enum Action: Sendable { case record(Recorder.Action) }
+
+  var child: CaseChild<Path> {
+    switch self {
+    case .record(let record): .model(record, action: Action.record, environment: { _ in Services() })
+    }
+  }
+
+  static func child(of action: Action) -> CaseAction<Path> {
+    switch action {
+    case .record(let action): .model(action, in: Path.record)
+    }
+  }
+}

@@ -241,6 +241,33 @@ extension ArborealModel {
   }
 }
 
+extension ArborealModel {
+  /// Not a `forward`: the child itself was given where its route goes. A route shares its
+  /// property's name, so `forward(action, to: child, …)` in an update names the property, not
+  /// the route; this says so rather than the compiler's "static member cannot be used on
+  /// instance".
+  @available(
+    *, unavailable,
+    message: "forward takes the child's route, not the child: `forward(action, to: Self.child, environment: environment)`"
+  )
+  public func forward<Child: ArborealModel>(
+    _ action: Child.Action, to child: Child, environment: Environment
+  ) -> Fx<Action> {
+    fatalError("unavailable")
+  }
+
+  /// Not a `forward`: the optional child itself was given where its route goes.
+  @available(
+    *, unavailable,
+    message: "forward takes the child's route, not the child: `forward(action, to: Self.child, environment: environment)`"
+  )
+  public func forward<Child: ArborealModel, Input>(
+    _ input: Input, to child: Child?, environment: Environment
+  ) -> Fx<Action> {
+    fatalError("unavailable")
+  }
+}
+
 /// The routes `forward` was given that their model's `routes` does not list, reported once
 /// each. Debug builds only.
 enum RouteDeclarations {
