@@ -115,7 +115,11 @@ final class BenchPresenter: ArborealModel {
   enum Action: Sendable {
     case sheet(PresentationAction<BenchCounter.Action>)
     case destination(PresentationAction<Destination.Action>)
+    case routed(PresentationAction<BenchCounter.Action>)
   }
+
+  /// The sheet again, through its route: `route-vs-spelled`.
+  static let sheetRoute = ChildRoute.child(\BenchPresenter.sheet, tag: Action.routed)
 
   let registrar = TrackingRegistrar()
   @Tracked private(set) var sheet: BenchCounter? = BenchCounter()
@@ -127,6 +131,8 @@ final class BenchPresenter: ArborealModel {
       forward(action, to: \.sheet, environment: (), tag: Action.sheet)
     case .destination(let action):
       forward(action, to: \.destination, environment: (), tag: Action.destination)
+    case .routed(let action):
+      forward(action, to: Self.sheetRoute, environment: ())
     }
   }
 }
@@ -206,6 +212,20 @@ func registerStoreBenchmarks() {
   }
 
   _ = Benchmark("destination-vs-presented/presented", configuration: .perOperation(.mega)) {
+    @MainActor benchmark async in
+    let store = Store(state: BenchPresenter(), environment: ())
+    for _ in benchmark.scaledIterations { store.send(.sheet(.presented(.increment))) }
+    check(store.state.sheet?.count ?? -1, benchmark.scaledIterations.count, benchmark)
+  }
+
+  _ = Benchmark("route-vs-spelled/route", configuration: .perOperation(.mega)) {
+    @MainActor benchmark async in
+    let store = Store(state: BenchPresenter(), environment: ())
+    for _ in benchmark.scaledIterations { store.send(.routed(.presented(.increment))) }
+    check(store.state.sheet?.count ?? -1, benchmark.scaledIterations.count, benchmark)
+  }
+
+  _ = Benchmark("route-vs-spelled/spelled", configuration: .perOperation(.mega)) {
     @MainActor benchmark async in
     let store = Store(state: BenchPresenter(), environment: ())
     for _ in benchmark.scaledIterations { store.send(.sheet(.presented(.increment))) }

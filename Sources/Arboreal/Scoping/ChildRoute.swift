@@ -34,8 +34,9 @@ import ArborealTracking
 /// children neither subscribe nor declare routes is not followed, only listed.
 ///
 /// Invariant (why `@unchecked Sendable` holds): every stored property is a `let` holding a
-/// closure that captures only key paths (immutable values) and `@Sendable` closures; all but
-/// `isFollowed` run on the main actor. A class so that a typed ``ModelRoute`` is one, and an
+/// closure that captures only key paths (immutable values), closures that return key path
+/// literals, and `@Sendable` closures; all but `isFollowed` and `hasFollowedChildren` run in
+/// the isolation of the store whose model the route reads. A class so that a typed ``ModelRoute`` is one, and an
 /// array literal of routes needs no conversion; not open: every route is made by a factory.
 public class ChildRoute<Parent: ArborealModel>: @unchecked Sendable {
   /// Whether any child the route can hold has something to follow: subscriptions or routes.
@@ -106,9 +107,15 @@ struct RouteEntry {
   }
 }
 
-// The factories below are deliberate twins, two per way a parent holds a child (its environment
-// given as a key path or as a function), each inlinable and calling the spelled-out `forward`
-// of its kind, so that the route's closure is specialised where the parent is compiled.
+// The factories below are deliberate twins, two per way a parent holds a child (with the
+// parent's services or with a function of them), each inlinable and calling the spelled-out
+// `forward` of its kind, so that the route's closure is specialised where the parent is
+// compiled. Two details make a forward through a route cost what a spelled-out one does (a key
+// path read folds into a direct read only where the key path is a literal): the key path is an
+// autoclosure, so that each closure evaluates the caller's literal afresh (a literal captured
+// by a closure and used elsewhere too is read through the key path runtime, about 740
+// instructions a read), and the factories are always inlined, so that the literal reaches the
+// closure even in a `static let`'s initialiser. `route-vs-spelled` in `compare.sh` measures it.
 extension ChildRoute {
   /// A child the parent always holds, whose services are the parent's.
   ///
@@ -116,12 +123,12 @@ extension ChildRoute {
   ///   - path: Where the parent holds the child.
   ///   - tag: Makes the parent's action of a child action: the one its `forward` takes.
   /// - Returns: The route.
-  @inlinable
+  @inlinable @inline(__always)
   public static func child<Child: ArborealModel>(
-    _ path: KeyPath<Parent, Child>,
+    _ path: @autoclosure @escaping () -> KeyPath<Parent, Child>,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
   ) -> ModelRoute<Parent, Child, Held, Child.Action> where Child.Environment == Parent.Environment {
-    child(path, environment: { $0 }, tag: tag)
+    child(path(), environment: { $0 }, tag: tag)
   }
 
   /// A child the parent always holds.
@@ -131,15 +138,14 @@ extension ChildRoute {
   ///   - environment: The child's services, from the parent's.
   ///   - tag: Makes the parent's action of a child action: the one its `forward` takes.
   /// - Returns: The route.
-  @inlinable
+  @inlinable @inline(__always)
   public static func child<Child: ArborealModel>(
-    _ path: KeyPath<Parent, Child>,
+    _ path: @autoclosure @escaping () -> KeyPath<Parent, Child>,
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
   ) -> ModelRoute<Parent, Child, Held, Child.Action> {
-    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    return heldRoute(path, environment: environment, tag: tag) { parent, action, services in
-      parent.forward(action, to: path, environment: environment(services), tag: tag)
+    return heldRoute(path(), environment: environment, tag: tag) { parent, action, services in
+      parent.forward(action, to: path(), environment: environment(services), tag: tag)
     }
   }
 
@@ -149,12 +155,12 @@ extension ChildRoute {
   ///   - path: Where the parent holds the child.
   ///   - tag: Makes the parent's action of a child action: the one its `forward` takes.
   /// - Returns: The route.
-  @inlinable
+  @inlinable @inline(__always)
   public static func child<Child: ArborealModel>(
-    _ path: KeyPath<Parent, Child?>,
+    _ path: @autoclosure @escaping () -> KeyPath<Parent, Child?>,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
   ) -> ModelRoute<Parent, Child, Void, Child.Action> where Child.Environment == Parent.Environment {
-    child(path, environment: { $0 }, tag: tag)
+    child(path(), environment: { $0 }, tag: tag)
   }
 
   /// An optional child, forwarded with plain child actions.
@@ -164,15 +170,14 @@ extension ChildRoute {
   ///   - environment: The child's services, from the parent's.
   ///   - tag: Makes the parent's action of a child action: the one its `forward` takes.
   /// - Returns: The route.
-  @inlinable
+  @inlinable @inline(__always)
   public static func child<Child: ArborealModel>(
-    _ path: KeyPath<Parent, Child?>,
+    _ path: @autoclosure @escaping () -> KeyPath<Parent, Child?>,
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
   ) -> ModelRoute<Parent, Child, Void, Child.Action> {
-    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    return optionalRoute(path, environment: environment, tag: tag) { parent, action, services in
-      parent.forward(action, to: path, environment: environment(services), tag: tag)
+    return optionalRoute(path(), environment: environment, tag: tag) { parent, action, services in
+      parent.forward(action, to: path(), environment: environment(services), tag: tag)
     }
   }
 
@@ -183,13 +188,13 @@ extension ChildRoute {
   ///   - path: Where the parent holds the child.
   ///   - tag: Makes the parent's action of a presentation action: the one its `forward` takes.
   /// - Returns: The route.
-  @inlinable
+  @inlinable @inline(__always)
   public static func child<Child: ArborealModel>(
-    _ path: ReferenceWritableKeyPath<Parent, Child?>,
+    _ path: @autoclosure @escaping () -> ReferenceWritableKeyPath<Parent, Child?>,
     tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Parent.Action
   ) -> ModelRoute<Parent, Child, Void, PresentationAction<Child.Action>>
   where Child.Environment == Parent.Environment {
-    child(path, environment: { $0 }, tag: tag)
+    child(path(), environment: { $0 }, tag: tag)
   }
 
   /// A presented child, forwarded with ``PresentationAction``.
@@ -199,15 +204,14 @@ extension ChildRoute {
   ///   - environment: The child's services, from the parent's.
   ///   - tag: Makes the parent's action of a presentation action: the one its `forward` takes.
   /// - Returns: The route.
-  @inlinable
+  @inlinable @inline(__always)
   public static func child<Child: ArborealModel>(
-    _ path: ReferenceWritableKeyPath<Parent, Child?>,
+    _ path: @autoclosure @escaping () -> ReferenceWritableKeyPath<Parent, Child?>,
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Parent.Action
   ) -> ModelRoute<Parent, Child, Void, PresentationAction<Child.Action>> {
-    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    return presentedRoute(path, environment: environment, tag: tag) { parent, action, services in
-      parent.forward(action, to: path, environment: environment(services), tag: tag)
+    presentedRoute(path(), environment: environment, tag: tag) { parent, action, services in
+      parent.forward(action, to: path(), environment: environment(services), tag: tag)
     }
   }
 
@@ -219,9 +223,9 @@ extension ChildRoute {
   ///   - tag: Makes the parent's action of a child's identifier and action: the one its
   ///     `forward` takes (`Action.row` for `case row(id: Row.ID, Row.Action)`).
   /// - Returns: The route.
-  @inlinable
+  @inlinable @inline(__always)
   public static func children<Children: Collection>(
-    _ path: KeyPath<Parent, Children>,
+    _ path: @autoclosure @escaping () -> KeyPath<Parent, Children>,
     tag: @escaping @Sendable (Children.Element.ID, Children.Element.Action) -> Parent.Action
   ) -> ModelRoute<
     Parent, Children.Element, Children.Element.ID, (Children.Element.ID, Children.Element.Action)
@@ -230,7 +234,7 @@ extension ChildRoute {
     Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable,
     Children.Element.Environment == Parent.Environment
   {
-    children(path, environment: { $0 }, tag: tag)
+    children(path(), environment: { $0 }, tag: tag)
   }
 
   /// The children of a collection, each found by its identifier.
@@ -241,20 +245,19 @@ extension ChildRoute {
   ///   - tag: Makes the parent's action of a child's identifier and action: the one its
   ///     `forward` takes (`Action.row` for `case row(id: Row.ID, Row.Action)`).
   /// - Returns: The route.
-  @inlinable
+  @inlinable @inline(__always)
   public static func children<Children: Collection>(
-    _ path: KeyPath<Parent, Children>,
+    _ path: @autoclosure @escaping () -> KeyPath<Parent, Children>,
     environment: @escaping @Sendable (Parent.Environment) -> Children.Element.Environment,
     tag: @escaping @Sendable (Children.Element.ID, Children.Element.Action) -> Parent.Action
   ) -> ModelRoute<
     Parent, Children.Element, Children.Element.ID, (Children.Element.ID, Children.Element.Action)
   >
   where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
-    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    return collectionRoute(path, environment: environment, tag: tag) {
+    return collectionRoute(path(), environment: environment, tag: tag) {
       parent, input, services in
       parent.forward(
-        input.1, to: path, id: input.0, environment: environment(services),
+        input.1, to: path(), id: input.0, environment: environment(services),
         tag: { tag(input.0, $0) })
     }
   }
@@ -265,13 +268,13 @@ extension ChildRoute {
   ///   - path: Where the parent holds the stack.
   ///   - tag: Makes the parent's action of a stack action: the one its `forward` takes.
   /// - Returns: The route.
-  @inlinable
+  @inlinable @inline(__always)
   public static func stack<Element: ArborealModel>(
-    _ path: ReferenceWritableKeyPath<Parent, ModelStack<Element>>,
+    _ path: @autoclosure @escaping () -> ReferenceWritableKeyPath<Parent, ModelStack<Element>>,
     tag: @escaping @Sendable (StackAction<Element.Action>) -> Parent.Action
   ) -> ModelRoute<Parent, Element, StackElementID, StackAction<Element.Action>>
   where Element.Environment == Parent.Environment {
-    stack(path, environment: { $0 }, tag: tag)
+    stack(path(), environment: { $0 }, tag: tag)
   }
 
   /// A navigation stack of one kind of screen.
@@ -281,15 +284,14 @@ extension ChildRoute {
   ///   - environment: The screens' services, from the parent's.
   ///   - tag: Makes the parent's action of a stack action: the one its `forward` takes.
   /// - Returns: The route.
-  @inlinable
+  @inlinable @inline(__always)
   public static func stack<Element: ArborealModel>(
-    _ path: ReferenceWritableKeyPath<Parent, ModelStack<Element>>,
+    _ path: @autoclosure @escaping () -> ReferenceWritableKeyPath<Parent, ModelStack<Element>>,
     environment: @escaping @Sendable (Parent.Environment) -> Element.Environment,
     tag: @escaping @Sendable (StackAction<Element.Action>) -> Parent.Action
   ) -> ModelRoute<Parent, Element, StackElementID, StackAction<Element.Action>> {
-    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    return stackRoute(path, environment: environment, tag: tag) { parent, action, services in
-      parent.forward(action, in: path, environment: environment(services), tag: tag)
+    return stackRoute(path(), environment: environment, tag: tag) { parent, action, services in
+      parent.forward(action, in: path(), environment: environment(services), tag: tag)
     }
   }
 
@@ -299,13 +301,13 @@ extension ChildRoute {
   ///   - path: Where the parent holds the stack.
   ///   - tag: Makes the parent's action of a stack action: the one its `forward` takes.
   /// - Returns: The route.
-  @inlinable
+  @inlinable @inline(__always)
   public static func stack<Cases: ModelCases>(
-    _ path: ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
+    _ path: @autoclosure @escaping () -> ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
     tag: @escaping @Sendable (StackAction<Cases.Action>) -> Parent.Action
   ) -> CasesRoute<Parent, Cases, StackElementID, StackAction<Cases.Action>>
   where Cases.Environment == Parent.Environment {
-    stack(path, environment: { $0 }, tag: tag)
+    stack(path(), environment: { $0 }, tag: tag)
   }
 
   /// A navigation stack of several kinds of screen, each found through its case.
@@ -315,15 +317,14 @@ extension ChildRoute {
   ///   - environment: The services of the screens' enumeration, from the parent's.
   ///   - tag: Makes the parent's action of a stack action: the one its `forward` takes.
   /// - Returns: The route.
-  @inlinable
+  @inlinable @inline(__always)
   public static func stack<Cases: ModelCases>(
-    _ path: ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
+    _ path: @autoclosure @escaping () -> ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
     environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
     tag: @escaping @Sendable (StackAction<Cases.Action>) -> Parent.Action
   ) -> CasesRoute<Parent, Cases, StackElementID, StackAction<Cases.Action>> {
-    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    return caseStackRoute(path, environment: environment, tag: tag) { parent, action, services in
-      parent.forward(action, in: path, environment: environment(services), tag: tag)
+    return caseStackRoute(path(), environment: environment, tag: tag) { parent, action, services in
+      parent.forward(action, in: path(), environment: environment(services), tag: tag)
     }
   }
 
@@ -333,13 +334,13 @@ extension ChildRoute {
   ///   - path: Where the parent holds the destination.
   ///   - tag: Makes the parent's action of a presentation action: the one its `forward` takes.
   /// - Returns: The route.
-  @inlinable
+  @inlinable @inline(__always)
   public static func destination<Cases: ModelCases>(
-    _ path: ReferenceWritableKeyPath<Parent, Cases?>,
+    _ path: @autoclosure @escaping () -> ReferenceWritableKeyPath<Parent, Cases?>,
     tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
   ) -> CasesRoute<Parent, Cases, Void, PresentationAction<Cases.Action>>
   where Cases.Environment == Parent.Environment {
-    destination(path, environment: { $0 }, tag: tag)
+    destination(path(), environment: { $0 }, tag: tag)
   }
 
   /// An enumeration of destinations (sheets, alerts, dialogs).
@@ -349,15 +350,14 @@ extension ChildRoute {
   ///   - environment: The services of the enumeration, from the parent's.
   ///   - tag: Makes the parent's action of a presentation action: the one its `forward` takes.
   /// - Returns: The route.
-  @inlinable
+  @inlinable @inline(__always)
   public static func destination<Cases: ModelCases>(
-    _ path: ReferenceWritableKeyPath<Parent, Cases?>,
+    _ path: @autoclosure @escaping () -> ReferenceWritableKeyPath<Parent, Cases?>,
     environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
     tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
   ) -> CasesRoute<Parent, Cases, Void, PresentationAction<Cases.Action>> {
-    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    return destinationRoute(path, environment: environment, tag: tag) { parent, action, services in
-      parent.forward(action, to: path, environment: environment(services), tag: tag)
+    return destinationRoute(path(), environment: environment, tag: tag) { parent, action, services in
+      parent.forward(action, to: path(), environment: environment(services), tag: tag)
     }
   }
 
@@ -576,7 +576,6 @@ extension ChildRoute {
         Parent, Fx<Child.Action>, Child, AnyHashable?, Child.Environment
       ) -> Fx<Parent.Action>
   ) -> ChildRoute {
-    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     return ChildRoute(
       isFollowed: { Child.subscribes || !Child.routes.isEmpty },
       entries: entries,
@@ -615,7 +614,6 @@ extension ChildRoute {
     entries: @escaping (Parent) -> [RouteEntry],
     place: @escaping (Parent, AnyHashable?) -> (Cases, CasePlace<Parent, Cases>)?
   ) -> ChildRoute {
-    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     return ChildRoute(
       // The cases are known only by their values: a route of cases is followed, and each
       // child that has nothing to follow is left alone when it enters.
