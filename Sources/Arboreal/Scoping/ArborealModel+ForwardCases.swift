@@ -400,7 +400,9 @@ final class ModelCase<Child: ArborealModel>: CaseKind {
     return node.enter(
       child, environment: self.environment(of: held)(environment), place: prefix,
       wrap: { [weak parent = node.model] fx, environment in
-        parent.map { wrap(fx, of: child, held: held, from: $0, at: place, environment: environment) }
+        parent.map {
+          wrap(fx, of: child, held: held, from: $0, at: place, environment: environment)
+        }
       })
   }
 

@@ -356,7 +356,8 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
     tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
   ) -> CasesRoute<Parent, Cases, Void, PresentationAction<Cases.Action>> {
-    return destinationRoute(path(), environment: environment, tag: tag) { parent, action, services in
+    return destinationRoute(path(), environment: environment, tag: tag) {
+      parent, action, services in
       parent.forward(action, to: path(), environment: environment(services), tag: tag)
     }
   }

@@ -157,7 +157,8 @@ public struct CaseChild<Cases: ModelCases> {
   /// so making a `CaseChild` allocates nothing in an optimised build, and a forward that the
   /// child answers with no effect runs specialised code only, with one cast (the action out
   /// of its box).
-  @usableFromInline let deliver: (CaseAction<Cases>, CaseChild<Cases>, Cases.Environment) -> CaseDelivery
+  @usableFromInline let deliver:
+    (CaseAction<Cases>, CaseChild<Cases>, Cases.Environment) -> CaseDelivery
 
   @usableFromInline
   init(
@@ -250,7 +251,8 @@ public struct CaseChild<Cases: ModelCases> {
       kind: ModelCase<Child>.self, payload: nil, object: child, embed: action,
       environment: environment, site: CaseSite(line: line, column: column),
       deliver: { routed, held, environment in
-        let map = held.environment.unsafelyUnwrapped as! @Sendable (Cases.Environment) -> Child.Environment
+        let map =
+          held.environment.unsafelyUnwrapped as! @Sendable (Cases.Environment) -> Child.Environment
         return deliver(
           routed, to: held, as: Child.self, embed: action, environment: map(environment))
       })

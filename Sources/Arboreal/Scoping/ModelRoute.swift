@@ -52,7 +52,10 @@ public class InputRoute<Parent: ArborealModel, Input>: ChildRoute<Parent>, @unch
   /// as the parent's.
   let forward: RouteForward<Parent, Input>
 
-  init(following route: ChildRoute<Parent>, path: AnyKeyPath, forward: @escaping RouteForward<Parent, Input>) {
+  init(
+    following route: ChildRoute<Parent>, path: AnyKeyPath,
+    forward: @escaping RouteForward<Parent, Input>
+  ) {
     self.path = path
     self.forward = forward
     super.init(following: route)
@@ -248,7 +251,8 @@ extension ArborealModel {
   /// instance".
   @available(
     *, unavailable,
-    message: "forward takes the child's route, not the child: `forward(action, to: Self.child, environment: environment)`"
+    message:
+      "forward takes the child's route, not the child: `forward(action, to: Self.child, environment: environment)`"
   )
   public func forward<Child: ArborealModel>(
     _ action: Child.Action, to child: Child, environment: Environment
@@ -259,7 +263,8 @@ extension ArborealModel {
   /// Not a `forward`: the optional child itself was given where its route goes.
   @available(
     *, unavailable,
-    message: "forward takes the child's route, not the child: `forward(action, to: Self.child, environment: environment)`"
+    message:
+      "forward takes the child's route, not the child: `forward(action, to: Self.child, environment: environment)`"
   )
   public func forward<Child: ArborealModel, Input>(
     _ input: Input, to child: Child?, environment: Environment
@@ -422,7 +427,8 @@ extension ArborealModel {
   ) -> Fx<Action> {
     let effectKey = route.effectKey
     let ids = route.all(self).map { entry in
-      CancelID(member: EffectScope(Child.Action.self, instance: entry.child, key: effectKey(entry.key)))
+      CancelID(
+        member: EffectScope(Child.Action.self, instance: entry.child, key: effectKey(entry.key)))
     }
     return ids.isEmpty ? .none : Fx(effects: ids.map { .cancel($0) })
   }
