@@ -106,7 +106,7 @@ public struct Fx<Action: Sendable>: Sendable {
   ///   return fx
   /// ```
   ///
-  /// False for every other `Fx`, `Fx.none` included, and for what ``merge(_:)-(Fx...)``
+  /// False for every other `Fx`, `Fx.none` included, and for what ``merge(_:)-(Fx<Action>...)``
   /// returns.
   public var isDropped: Bool { storage.map { $0.effects.isEmpty } ?? false }
 

@@ -25,8 +25,8 @@ import ArborealTracking
 /// |---|---|
 /// | ``ArborealModel/forward(_:to:environment:)`` | every route: what its `tag` takes (`Input`) |
 /// | ``ArborealModel/forward(_:to:id:environment:)`` | a collection's, with a child's identifier |
-/// | ``ArborealStore/viewStore(_:)-(ModelRoute<Model,Child,Held,Input>)`` | a child always held |
-/// | ``ArborealStore/viewStore(_:)-(ModelRoute<Model,Child,Void,Input>)`` | an optional child |
+/// | ``ArborealStore/viewStore(_:)->ViewStore<Child>`` | a child always held |
+/// | ``ArborealStore/viewStore(_:)->ViewStore<Child>?`` | an optional child |
 /// | ``ArborealStore/viewStore(_:id:)`` | a keyed child: by identifier, on a stack |
 /// | ``ArborealStore/viewStores(_:)`` | every child a route holds, in order |
 /// | ``ArborealModel/cancel(_:)`` | every child a route holds now |
@@ -304,7 +304,7 @@ extension ArborealStore {
   /// counter.send(.increment)  // store receives .counter(.increment)
   /// ```
   ///
-  /// - Parameter route: The route, declared once with ``ChildRoute/child(_:tag:)-(KeyPath<Parent,Child>,_)``.
+  /// - Parameter route: The route, declared once with ``ChildRoute/child(_:tag:)->ModelRoute<Parent,Child,Held,Child.Action>``.
   /// - Returns: The view store; it keeps this store alive.
   public func viewStore<Child: ArborealModel, Input>(
     _ route: ModelRoute<Model, Child, Held, Input>
