@@ -27,7 +27,9 @@ import Synchronization
 /// Computations run while it is held: a read inside a computation is on the thread that holds
 /// it (`holder` says so) and takes it no more. So a computation must not wait
 /// for another thread that reads or writes this graph. Observers run after the write, outside
-/// the lock.
+/// the lock. The one exception is the graph's own: a first read nests one computation per
+/// value, and every `stackHop` levels the next ones run on a thread with a fresh stack while
+/// the holder waits for it (`holder` names that thread meanwhile).
 ///
 /// ## Cost, and what the next stops change
 /// Measured with a throwaway driver on the deep, broad and diamond shapes (release, CPU time,
@@ -129,7 +131,17 @@ final class DerivedGraph: @unchecked Sendable {
   /// returns `read(node)` under the lock.
   func read<R>(_ row: DerivedGraphCore.Node, _ value: () -> R) -> R {
     locked { graph in
-      if graph.core.isStale(row) { graph.refresh(row) }
+      if graph.core.isStale(row) {
+        // Every `stackHop` nested computations, the next ones run on a fresh stack: a first
+        // read of a long chain nests one computation per value (its sources are not known
+        // until it runs), which no fixed stack holds.
+        let depth = graph.computing.count
+        if depth > 0, depth % Self.stackHop == 0 {
+          graph.refreshOnFreshStack(row)
+        } else {
+          graph.refresh(row)
+        }
+      }
       if let reader = graph.computing.last, !graph.core.track(row, by: reader) {
         GraphCycle.report(row)
       }
@@ -156,6 +168,32 @@ final class DerivedGraph: @unchecked Sendable {
         return
       }
     }
+  }
+
+  /// How many computations nest on one stack before the next ones move to a fresh one.
+  static let stackHop = 256
+
+  /// The stack each hop gets: far more than `stackHop` nested computations need in a debug
+  /// build (each nests a few frames of this file and the computation's own).
+  private static let hopStackBytes = 64 << 20
+
+  /// Under the lock: ``refresh(_:)`` on a thread of its own with a large stack, this thread
+  /// waiting for it. The lock stays held (by this thread, which waits); `holder` names the
+  /// new thread while it runs, so that its reads take the lock no more, and this one again
+  /// after. Creating and joining the thread order its memory with this one's.
+  private func refreshOnFreshStack(_ row: DerivedGraphCore.Node) {
+    let previous = holder.load(ordering: .relaxed)
+    let job = StackHop {
+      #if canImport(Darwin)
+        let thread = UInt(bitPattern: pthread_self())
+      #else
+        let thread = UInt(pthread_self())
+      #endif
+      self.holder.store(thread, ordering: .relaxed)
+      self.refresh(row)
+    }
+    job.runOnFreshStack(bytes: Self.hopStackBytes)
+    holder.store(previous, ordering: .relaxed)
   }
 
   // MARK: Writing
@@ -367,4 +405,49 @@ final class GraphComputed<Value: Equatable>: @unchecked Sendable {
   /// The value, brought up to date first; reading it inside a computation links the
   /// computation to it.
   var value: Value { graph.read(row) { node.stored } }
+}
+
+/// Work run on a thread of its own with a stack of a given size, the caller waiting for it:
+/// what lets a first read of a long chain nest deeper than one stack holds.
+///
+/// Invariant (why `@unchecked Sendable` holds): `body` runs once, on the new thread, while
+/// the thread that made it waits in `runOnFreshStack`; nothing else touches it.
+private final class StackHop: @unchecked Sendable {
+  let body: () -> Void
+
+  init(_ body: @escaping () -> Void) {
+    self.body = body
+  }
+
+  /// Runs `body` on a new thread whose stack is `bytes` long, and returns when it is done.
+  func runOnFreshStack(bytes: Int) {
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setstacksize(&attributes, bytes)
+    let context = Unmanaged.passRetained(self).toOpaque()
+    #if canImport(Darwin)
+      var thread: pthread_t?
+    #else
+      var thread = pthread_t()
+    #endif
+    let created = pthread_create(
+      &thread, &attributes,
+      { context in
+        let hop = Unmanaged<StackHop>.fromOpaque(context!).takeRetainedValue()
+        hop.body()
+        return nil
+      }, context)
+    guard created == 0 else {
+      // No thread (resources exhausted): run here, as deep as this stack allows.
+      Unmanaged<StackHop>.fromOpaque(context).release()
+      body()
+      return
+    }
+    #if canImport(Darwin)
+      pthread_join(thread!, nil)
+    #else
+      pthread_join(thread, nil)
+    #endif
+  }
 }
