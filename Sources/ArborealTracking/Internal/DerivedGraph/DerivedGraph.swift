@@ -29,7 +29,9 @@ import Synchronization
 /// for another thread that reads or writes this graph. Observers run after the write, outside
 /// the lock. The one exception is the graph's own: a first read nests one computation per
 /// value, and every `stackHop` levels the next ones run on a thread with a fresh stack while
-/// the holder waits for it (`holder` names that thread meanwhile).
+/// the holder waits for it (`holder` names that thread meanwhile). What a computation keeps in
+/// thread-local storage does not travel with it: the stop that wires the graph to `Derived`
+/// and the registrars must carry their thread slots (the tracking scope) over a hop.
 ///
 /// ## Cost, and what the next stops change
 /// Measured with a throwaway driver on the deep, broad and diamond shapes (release, CPU time,
