@@ -27,9 +27,9 @@ extension ArborealModel {
   ///   - environment: The services the cases' models use.
   ///   - tag: Makes this model's action of a presentation action.
   /// - Returns: The child's effects, tagged.
-  /// - Complexity: O(1) to find the child (the enumeration's two switches, and a third run of
-  ///   ``ModelCases/child`` that checks the case), plus O(*e*) for *e* effects and the child's
-  ///   update. No reflection.
+  /// - Complexity: O(1) to find the child (the enumeration's two switches, and a second run
+  ///   of ``ModelCases/child(of:)`` that checks the case), plus O(*e*) for *e* effects and the
+  ///   child's update. No reflection.
   @inlinable
   public func forward<Cases: ModelCases>(
     _ action: PresentationAction<Cases.Action>,

@@ -36,8 +36,9 @@ import ArborealTracking
 /// Invariant (why `@unchecked Sendable` holds): every stored property is a `let` holding a
 /// closure that captures only key paths (immutable values), closures that return key path
 /// literals, and `@Sendable` closures; all but `isFollowed` and `hasFollowedChildren` run in
-/// the isolation of the store whose model the route reads. A class so that a typed ``ModelRoute`` is one, and an
-/// array literal of routes needs no conversion; not open: every route is made by a factory.
+/// the isolation of the store whose model the route reads. A class so that a typed
+/// ``ModelRoute`` is one, and an array literal of routes needs no conversion; not open: every
+/// route is made by a factory.
 public class ChildRoute<Parent: ArborealModel>: @unchecked Sendable {
   /// Whether any child the route can hold has something to follow: subscriptions or routes.
   let isFollowed: @Sendable () -> Bool
