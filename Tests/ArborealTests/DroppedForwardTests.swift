@@ -137,3 +137,52 @@ import Testing
     #expect(!Fx<Int>.merge(.none, .send(1)).isDropped)
   }
 }
+
+/// The same forwards in a store on an actor of the test's own, in a nonisolated test and in a
+/// detached task's store, at 1 and 1,000 children: every action that reaches its child is
+/// acted on. Only actions that reach a child are sent here: a dropped one is reported to the
+/// one global diagnostics handler, which the main-actor suites above set and count, so the
+/// dropped side is checked there (`isDropped` is decided inside `forward`, the same in every
+/// isolation).
+@Suite actor DroppedForwardIsolationTests {
+  typealias Parent = DroppedForwardTests.Parent
+  typealias Leaf = DroppedForwardTests.Leaf
+
+  /// Sends one action to each of `count` rows and screens and to a presented case; returns
+  /// how many the parent acted on.
+  nonisolated static func run(count: Int) -> Int {
+    let parent = Parent()
+    parent.rows = (0..<count).map { Leaf(id: $0) }
+    let screens = (0..<count).map { _ in parent.path.push(Leaf()) }
+    parent.destination = .leaf(Leaf())
+    let store = Store(state: parent, environment: ())
+    for id in 0..<count { store.send(.row(id: id, .tap)) }
+    for screen in screens { store.send(.path(.element(id: screen, action: .tap))) }
+    store.send(.destination(.presented(.leaf(.tap))))
+    #expect(store.state.rows.allSatisfy { $0.taps == 1 })
+    #expect(store.state.path.allSatisfy { $0.taps == 1 })
+    return store.state.actedOn
+  }
+
+  @Test(arguments: [1, 1_000])
+  func onThisActor(count: Int) {
+    // A store made here lives on this actor.
+    let parent = Parent()
+    parent.rows = (0..<count).map { Leaf(id: $0) }
+    parent.destination = .leaf(Leaf())
+    let store = Store(state: parent, environment: ())
+    for id in 0..<count { store.send(.row(id: id, .tap)) }
+    store.send(.destination(.presented(.leaf(.tap))))
+    #expect(store.state.actedOn == count + 1)
+  }
+
+  @Test(arguments: [1, 1_000])
+  nonisolated func nonisolated(count: Int) {
+    #expect(Self.run(count: count) == 2 * count + 1)
+  }
+
+  @Test func inADetachedTask() async {
+    let acted = await Task.detached { Self.run(count: 1_000) }.value
+    #expect(acted == 2_001)
+  }
+}

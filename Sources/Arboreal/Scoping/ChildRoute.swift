@@ -480,8 +480,7 @@ extension ChildRoute {
     let following = models(
       of: Element.self, path, environment: environment,
       entries: { parent in
-        let stack = parent[keyPath: path]
-        return zip(stack.elementIDs, stack).map { RouteEntry(object: $1, key: AnyHashable($0)) }
+        parent[keyPath: path].screensWithIDs.map { RouteEntry(object: $1, key: AnyHashable($0)) }
       },
       wrap: { parent, fx, child, key, environment in
         // A stack's entries are keyed by their element identifiers, so the cast holds.
@@ -492,10 +491,7 @@ extension ChildRoute {
     return ModelRoute(
       following: following, path: path, forward: forward,
       find: { parent, id in parent[keyPath: path][id: id] },
-      all: { parent in
-        let stack = parent[keyPath: path]
-        return zip(stack.elementIDs, stack).map { ($0, $1) }
-      },
+      all: { parent in parent[keyPath: path].screensWithIDs },
       embedding: { _, id in { tag(.element(id: id, action: $0)) } },
       effectKey: { AnyHashable($0) },
       keyName: { "\(Element.self)[\(String(reflecting: $0))]" })
@@ -514,9 +510,8 @@ extension ChildRoute {
     let following = cases(
       of: Cases.self, path, environment: environment,
       entries: { parent in
-        let stack = parent[keyPath: path]
         var entries: [RouteEntry] = []
-        for (id, screen) in zip(stack.elementIDs, stack) {
+        for (id, screen) in parent[keyPath: path].screensWithIDs {
           if let object = screen.heldObject {
             entries.append(RouteEntry(object: object, key: AnyHashable(id)))
           }
@@ -531,10 +526,7 @@ extension ChildRoute {
     return CasesRoute(
       following: following, path: path, forward: forward,
       find: { parent, id in parent[keyPath: path][id: id] },
-      all: { parent in
-        let stack = parent[keyPath: path]
-        return zip(stack.elementIDs, stack).map { ($0, $1) }
-      },
+      all: { parent in parent[keyPath: path].screensWithIDs },
       embed: { id, action in tag(.element(id: id, action: action)) },
       effectKey: { AnyHashable($0) },
       keyName: { "\(Cases.self)[\(String(reflecting: $0))]" })

@@ -265,6 +265,15 @@ extension ModelStack: Equatable {
   }
 }
 
+extension ModelStack {
+  /// Each screen with its identifier, bottom first: what a route over the stack lists.
+  ///
+  /// - Complexity: O(*n*) for *n* screens.
+  var screensWithIDs: [(StackElementID, Element)] {
+    zip(elementIDs, self).map { ($0, $1) }
+  }
+}
+
 extension ModelStack where Element: ModelCases {
   /// The screen with `id` as the model of its case, or nil when it is not on the stack or is
   /// another kind of screen.
