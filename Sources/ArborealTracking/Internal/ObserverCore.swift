@@ -279,25 +279,22 @@ final class ObserverCore: @unchecked Sendable {
 
   /// Whether `scope` read exactly what `old` registered, registrar by registrar, in order.
   private static func same(_ state: borrowing ObserverState, _ scope: AccessScope) -> Bool {
-    switch state.registrations {
-    case .none:
-      return scope.runs.isEmpty
-    case .one(let core, let id):
+    if let (core, id) = state.registrations.one {
       guard let only = scope.onlyRead else { return false }
       return only.core.toOpaque() == core.toOpaque() && only.record.id == id
-    case .many(let old):
-      let runs = scope.runs
-      guard old.count == runs.count else { return false }
-      var index = 0
-      while index < runs.count {
-        let registration = old[index]
-        guard registration.core === runs[index].core,
-          scope.run(runs[index], readExactly: registration.ids)
-        else { return false }
-        index += 1
-      }
-      return true
     }
+    guard let old = state.registrations.many else { return scope.runs.isEmpty }
+    let runs = scope.runs
+    guard old.count == runs.count else { return false }
+    var index = 0
+    while index < runs.count {
+      let registration = old[index]
+      guard registration.core === runs[index].core,
+        scope.run(runs[index], readExactly: registration.ids)
+      else { return false }
+      index += 1
+    }
+    return true
   }
 
   // MARK: Input links

@@ -44,7 +44,7 @@ struct ObserverState {
     @inline(never)
     func checkInvariants() {
       guard phase == .finished else { return }
-      guard case .none = registrations else {
+      guard registrations.isNone else {
         preconditionFailure("ObserverState: a finished observer is still registered")
       }
     }

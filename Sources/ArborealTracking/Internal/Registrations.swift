@@ -23,13 +23,56 @@ struct Registration {
 
 /// An observer's registrations with registrars.
 ///
-/// `one` is the usual case, an observer that read one property of one model: trivial values,
-/// so that storing, comparing and dropping it copies and retains nothing. `many` holds the
-/// rest, one ``Registration`` per registrar.
-enum Registrations {
-  case none
-  case one(core: Unmanaged<RegistrarCore>, id: UInt64)
-  case many(SmallList<Registration>)
+/// Three shapes: none; `one`, the usual case, an observer that read one property of one
+/// model (trivial values, so that storing, comparing and dropping it copies and retains
+/// nothing); and `many`, one ``Registration`` per registrar.
+///
+/// A struct of plain fields, not an enumeration with payloads: Swift keeps the case of an
+/// enumeration whose payloads hold references in those references' unused high bits, so the
+/// `many` list's buffer would be stored as a value that is no address. A leak checker
+/// (LeakSanitizer) then cannot follow it, and an observer still registered when a program
+/// ends (a store kept to the end) is reported as a leak. Here every reference is stored as
+/// itself: `list` is an `Optional` of a struct, which marks `nil` with a value no reference
+/// takes, leaving the references of a present list untouched.
+///
+/// Invariants: `list` is nil unless the shape is `many`, and then holds at least one
+/// registration; `oneCore` is nil unless the shape is `one`; `oneID` means nothing then.
+struct Registrations {
+  /// The registrar of the lone registration (shape `one`).
+  private var oneCore: Unmanaged<RegistrarCore>?
+  /// The property of the lone registration (shape `one`).
+  private var oneID: UInt64 = 0
+  /// The registrations, one per registrar (shape `many`).
+  private var list: SmallList<Registration>?
+
+  /// No registration.
+  static var none: Registrations { Registrations() }
+
+  /// One property of one registrar.
+  static func one(core: Unmanaged<RegistrarCore>, id: UInt64) -> Registrations {
+    var registrations = Registrations()
+    registrations.oneCore = core
+    registrations.oneID = id
+    return registrations
+  }
+
+  /// One registration per registrar; none when `list` is empty.
+  static func many(_ list: SmallList<Registration>) -> Registrations {
+    var registrations = Registrations()
+    if !list.isEmpty { registrations.list = list }
+    return registrations
+  }
+
+  /// Whether there is no registration.
+  var isNone: Bool { oneCore == nil && list == nil }
+
+  /// The lone registration, when the shape is `one`.
+  var one: (core: Unmanaged<RegistrarCore>, id: UInt64)? {
+    oneCore.map { ($0, oneID) }
+  }
+
+  /// The registrations, when the shape is `many`.
+  var many: SmallList<Registration>? { list }
 
   /// Removes the observer from every registrar it is registered with.
   ///
@@ -39,17 +82,14 @@ enum Registrations {
   ///     that property alone needs no trip through that registrar's lock.
   ///   - id: The property that write changed.
   func unregister(_ observer: ObserverCore, firedBy firing: RegistrarCore?, id firedID: UInt64) {
-    switch self {
-    case .none:
-      break
-    case .one(let core, let id):
+    if let core = oneCore {
       if let firing, core.toOpaque() == Unmanaged.passUnretained(firing).toOpaque(),
-        id == firedID
+        oneID == firedID
       {
         return
       }
-      core._withUnsafeGuaranteedRef { $0.unregister(observer, id: id) }
-    case .many(let registrations):
+      core._withUnsafeGuaranteedRef { $0.unregister(observer, id: oneID) }
+    } else if let registrations = list {
       for registration in registrations {
         if let firing, registration.core === firing, registration.ids.count == 1,
           registration.ids[0] == firedID
@@ -63,15 +103,12 @@ enum Registrations {
 
   /// The registrations without those with the registrar `identity`.
   func removing(_ identity: ObjectIdentifier) -> Registrations {
-    switch self {
-    case .none:
-      return .none
-    case .one(let core, _):
+    if let core = oneCore {
       // Compared by address: the registrar may be in its deinit, so no reference is made.
       return UInt(bitPattern: core.toOpaque()) == UInt(bitPattern: identity) ? .none : self
-    case .many(var registrations):
-      registrations.removeAll { ObjectIdentifier($0.core) == identity }
-      return registrations.isEmpty ? .none : .many(registrations)
     }
+    guard var registrations = list else { return .none }
+    registrations.removeAll { ObjectIdentifier($0.core) == identity }
+    return .many(registrations)
   }
 }
