@@ -22,7 +22,7 @@ import Testing
 
   @Test func forwardViewStoreStateFiresObservationOnAChildAction() {
     let store = Store(state: AppModel(), environment: ())
-    let child = store.viewStore(get: \.child, tag: AppModel.Action.child)
+    let child = store.viewStore(AppModel.child)
     let fired = Counter()
     withObservationTracking {
       _ = child.state.count
@@ -61,7 +61,7 @@ import Testing
   @Test func backwardViewStoreDependsOnAnObservableService() {
     let session = Session()
     let store = Store(state: AppModel(session: session), environment: ())
-    let child = store.viewStore(get: \.child, tag: AppModel.Action.child)
+    let child = store.viewStore(AppModel.child)
     var lines: [String] = []
     let token = observe { _ in
       lines.append("\(child.state.count) \(trackingObservation { session.userName })")

@@ -35,7 +35,7 @@ import Testing
 
   @Test func aBindingOnAViewStoreSendsTheTaggedAction() {
     let store = Store(state: Parent(), environment: ())
-    let child = store.viewStore(get: \.child, tag: Parent.Action.child)
+    let child = store.viewStore(Parent.child)
     var actions: [Parent.Action] = []
     store.addLogHandler { actions.append($0.action) }
     let title = child.binding(get: \.title, tag: Child.Action.rename)

@@ -101,8 +101,7 @@ import Testing
       let messages = Log<String>()
       ArborealDiagnostics.droppedActionHandler = { messages.append($0) }
       defer { ArborealDiagnostics.droppedActionHandler = nil }
-      let row = store.viewStore(
-        key: 2, get: { list, id in list.row(id: id) }, tag: { .row(id: $0, $1) })
+      let row = store.viewStore(UploadList.rows, id: 2)
       store.send(.remove(id: 2))
       row?.send(.upload)
       #expect(store.state.seen.isEmpty)

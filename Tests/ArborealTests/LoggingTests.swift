@@ -21,7 +21,7 @@ import Testing
     let store = Store(state: Parent(), environment: ())
     var names: [[String]] = []
     store.addLogHandler { names.append($0.changes.names) }
-    store.viewStore(get: \.child, tag: Parent.Action.child).send(.rename("Ada"))
+    store.viewStore(Parent.child).send(.rename("Ada"))
     #expect(names == [["seen", "title"]])
   }
 

@@ -25,7 +25,7 @@ import Testing
             await gate.wait(); return .record("late")
           }))
       let token = observe { _ in _ = store.state.log }
-      let child = store.viewStore(get: { $0 }, tag: { $0 })
+      let child = store.viewStore()
       _ = child.state
       token.cancel()
     }
@@ -46,7 +46,7 @@ import Testing
         _ = store.state.count; runs += 1
       }
       weakToken = token
-      let view = store.viewStore(get: { $0 }, tag: { $0 })
+      let view = store.viewStore()
       weakView = view
       view.send(.increment)
     }

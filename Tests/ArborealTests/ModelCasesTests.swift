@@ -239,10 +239,13 @@ import Testing
       let registrar = TrackingRegistrar()
       @Tracked var destination: Twins? = .other(Counter())
 
+      static let destination = ChildRoute.destination(
+        \TwinsRoot.destination, tag: Action.destination)
+
       func update(action: Action, environment: Void) -> Fx<Action> {
         switch action {
         case .destination(let action):
-          forward(action, to: \.destination, environment: (), tag: Action.destination)
+          forward(action, to: Self.destination, environment: ())
         }
       }
     }
@@ -261,10 +264,8 @@ import Testing
       #expect(store.state.destination?[case: Twins.other]?.count == 1)
       #expect(messages.all.count == 1)
       #expect(
-        store.viewStore(get: \.destination, case: Twins.counter, tag: TwinsRoot.Action.destination)
-          == nil)
-      let other = store.viewStore(
-        get: \.destination, case: Twins.other, tag: TwinsRoot.Action.destination)
+        store.viewStore(TwinsRoot.destination[case: Twins.counter]) == nil)
+      let other = store.viewStore(TwinsRoot.destination[case: Twins.other])
       other?.send(.increment)
       #expect(store.state.destination?[case: Twins.other]?.count == 2)
     }

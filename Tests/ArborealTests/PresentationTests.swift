@@ -14,11 +14,9 @@ import Testing
 
   @Test func anOptionalViewStoreIsNilWhileTheChildIsAbsentAndDropsAfterDismissal() throws {
     let (store, _) = makeStore()
-    #expect(store.viewStore(get: \.sheet, tag: { .sheet(.presented($0)) }) == nil)
+    #expect(store.viewStore(Board.sheet) == nil)
     store.send(.present(id: 1))
-    let sheet = try #require(store.viewStore(get: \.sheet, tag: { .sheet(.presented($0)) }))
-    // The same view store, named as the parent's `forward` names the route.
-    #expect(store.viewStore(presented: \.sheet, tag: Board.Action.sheet)?.state === sheet.state)
+    let sheet = try #require(store.viewStore(Board.sheet))
     #expect(sheet.isPresent)
     #expect(sheet.state.id == 1)
     sheet.send(.start)
@@ -38,7 +36,7 @@ import Testing
   @Test func aStackHasAViewStorePerScreenAndPoppingEndsTheirEffects() throws {
     let (store, _) = makeStore()
     for id in [1, 2, 3] { store.send(.push(id: id)) }
-    let screens = store.viewStores(stack: \.path, tag: Board.Action.path)
+    let screens = store.viewStores(Board.path)
     #expect(screens.map(\.state.id) == [1, 2, 3])
     for screen in screens { screen.send(.start) }
     #expect(store.runningEffectCount == 3)
@@ -50,7 +48,7 @@ import Testing
     #expect(screens.map(\.isPresent) == [true, false, false])
     store.send(.popLast)
     #expect(store.runningEffectCount == 0)
-    #expect(store.viewStore(stack: \.path, id: second, tag: Board.Action.path) == nil)
+    #expect(store.viewStore(Board.path, id: second) == nil)
   }
 
   @Test func stackIdentifiersAreStableAndNeverReused() {

@@ -70,13 +70,11 @@ import Testing
     let store = Store(state: Grove(census: census), environment: ())
     store.send(.plant)
     store.send(.startAll)
-    let always = store.viewStore(get: \.always, tag: Grove.Action.always)
-    let optional = store.viewStore(get: { $0.optional }, tag: Grove.Action.optional)
-    let row = store.viewStore(
-      key: Grove.rowIDs[0], get: { grove, id in grove.rows.first { $0.id == id } },
-      tag: { .row(id: $0, $1) })
-    let sheet = store.viewStore(get: { $0.sheet }, tag: { .sheet(.presented($0)) })
-    let screens = store.viewStores(stack: \.path, tag: Grove.Action.path)
+    let always = store.viewStore(Grove.always)
+    let optional = store.viewStore(Grove.optional)
+    let row = store.viewStore(Grove.rows, id: Grove.rowIDs[0])
+    let sheet = store.viewStore(Grove.sheet)
+    let screens = store.viewStores(Grove.path)
     let size = always.binding(get: \.size, tag: { _ in .grow })
     let count = store.derived("count") { $0.count }
     var seen = 0

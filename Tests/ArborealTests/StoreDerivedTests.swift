@@ -74,7 +74,7 @@ import Testing
 
   @Test func aViewStoreSelectorFollowsAReplacedChild() {
     let store = Store(state: Parent(), environment: ())
-    let child = store.viewStore(get: \.child, tag: Parent.Action.child)
+    let child = store.viewStore(Parent.child)
     let label = child.derived("label") { "\($0.title) \($0.count)" }
     var seen: [String] = []
     let token = observe { _ in seen.append(label.value) }

@@ -35,6 +35,8 @@ final class EchoHost: ArborealModel {
   let echo = Echo()
   let swallows: Bool
 
+  static let echo = ChildRoute.child(\EchoHost.echo, tag: Action.echo)
+
   init(swallows: Bool) {
     self.swallows = swallows
   }
@@ -44,7 +46,7 @@ final class EchoHost: ArborealModel {
     case .echo(.answered) where swallows:
       return .none
     case .echo(let action):
-      return forward(action, to: \.echo, environment: (), tag: Action.echo)
+      return forward(action, to: Self.echo, environment: ())
     }
   }
 }
@@ -58,6 +60,8 @@ final class EchoGrandHost: ArborealModel {
   let registrar = TrackingRegistrar()
   let host: EchoHost
 
+  static let host = ChildRoute.child(\EchoGrandHost.host, tag: Action.host)
+
   init(swallows: Bool) {
     host = EchoHost(swallows: swallows)
   }
@@ -65,7 +69,7 @@ final class EchoGrandHost: ArborealModel {
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .host(let action):
-      return forward(action, to: \.host, environment: (), tag: Action.host)
+      return forward(action, to: Self.host, environment: ())
     }
   }
 }
@@ -118,7 +122,7 @@ final class EchoGrandHost: ArborealModel {
     @Test func anActionSentToAChildsViewStoreThatNoUpdateForwardedIsReported() {
       let before = ForwardProbe.reportCount
       let store = Store(state: EchoHost(swallows: true), environment: ())
-      store.viewStore(get: \.echo, tag: EchoHost.Action.echo).send(.answered)
+      store.viewStore(EchoHost.echo).send(.answered)
       #expect(store.state.echo.answers == 0)
       let reported = viewStoreReports(since: before)
       #expect(reported.count == 1)
@@ -129,7 +133,7 @@ final class EchoGrandHost: ArborealModel {
     @Test func anActionSentToAChildsViewStoreAndForwardedIsNotReported() {
       let before = ForwardProbe.reportCount
       let store = Store(state: EchoHost(swallows: false), environment: ())
-      store.viewStore(get: \.echo, tag: EchoHost.Action.echo).send(.answered)
+      store.viewStore(EchoHost.echo).send(.answered)
       #expect(store.state.echo.answers == 1)
       #expect(viewStoreReports(since: before).isEmpty)
     }
@@ -144,14 +148,14 @@ final class EchoGrandHost: ArborealModel {
     @Test func aGrandchildsViewStoreIsJudgedByTheGrandchild() {
       let before = ForwardProbe.reportCount
       let forwarding = Store(state: EchoGrandHost(swallows: false), environment: ())
-      forwarding.viewStore(get: \.host, tag: EchoGrandHost.Action.host)
-        .viewStore(get: \.echo, tag: EchoHost.Action.echo).send(.answered)
+      forwarding.viewStore(EchoGrandHost.host)
+        .viewStore(EchoHost.echo).send(.answered)
       #expect(forwarding.state.host.echo.answers == 1)
       #expect(ForwardProbe.reportCount == before)
 
       let swallowing = Store(state: EchoGrandHost(swallows: true), environment: ())
-      swallowing.viewStore(get: \.host, tag: EchoGrandHost.Action.host)
-        .viewStore(get: \.echo, tag: EchoHost.Action.echo).send(.answered)
+      swallowing.viewStore(EchoGrandHost.host)
+        .viewStore(EchoHost.echo).send(.answered)
       #expect(swallowing.state.host.echo.answers == 0)
       #expect(viewStoreReports(since: before).count == 1)
     }

@@ -8,7 +8,7 @@ import Testing
 @MainActor @Suite struct ViewStoreTests {
   @Test func stateReevaluatesGetSoAReplacedChildIsSeen() {
     let store = Store(state: Parent(), environment: ())
-    let child = store.viewStore(get: \.child, tag: Parent.Action.child)
+    let child = store.viewStore(Parent.child)
     let original = child.state
     store.send(.replaceChild(count: 5))
     #expect(child.state !== original)
@@ -18,7 +18,7 @@ import Testing
 
   @Test func aChildActionReachesTheParentThroughTag() {
     let store = Store(state: Parent(), environment: ())
-    let child = store.viewStore(get: \.child, tag: Parent.Action.child)
+    let child = store.viewStore(Parent.child)
     child.send(.increment)
     child.send(.rename("Ada"))
     #expect(store.state.seen == ["child increment", "child rename(\"Ada\")"])
@@ -28,7 +28,7 @@ import Testing
 
   @Test func theChildsUpdateRunsInsideTheParentsTransaction() {
     let store = Store(state: Parent(), environment: ())
-    let child = store.viewStore(get: \.child, tag: Parent.Action.child)
+    let child = store.viewStore(Parent.child)
     var notifications: [[String]] = []
     let token = observe { changes in
       _ = (store.state.seen, child.state.count)
@@ -42,7 +42,7 @@ import Testing
 
   @Test func theChildsEffectsAreTaggedBackToParentActions() async {
     let store = Store(state: Parent(), environment: ())
-    let child = store.viewStore(get: \.child, tag: Parent.Action.child)
+    let child = store.viewStore(Parent.child)
     await child.send(.renameLater("Grace")).value
     #expect(store.state.seen == ["child renameLater(\"Grace\")", "child rename(\"Grace\")"])
     #expect(child.state.title == "Grace")
@@ -50,8 +50,8 @@ import Testing
 
   @Test func viewStoresNest() async {
     let store = Store(state: Grandparent(), environment: ())
-    let parent = store.viewStore(get: \.parent, tag: Grandparent.Action.parent)
-    let child = parent.viewStore(get: \.child, tag: Parent.Action.child)
+    let parent = store.viewStore(Grandparent.parent)
+    let child = parent.viewStore(Parent.child)
     child.send(.increment)
     #expect(store.state.parent.child.count == 1)
     #expect(store.state.parent.seen == ["child increment"])
@@ -62,7 +62,7 @@ import Testing
 
   @Test func readingStateInsideTrackingTracksTheSlotAndTheChild() {
     let store = Store(state: Parent(), environment: ())
-    let child = store.viewStore(get: \.child, tag: Parent.Action.child)
+    let child = store.viewStore(Parent.child)
     var runs = 0
     let token = observe { _ in
       _ = child.state.count
@@ -79,8 +79,7 @@ import Testing
   @Test func aKeyedViewStoreIsNilForAMissingKey() {
     let store = Store(state: Parent(), environment: ())
     store.send(.addRow(id: 1))
-    let missing = store.viewStore(
-      key: 2, get: { parent, id in parent.row(id: id) }, tag: Parent.Action.row)
+    let missing = store.viewStore(Parent.rows, id: 2)
     #expect(missing == nil)
   }
 
@@ -89,7 +88,7 @@ import Testing
     store.send(.addRow(id: 1))
     store.send(.addRow(id: 2))
     let row = try #require(
-      store.viewStore(key: 2, get: { parent, id in parent.row(id: id) }, tag: Parent.Action.row))
+      store.viewStore(Parent.rows, id: 2))
     row.send(.increment)
     #expect(store.state.row(id: 2)?.count == 1)
     #expect(store.state.row(id: 1)?.count == 0)
@@ -103,7 +102,7 @@ import Testing
     let store = Store(state: Parent(), environment: ())
     store.send(.addRow(id: 1))
     let row = try #require(
-      store.viewStore(key: 1, get: { parent, id in parent.row(id: id) }, tag: Parent.Action.row))
+      store.viewStore(Parent.rows, id: 1))
     row.send(.increment)
     let last = row.state
     store.send(.removeRow(id: 1))
@@ -129,9 +128,9 @@ import Testing
     let store = Store(state: Parent(), environment: ())
     store.send(.addRow(id: 1))
     let row = try #require(
-      store.viewStore(key: 1, get: { parent, id in parent.row(id: id) }, tag: Parent.Action.row))
+      store.viewStore(Parent.rows, id: 1))
     // A view store of the same child, scoped below the keyed one.
-    let same = row.viewStore(get: { $0 }, tag: { $0 })
+    let same = row.viewStore()
     #expect(same.isPresent)
     store.send(.removeRow(id: 1))
     #expect(!same.isPresent)
@@ -144,9 +143,9 @@ import Testing
     let store = Store(state: Parent(), environment: ())
     store.send(.addRow(id: 1))
     let custom = Hideable(store)
-    let child = custom.viewStore(get: \.child, tag: Parent.Action.child)
+    let child = custom.viewStore(Parent.child)
     let row = try #require(
-      custom.viewStore(key: 1, get: { parent, id in parent.row(id: id) }, tag: Parent.Action.row))
+      custom.viewStore(Parent.rows, id: 1))
     child.send(.increment)
     let last = child.state
     #expect(child.isPresent && row.isPresent)
@@ -175,8 +174,8 @@ import Testing
       let store = Store(state: Parent(), environment: ())
       store.send(.addRow(id: 1))
       let row = try #require(
-        store.viewStore(key: 1, get: { parent, id in parent.row(id: id) }, tag: Parent.Action.row))
-      let same = row.viewStore(get: { $0 }, tag: { $0 })
+        store.viewStore(Parent.rows, id: 1))
+      let same = row.viewStore()
       store.send(.removeRow(id: 1))
       same.send(.increment)
       #expect(store.state.seen.isEmpty)
@@ -190,7 +189,7 @@ import Testing
     let store = Store(state: Parent(), environment: ())
     store.send(.addRow(id: 1))
     let row = try #require(
-      store.viewStore(key: 1, get: { parent, id in parent.row(id: id) }, tag: Parent.Action.row))
+      store.viewStore(Parent.rows, id: 1))
     var once = true
     let token = observe { changes in
       _ = store.state.name
@@ -225,7 +224,7 @@ import Testing
     #expect(root.state === store.state)
     root.send(.setName("Ada"))
     #expect(store.state.name == "Ada")
-    let child = root.viewStore(get: \.child, tag: Parent.Action.child)
+    let child = root.viewStore(Parent.child)
     child.send(.increment)
     #expect(store.state.child.count == 1)
   }

@@ -65,7 +65,7 @@ public class InputRoute<Parent: ArborealModel, Input>: ChildRoute<Parent>, @unch
 /// The key of a child that its parent always holds: there is only one, and a view store of it
 /// is never nil.
 public struct Held: Sendable {
-  init() {}
+  @usableFromInline init() {}
 }
 
 /// A route to child models of one type: what view stores and cancellations take. See
@@ -76,12 +76,12 @@ public final class ModelRoute<Parent: ArborealModel, Child: ArborealModel, Key, 
   InputRoute<Parent, Input>, @unchecked Sendable
 {
   /// The child with `key` now, or nil.
-  let find: (Parent, Key) -> Child?
+  @usableFromInline let find: (Parent, Key) -> Child?
   /// Every child the route holds now, with its key, in order.
   let all: (Parent) -> [(key: Key, child: Child)]
   /// How a view store of the child with `key` sends its actions, learnt from the parent now;
   /// nil when the child cannot be sent to (its case is gone).
-  let embedding: (Parent, Key) -> ((Child.Action) -> Parent.Action)?
+  @usableFromInline let embedding: (Parent, Key) -> ((Child.Action) -> Parent.Action)?
   /// The key under which `forward` owns the child's effects (nil for an unkeyed child).
   let effectKey: (Key) -> AnyHashable?
   /// The child's name in a view store's report of a dropped send (`Row[2]`); nil for a child
@@ -306,12 +306,15 @@ extension ArborealStore {
   ///
   /// - Parameter route: The route, declared once with ``ChildRoute/child(_:tag:)->ModelRoute<Parent,Child,Held,Child.Action>``.
   /// - Returns: The view store; it keeps this store alive.
+  @inlinable
   public func viewStore<Child: ArborealModel, Input>(
     _ route: ModelRoute<Model, Child, Held, Input>
   ) -> ViewStore<Child> {
     let find = route.find
     // A held child is always there, and its actions always embed.
     let embed = route.embedding(state, Held()).unsafelyUnwrapped
+    // The forwarding closure is made here, inlined in the caller's module, so that it calls
+    // this store's `send` specialised for its model rather than through the protocol.
     return makeViewStore(
       get: { find($0, Held()).unsafelyUnwrapped }, forward: { action in self.send(embed(action)) })
   }

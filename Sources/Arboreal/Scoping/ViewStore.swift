@@ -1,28 +1,29 @@
 /// A store scoped to a child model: it reads the child from its parent store and sends the
 /// child's actions to the parent, tagged as parent actions.
 ///
-/// Make one with ``ArborealStore/viewStore(get:tag:)->ViewStore<Child>`` (a child the parent
-/// always has; with an optional getter, a presented child),
-/// ``ArborealStore/viewStore(key:get:tag:)`` (a child in a collection) or
-/// ``ArborealStore/viewStore(stack:id:tag:)`` (a stack screen). A component written against a
+/// Make one through the child's route: ``ArborealStore/viewStore(_:)->ViewStore<Child>`` (a
+/// child the parent always has; over a route of an optional, presented or enumeration's child,
+/// nil while there is none), ``ArborealStore/viewStore(_:id:)`` (a child in a collection, a
+/// stack screen) or ``ArborealStore/viewStores(_:)`` (every child of a route);
+/// ``ArborealStore/viewStore()`` is the whole model's. A component written against a
 /// `ViewStore<Child>` (or any ``ArborealStore``) knows nothing of its parent.
 ///
 /// ```swift
-/// let child = store.viewStore(get: \.child, tag: AppModel.Action.child)
+/// // In AppModel: static let child = ChildRoute.child(\AppModel.child, tag: Action.child)
+/// let child = store.viewStore(AppModel.child)
 /// child.send(.increment)  // the parent's update receives .child(.increment)
 /// print(child.state.count)  // reads store.state.child.count
 /// ```
 ///
-/// The view store keeps no state of its own. ``state`` re-evaluates `get` on every access, so
+/// The view store keeps no state of its own. ``state`` finds the child again on every access, so
 /// a child the parent replaced is seen at once, and reading it inside tracking tracks the
 /// parent's property holding the child as well as what is read on the child. ``send(_:)``
 /// sends to the parent, so the child's update runs inside the parent's (the parent's update
-/// passes the action on with
-/// ``ArborealModel/forward(_:to:environment:tag:)-(_,KeyPath<Self,Child>,_,_)`` or a
-/// sibling), and everything the root store guarantees holds.
+/// passes the action on with ``ArborealModel/forward(_:to:environment:)`` through the same
+/// route), and everything the root store guarantees holds.
 ///
 /// ## When a keyed child disappears
-/// A view store made with ``ArborealStore/viewStore(key:get:tag:)`` may outlive its child (a
+/// A view store of a keyed child (``ArborealStore/viewStore(_:id:)``) may outlive its child (a
 /// row removed while its view still holds the view store). From then on, until a child with
 /// the key appears again:
 /// - ``isPresent`` is false;
@@ -47,7 +48,7 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore {
   private let resolve: () -> Child?
   /// The parent's ``ArborealStore/isPresent``.
   private let isParentPresent: () -> Bool
-  /// For a view store made with ``ArborealStore/viewStore(key:get:tag:)``, its child's type and
+  /// For a view store of a keyed or optional child, its child's type and
   /// key (`Row[2]`), which name it in the diagnostic of a dropped send; nil for any other.
   private let keyName: String?
   /// Sends a child action to the parent, tagged.
@@ -86,8 +87,8 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore {
   ///
   /// ``state`` is always `state`, ``isPresent`` always true, and ``send(_:)`` calls `send` and
   /// returns a finished handle. Scoping it
-  /// (``ArborealStore/viewStore(get:tag:)->ViewStore<Child>``,
-  /// ``ArborealStore/binding(get:tag:)``) works as on any store.
+  /// (``ArborealStore/viewStore(_:)->ViewStore<Child>``, ``ArborealStore/binding(get:tag:)``)
+  /// works as on any store.
   ///
   /// - Parameters:
   ///   - state: The model to show.
@@ -114,8 +115,8 @@ public final class ViewStore<Child: ArborealModel>: ArborealStore {
     return lastChild
   }
 
-  /// Whether the child is in its parent: always true for a view store scoped with
-  /// ``ArborealStore/viewStore(get:tag:)->ViewStore<Child>`` below no keyed view store.
+  /// Whether the child is in its parent: always true for a view store of a held child
+  /// (``ArborealStore/viewStore(_:)->ViewStore<Child>``) below no keyed view store.
   ///
   /// A keyed view store is present while its parent is and has a child with its key; any
   /// other view store is present while its parent is.

@@ -3,8 +3,8 @@
 ///
 /// Code that only reads state and sends actions (a view, a prompt, a test helper) can take any
 /// `ArborealStore`, so it works the same on the root store and on a view store scoped to a
-/// child model. Both scoping operations, ``viewStore(get:tag:)->ViewStore<Child>`` and
-/// ``binding(get:tag:)``, are available on every store, so view stores nest.
+/// child model. The scoping operations (``viewStore(_:)->ViewStore<Child>`` and its siblings
+/// over routes, ``binding(get:tag:)``) are available on every store, so view stores nest.
 ///
 /// ```swift
 /// @MainActor func render(_ store: some ArborealStore<Counter>) -> String {

@@ -47,6 +47,8 @@ final class AppModel: ArborealModel, ObservableTrackable {
   let registrar = TrackingRegistrar.observable()
   @Tracked private(set) var count = 0
   @Tracked private(set) var child = CounterModel()
+
+  static let child = ChildRoute.child(\AppModel.child, tag: Action.child)
   let session: Session
 
   init(session: Session = Session()) { self.session = session }
@@ -60,7 +62,7 @@ final class AppModel: ArborealModel, ObservableTrackable {
       count += 1
       return .none
     case .child(let action):
-      return forward(action, to: \.child, environment: (), tag: Action.child)
+      return forward(action, to: Self.child, environment: ())
     }
   }
 }

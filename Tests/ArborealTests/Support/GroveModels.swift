@@ -89,6 +89,12 @@ final class Grove: ArborealModel {
   /// The identifiers of the rows `plant` makes.
   static let rowIDs = [2, 3, 4]
 
+  static let always = ChildRoute.child(\Grove.always, tag: Action.always)
+  static let optional = ChildRoute.child(\Grove.optional, tag: Action.optional)
+  static let rows = ChildRoute.children(\Grove.rows, tag: Action.row)
+  static let sheet = ChildRoute.child(\Grove.sheet, tag: Action.sheet)
+  static let path = ChildRoute.stack(\Grove.path, tag: Action.path)
+
   let registrar = TrackingRegistrar()
   private let census: Census
   @Tracked private(set) var always: Leaf
@@ -109,15 +115,15 @@ final class Grove: ArborealModel {
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .always(let action):
-      return forward(action, to: \.always, environment: (), tag: Action.always)
+      return forward(action, to: Self.always, environment: ())
     case .optional(let action):
-      return forward(action, to: \.optional, environment: (), tag: Action.optional)
+      return forward(action, to: Self.optional, environment: ())
     case .row(let id, let action):
-      return forward(action, to: \.rows, id: id, environment: ()) { .row(id: id, $0) }
+      return forward(action, to: Self.rows, id: id, environment: ())
     case .sheet(let action):
-      return forward(action, to: \.sheet, environment: (), tag: Action.sheet)
+      return forward(action, to: Self.sheet, environment: ())
     case .path(let action):
-      return forward(action, in: \.path, environment: (), tag: Action.path)
+      return forward(action, to: Self.path, environment: ())
     case .plant:
       optional = Leaf(id: 1, census: census)
       rows = Self.rowIDs.map { Leaf(id: $0, census: census) }
@@ -125,16 +131,15 @@ final class Grove: ArborealModel {
       return present(Leaf(id: 5, census: census), at: \.sheet, environment: (), tag: Action.sheet)
     case .startAll:
       var started = [
-        forward(.start, to: \.always, environment: (), tag: Action.always),
-        forward(.start, to: \.optional, environment: (), tag: Action.optional),
-        forward(.presented(.start), to: \.sheet, environment: (), tag: Action.sheet),
+        forward(.start, to: Self.always, environment: ()),
+        forward(.start, to: Self.optional, environment: ()),
+        forward(.presented(.start), to: Self.sheet, environment: ()),
       ]
       for id in Self.rowIDs {
-        started.append(forward(.start, to: \.rows, id: id, environment: ()) { .row(id: id, $0) })
+        started.append(forward(.start, to: Self.rows, id: id, environment: ()))
       }
       if let id = path.elementIDs.first {
-        started.append(
-          forward(.element(id: id, action: .start), in: \.path, environment: (), tag: Action.path))
+        started.append(forward(.element(id: id, action: .start), to: Self.path, environment: ()))
       }
       return .merge(started)
     }

@@ -100,6 +100,9 @@ final class Board: ArborealModel {
   @Tracked private(set) var plain: Job?
   @Tracked private(set) var path = ModelStack<Job>()
 
+  static let sheet = ChildRoute.child(\Board.sheet, tag: Action.sheet)
+  static let path = ChildRoute.stack(\Board.path, tag: Action.path)
+
   func update(action: Action, environment: Jobs) -> Fx<Action> {
     switch action {
     case .job(let id, let action):
@@ -109,11 +112,11 @@ final class Board: ArborealModel {
     case .right(let action):
       return forward(action, to: \.right, environment: environment, tag: Action.right)
     case .sheet(let action):
-      return forward(action, to: \.sheet, environment: environment, tag: Action.sheet)
+      return forward(action, to: Self.sheet, environment: environment)
     case .plain(let action):
       return forward(action, to: \.plain, environment: environment, tag: Action.plain)
     case .path(let action):
-      return forward(action, in: \.path, environment: environment, tag: Action.path)
+      return forward(action, to: Self.path, environment: environment)
     case .add(let ids):
       jobs.append(contentsOf: ids.map(Job.init))
       return .none

@@ -51,13 +51,16 @@ final class Parent: ArborealModel {
   @Tracked private(set) var name = ""
   @Tracked private(set) var seen: [String] = []
 
+  static let child = ChildRoute.child(\Parent.child, tag: Action.child)
+  static let rows = ChildRoute.children(\Parent.rows, tag: Action.row)
+
   func row(id: Int) -> Child? { rows.first { $0.id == id } }
 
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .child(let action):
       seen.append("child \(action)")
-      return forward(action, to: \.child, environment: (), tag: Action.child)
+      return forward(action, to: Self.child, environment: ())
     case .replaceChild(let count):
       child = Child(count: count)
       return .none
@@ -65,7 +68,7 @@ final class Parent: ArborealModel {
       // An action for a row that is gone (queued before its removal) is ignored.
       guard let row = row(id: id) else { return .none }
       seen.append("row \(id) \(action)")
-      return forward(action, to: row, in: \.rows, environment: ()) { .row(id: id, action: $0) }
+      return forward(action, to: Self.rows, id: row.id, environment: ())
     case .addRow(let id):
       rows.append(Child(id: id))
       return .none
@@ -88,10 +91,12 @@ final class Grandparent: ArborealModel {
   let registrar = TrackingRegistrar()
   @Tracked private(set) var parent = Parent()
 
+  static let parent = ChildRoute.child(\Grandparent.parent, tag: Action.parent)
+
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .parent(let action):
-      return forward(action, to: \.parent, environment: (), tag: Action.parent)
+      return forward(action, to: Self.parent, environment: ())
     }
   }
 }

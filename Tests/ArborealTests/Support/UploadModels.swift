@@ -74,15 +74,18 @@ final class UploadList: ArborealModel {
   @Tracked private(set) var seen: [String] = []
   let featured = UploadRow(id: 0)
 
+  static let rows = ChildRoute.children(\UploadList.rows, tag: Action.row)
+  static let featured = ChildRoute.child(\UploadList.featured, tag: Action.featured)
+
   func row(id: Int) -> UploadRow? { rows.first { $0.id == id } }
 
   func update(action: Action, environment: Uploads) -> Fx<Action> {
     switch action {
     case .row(let id, let action):
       seen.append("row \(id) \(action)")
-      return forward(action, to: \.rows, id: id, environment: environment) { .row(id: id, $0) }
+      return forward(action, to: Self.rows, id: id, environment: environment)
     case .featured(let action):
-      return forward(action, to: \.featured, environment: environment, tag: Action.featured)
+      return forward(action, to: Self.featured, environment: environment)
     case .add(let id):
       rows.append(UploadRow(id: id))
       return .none
