@@ -53,10 +53,9 @@ final class Navigator: ReplayableModel {
   @Tracked private(set) var path = ModelStack<StackCounter>()
   @Tracked private(set) var sheet: StackCounter?
 
-  static let routes: [ChildRoute<Navigator>] = [
-    .stack(\.path, tag: Action.path),
-    .child(\.sheet, tag: Action.sheet),
-  ]
+  static let path = ChildRoute.stack(\Navigator.path, tag: Action.path)
+  static let sheet = ChildRoute.child(\Navigator.sheet, tag: Action.sheet)
+  static let routes: [ChildRoute<Navigator>] = [path, sheet]
 
   init() {}
 
@@ -79,12 +78,12 @@ final class Navigator: ReplayableModel {
       path.push(StackCounter())
       return .none
     case .path(let action):
-      return forward(action, in: \.path, environment: (), tag: Action.path)
+      return forward(action, to: Self.path, environment: ())
     case .openSheet:
       sheet = StackCounter()
       return .none
     case .sheet(let action):
-      return forward(action, to: \.sheet, environment: (), tag: Action.sheet)
+      return forward(action, to: Self.sheet, environment: ())
     }
   }
 }

@@ -36,6 +36,7 @@ final class RenumberingNavigator: ReplayableModel {
 
   let registrar = TrackingRegistrar()
   @Tracked private(set) var path = ModelStack<RenumberedScreen>()
+  static let path = ChildRoute.stack(\RenumberingNavigator.path, tag: Action.path)
 
   static let routes: [ChildRoute<RenumberingNavigator>] = [.stack(\.path, tag: Action.path)]
 
@@ -50,7 +51,7 @@ final class RenumberingNavigator: ReplayableModel {
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .path(let action):
-      return forward(action, in: \.path, environment: (), tag: Action.path)
+      return forward(action, to: Self.path, environment: ())
     }
   }
 }

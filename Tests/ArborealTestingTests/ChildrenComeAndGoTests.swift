@@ -226,6 +226,7 @@ enum ComeAndGo {
     }
     let registrar = TrackingRegistrar()
     @Tracked private(set) var child: Child?
+    static let child = ChildRoute.child(\Parent.child, tag: Action.child)
     @Tracked private(set) var log: [String] = []
 
     func update(action: Action, environment: Void) -> Fx<Action> {
@@ -235,7 +236,7 @@ enum ComeAndGo {
         return .none
       case .child(let action):
         if case .presented(.delegate(let message)) = action { log.append(message) }
-        return forward(action, to: \.child, environment: (), tag: Action.child)
+        return forward(action, to: Self.child, environment: ())
       }
     }
   }

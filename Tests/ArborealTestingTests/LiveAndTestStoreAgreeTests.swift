@@ -50,13 +50,14 @@ final class ClosingHost: ArborealModel {
 
   let registrar = TrackingRegistrar()
   @Tracked var sheet: Closing? = Closing()
+  static let sheet = ChildRoute.child(\ClosingHost.sheet, tag: Action.sheet)
   @Tracked private(set) var handled: [Action] = []
 
   func update(action: Action, environment: Void) -> Fx<Action> {
     handled.append(action)
     switch action {
     case .sheet(let action):
-      return forward(action, to: \.sheet, environment: (), tag: Action.sheet)
+      return forward(action, to: Self.sheet, environment: ())
     }
   }
 }

@@ -253,7 +253,9 @@ final class SyncUpsList: ArborealModel {
 
   let registrar = TrackingRegistrar()
   @Tracked private(set) var detail: SyncUpDetail?
+  static let detail = ChildRoute.child(\SyncUpsList.detail, tag: Action.detail)
   @Tracked private(set) var rows: [SyncUpDetail] = []
+  static let rows = ChildRoute.children(\SyncUpsList.rows, tag: Action.row)
   @Tracked private(set) var screen: SyncUpScreen?
   @Tracked private(set) var group: SyncUpGroup?
 
@@ -265,9 +267,9 @@ final class SyncUpsList: ArborealModel {
     case .pushAndEdit(let title):
       let detail = SyncUpDetail(title: title)
       self.detail = detail
-      return forward(.edit, to: \.detail, environment: (), tag: Action.detail)
+      return forward(.edit, to: Self.detail, environment: ())
     case .detail(let action):
-      return forward(action, to: \.detail, environment: (), tag: Action.detail)
+      return forward(action, to: Self.detail, environment: ())
     case .add(let count):
       rows = (0..<count).map {
         SyncUpDetail(title: "#\($0)", destination: SyncUpDestination(name: "row"))
@@ -283,10 +285,9 @@ final class SyncUpsList: ArborealModel {
       rows.append(SyncUpDetail(title: title))
       return .none
     case .renameFirstRow(let title):
-      let id = rows[0].id
-      return forward(.rename(title), to: rows[0], in: \.rows, environment: ()) { .row(id: id, $0) }
+      return forward(.rename(title), to: Self.rows, child: rows[0], environment: ())
     case .row(let id, let action):
-      return forward(action, to: \.rows, id: id, environment: ()) { .row(id: id, $0) }
+      return forward(action, to: Self.rows, id: id, environment: ())
     case .removeFirstRow:
       rows.removeFirst()
       return .none

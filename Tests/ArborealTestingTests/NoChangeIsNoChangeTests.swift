@@ -22,7 +22,9 @@ final class Pages: ArborealModel {
   let registrar = TrackingRegistrar()
   @Tracked var detail: Page? = Page()
   @Tracked var sheet: Page? = Page()
+  static let sheet = ChildRoute.child(\Pages.sheet, tag: Action.sheet)
   @Tracked var path = ModelStack<Page>()
+  static let path = ChildRoute.stack(\Pages.path, tag: Action.path)
 
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
@@ -30,9 +32,9 @@ final class Pages: ArborealModel {
       detail = nil
       return .none
     case .sheet(let action):
-      return forward(action, to: \.sheet, environment: (), tag: Action.sheet)
+      return forward(action, to: Self.sheet, environment: ())
     case .path(let action):
-      return forward(action, in: \.path, environment: (), tag: Action.path)
+      return forward(action, to: Self.path, environment: ())
     case .push:
       path.push(Page())
       return .none

@@ -60,6 +60,7 @@ private final class Panel: ArborealModel {
 
   let registrar = TrackingRegistrar()
   @Tracked private(set) var feed: Feed?
+  static let feed = ChildRoute.child(\Panel.feed, tag: Action.feed)
 
   static let routes: [ChildRoute<Panel>] = [.child(\.feed, tag: Action.feed)]
 
@@ -70,7 +71,7 @@ private final class Panel: ArborealModel {
   func update(action: Action, environment: Feed.Environment) -> Fx<Action> {
     switch action {
     case .feed(let action):
-      return forward(action, to: \.feed, environment: environment, tag: Action.feed)
+      return forward(action, to: Self.feed, environment: environment)
     case .showFeed(let shown):
       feed = shown ? Feed(id: 100) : nil
       return .none
@@ -130,10 +131,15 @@ private final class Hub: ArborealModel {
 
   let registrar = TrackingRegistrar()
   @Tracked private(set) var sheet: Feed?
+  static let sheet = ChildRoute.child(\Hub.sheet, tag: Action.sheet)
   @Tracked private(set) var rows: [Feed] = []
+  static let rows = ChildRoute.children(\Hub.rows, tag: Action.row)
   @Tracked private(set) var path = ModelStack<Feed>()
+  static let path = ChildRoute.stack(\Hub.path, tag: Action.path)
   @Tracked private(set) var panels = ModelStack<Panel>()
+  static let panels = ChildRoute.stack(\Hub.panels, tag: Action.panels)
   @Tracked private(set) var destination: Destination?
+  static let destination = ChildRoute.destination(\Hub.destination, tag: Action.destination)
 
   static let routes: [ChildRoute<Hub>] = [
     .child(\.sheet, tag: Action.sheet),
@@ -150,15 +156,15 @@ private final class Hub: ArborealModel {
   func update(action: Action, environment: Feed.Environment) -> Fx<Action> {
     switch action {
     case .sheet(let action):
-      return forward(action, to: \.sheet, environment: environment, tag: Action.sheet)
+      return forward(action, to: Self.sheet, environment: environment)
     case .row(let id, let action):
-      return forward(action, to: \.rows, id: id, environment: environment, tag: Action.row)
+      return forward(action, to: Self.rows, id: id, environment: environment)
     case .path(let action):
-      return forward(action, in: \.path, environment: environment, tag: Action.path)
+      return forward(action, to: Self.path, environment: environment)
     case .panels(let action):
-      return forward(action, in: \.panels, environment: environment, tag: Action.panels)
+      return forward(action, to: Self.panels, environment: environment)
     case .destination(let action):
-      return forward(action, to: \.destination, environment: environment, tag: Action.destination)
+      return forward(action, to: Self.destination, environment: environment)
     case .set(let edit):
       apply(edit)
       return .none
@@ -193,14 +199,15 @@ private final class Sheet: ArborealModel {
   enum Action: Sendable { case row(id: Int, Void), append }
   let registrar = TrackingRegistrar()
   @Tracked private(set) var rows: [Plain]
-  static let routes: [ChildRoute<Sheet>] = [.children(\.rows, tag: Action.row)]
+  static let rows = ChildRoute.children(\Sheet.rows, tag: Action.row)
+  static let routes: [ChildRoute<Sheet>] = [rows]
 
   init(count: Int) { rows = (0..<count).map(Plain.init) }
 
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .row(let id, let action):
-      return forward(action, to: \.rows, id: id, environment: (), tag: Action.row)
+      return forward(action, to: Self.rows, id: id, environment: ())
     case .append:
       rows.append(Plain(id: rows.count))
       return .none

@@ -141,10 +141,12 @@ private final class QueuedRows: ArborealModel {
   let registrar = TrackingRegistrar()
   let rows = [QueuedRow(id: 1), QueuedRow(id: 2)]
 
+  static let rows = ChildRoute.children(\QueuedRows.rows, tag: Action.row)
+
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .row(let id, let action):
-      return forward(action, to: \.rows, id: id, environment: ()) { .row(id: id, $0) }
+      return forward(action, to: Self.rows, id: id, environment: ())
     }
   }
 }

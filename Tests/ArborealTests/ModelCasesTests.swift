@@ -508,7 +508,9 @@ import Testing
 
     let registrar = TrackingRegistrar()
     @Tracked private(set) var destination: Screen?
+    static let destination = ChildRoute.destination(\Host.destination, tag: Action.destination)
     @Tracked private(set) var path = ModelStack<Screen>()
+    static let path = ChildRoute.stack(\Host.path, tag: Action.path)
 
     func update(action: Action, environment: Jobs) -> Fx<Action> {
       switch action {
@@ -520,9 +522,9 @@ import Testing
         return push(
           .listener(Listener(id: id)), on: \.path, environment: environment, tag: Action.path)
       case .destination(let action):
-        return forward(action, to: \.destination, environment: environment, tag: Action.destination)
+        return forward(action, to: Self.destination, environment: environment)
       case .path(let action):
-        return forward(action, in: \.path, environment: environment, tag: Action.path)
+        return forward(action, to: Self.path, environment: environment)
       }
     }
   }

@@ -89,6 +89,7 @@ private final class SyncUps: ArborealModel {
 
   let registrar = TrackingRegistrar()
   @Tracked private(set) var detail: SyncUpDetail?
+  static let detail = ChildRoute.child(\SyncUps.detail, tag: Action.detail)
   @Tracked private(set) var rows: [SyncUpDetail] = []
 
   func update(action: Action, environment: Void) -> Fx<Action> {
@@ -99,9 +100,9 @@ private final class SyncUps: ArborealModel {
     case .pushAndEdit(let title):
       let detail = SyncUpDetail(title: title)
       self.detail = detail
-      return forward(.edit, to: \.detail, environment: (), tag: Action.detail)
+      return forward(.edit, to: Self.detail, environment: ())
     case .detail(let action):
-      return forward(action, to: \.detail, environment: (), tag: Action.detail)
+      return forward(action, to: Self.detail, environment: ())
     case .add(let count):
       rows = (0..<count).map { SyncUpDetail(title: "#\($0)", destination: Destination(name: "")) }
       return .none

@@ -157,11 +157,12 @@ final class Shelf: ArborealModel {
     }
     let registrar = TrackingRegistrar()
     @Tracked private(set) var job = Job(id: 1)
+    static let job = ChildRoute.child(\Screen.job, tag: Action.job)
 
     func update(action: Action, environment: Jobs) -> Fx<Action> {
       switch action {
       case .job(let action):
-        return forward(action, to: \.job, environment: environment, tag: Action.job)
+        return forward(action, to: Self.job, environment: environment)
       case .replaceJob:
         job = Job(id: 1)
         return .none
@@ -176,11 +177,12 @@ final class Shelf: ArborealModel {
 
   let registrar = TrackingRegistrar()
   @Tracked private(set) var screens = ModelStack<Screen>()
+  static let screens = ChildRoute.stack(\Shelf.screens, tag: Action.screens)
 
   func update(action: Action, environment: Jobs) -> Fx<Action> {
     switch action {
     case .screens(let action):
-      return forward(action, in: \.screens, environment: environment, tag: Action.screens)
+      return forward(action, to: Self.screens, environment: environment)
     case .push:
       screens.push(Screen())
       return .none
@@ -205,10 +207,11 @@ final class Shelf: ArborealModel {
       enum Action: Sendable, Equatable { case closer(PresentationAction<Closer.Action>) }
       let registrar = TrackingRegistrar()
       @Tracked private(set) var closer: Closer? = Closer()
+      static let closer = ChildRoute.child(\Host.closer, tag: Action.closer)
       func update(action: Action, environment: Void) -> Fx<Action> {
         switch action {
         case .closer(let action):
-          return forward(action, to: \.closer, environment: (), tag: Action.closer)
+          return forward(action, to: Self.closer, environment: ())
         }
       }
     }

@@ -40,11 +40,12 @@ private final class ReaderlessParent: ArborealModel {
   enum Action: Sendable { case child(ReaderlessChild.Action) }
   let registrar = TrackingRegistrar()
   let child = ReaderlessChild()
+  static let child = ChildRoute.child(\ReaderlessParent.child, tag: Action.child)
 
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .child(let action):
-      return forward(action, to: \.child, environment: (), tag: Action.child)
+      return forward(action, to: Self.child, environment: ())
     }
   }
 }

@@ -66,18 +66,16 @@ private final class Room: ArborealModel {
   let registrar = TrackingRegistrar()
   @Tracked private(set) var listeners: [Listener] = []
 
+  static let listeners = ChildRoute.children(\Room.listeners, tag: Action.listener)
+
   func update(action: Action, environment: Listener.Environment) -> Fx<Action> {
     switch action {
     case .listener(let id, let action):
-      return forward(action, to: \.listeners, id: id, environment: environment) {
-        .listener(id: id, $0)
-      }
+      return forward(action, to: Self.listeners, id: id, environment: environment)
     case .add(let id):
       let listener = Listener(id: id)
       listeners.append(listener)
-      return forward(.listen(true), to: listener, in: \.listeners, environment: environment) {
-        .listener(id: id, $0)
-      }
+      return forward(.listen(true), to: Self.listeners, child: listener, environment: environment)
     case .remove(let id):
       listeners.removeAll { $0.id == id }
       return .none

@@ -254,10 +254,7 @@ public struct Fx<Action: Sendable>: Sendable {
   ///
   /// ```swift
   /// let effects = rows.map { row in
-  ///   let id = row.id
-  ///   return forward(.refresh, to: row, in: \.rows, environment: environment) {
-  ///     .row(id: id, $0)
-  ///   }
+  ///   forward(.refresh, to: Self.rows, child: row, environment: environment)
   /// }
   /// return .merge(effects)
   /// ```
@@ -271,9 +268,8 @@ public struct Fx<Action: Sendable>: Sendable {
     return Fx(effects: merged)
   }
 
-  /// No longer available: forward a child's actions with
-  /// ``ArborealModel/forward(_:to:environment:tag:)-(_,KeyPath<Self,Child>,_,_)`` or one
-  /// of its siblings.
+  /// No longer available: forward a child's actions through its route with
+  /// ``ArborealModel/forward(_:to:environment:)``.
   ///
   /// Mapping the effects of a child's update by hand knew nothing of the child instance: two
   /// children of the same type shared cancellation identifiers, a ``SubscribingModel`` child's
@@ -281,8 +277,9 @@ public struct Fx<Action: Sendable>: Sendable {
   /// three right:
   ///
   /// ```swift
+  /// // static let editor = ChildRoute.child(\Parent.editor, environment: { $0.editor }, tag: Action.editor)
   /// case .editor(let action):
-  ///   return forward(action, to: \.editor, environment: environment.editor, tag: Action.editor)
+  ///   return forward(action, to: Self.editor, environment: environment)
   /// ```
   ///
   /// - Parameter transform: Turns a child action into a parent action.
@@ -290,7 +287,7 @@ public struct Fx<Action: Sendable>: Sendable {
   @available(
     *, unavailable,
     message:
-      "Forward a child's actions with forward(_:to:environment:tag:) (or its siblings for optional, keyed, presented and stacked children): it gives the child's effects their own cancel ids, subscriptions and lifetime"
+      "Forward a child's actions through its route with forward(_:to:environment:) (declare it once: static let child = ChildRoute.child(\\Parent.child, tag: Action.child)): it gives the child's effects their own cancel ids, subscriptions and lifetime"
   )
   public func tag<Parent: Sendable>(
     _ transform: @escaping @Sendable (Action) -> Parent
@@ -299,8 +296,8 @@ public struct Fx<Action: Sendable>: Sendable {
   }
 
   /// No longer available: forward the actions of a child in a collection with
-  /// ``ArborealModel/forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)``, or
-  /// ``ArborealModel/forward(_:to:in:environment:tag:)`` for a child in hand.
+  /// ``ArborealModel/forward(_:to:id:environment:)``, or
+  /// ``ArborealModel/forward(_:to:child:environment:)`` for a child in hand.
   ///
   /// Mapping the effects of a row's update by hand scoped them by the row's key, not by the
   /// row: a row replaced by another with the same key shared its identifiers, a
@@ -308,8 +305,9 @@ public struct Fx<Action: Sendable>: Sendable {
   /// until the parent cancelled them. `forward` does all three right:
   ///
   /// ```swift
+  /// // static let rows = ChildRoute.children(\Parent.rows, tag: Action.row)
   /// case .row(let id, let action):
-  ///   return forward(action, to: \.rows, id: id, environment: environment) { .row(id: id, $0) }
+  ///   return forward(action, to: Self.rows, id: id, environment: environment)
   /// ```
   ///
   /// - Parameters:
@@ -319,7 +317,7 @@ public struct Fx<Action: Sendable>: Sendable {
   @available(
     *, unavailable,
     message:
-      "Forward a child's actions with forward(_:to:id:environment:tag:) (or its siblings for always-held, optional, presented and stacked children): it gives the child's effects their own cancel ids, subscriptions and lifetime"
+      "Forward a child's actions through its route with forward(_:to:id:environment:) (declare it once: static let rows = ChildRoute.children(\\Parent.rows, tag: Action.row)): it gives the child's effects their own cancel ids, subscriptions and lifetime"
   )
   public func tag<Parent: Sendable>(
     key: some Hashable & Sendable,
@@ -330,8 +328,8 @@ public struct Fx<Action: Sendable>: Sendable {
   }
 
   /// An effect that cancels every running effect of the child of type `child` with `key`:
-  /// those of a child the parent forwards with ``ArborealModel/forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)``
-  /// (or ``ArborealModel/forward(_:to:in:environment:tag:)``) for that identifier, or of the
+  /// those of a child the parent forwards with ``ArborealModel/forward(_:to:id:environment:)``
+  /// (or ``ArborealModel/forward(_:to:child:environment:)``) for that identifier, or of the
   /// stack screen with that ``StackElementID``, and those of the child's own children.
   ///
   /// Return it to stop what a child is doing while it stays in the state:
@@ -356,7 +354,7 @@ public struct Fx<Action: Sendable>: Sendable {
 
   /// An effect that cancels every running effect of a child of type `child` the parent
   /// forwards without an identifier (always held, optional or presented, see
-  /// ``ArborealModel/forward(_:to:environment:tag:)-(_,KeyPath<Self,Child>,_,_)``), and
+  /// ``ArborealModel/forward(_:to:environment:)``), and
   /// those of the child's own children.
   ///
   /// ```swift
@@ -420,7 +418,7 @@ public struct Fx<Action: Sendable>: Sendable {
   ///
   /// Identifiers are compared by type and value within the model that returned the effect:
   /// a child's identifiers, once its parent forwards its actions
-  /// (``ArborealModel/forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)`` and its siblings), are the child
+  /// (``ArborealModel/forward(_:to:id:environment:)`` and its siblings), are the child
   /// instance's own, so sibling rows using the same identifier never cancel each other's
   /// effects. Applying `cancellable` twice makes the effects cancellable by either identifier.
   ///

@@ -26,7 +26,7 @@ extension ArborealModel {
   /// - Returns: The child's effects, tagged.
   /// - Complexity: O(*e*) for *e* effects, plus the child's update.
   @inlinable
-  public func forward<Child: ArborealModel>(
+  func forward<Child: ArborealModel>(
     _ action: Child.Action,
     to child: KeyPath<Self, Child>,
     environment: Child.Environment,
@@ -60,7 +60,7 @@ extension ArborealModel {
   /// - Returns: The child's effects, tagged; ``Fx/none`` when the child is nil.
   /// - Complexity: O(*e*) for *e* effects, plus the child's update.
   @inlinable
-  public func forward<Child: ArborealModel>(
+  func forward<Child: ArborealModel>(
     _ action: Child.Action,
     to child: KeyPath<Self, Child?>,
     environment: Child.Environment,
@@ -102,7 +102,7 @@ extension ArborealModel {
   ///   effects and the child's update. While children of the collection run effects, each
   ///   transaction that changes the collection reads it once, in O(*n*).
   @inlinable
-  public func forward<Children: Collection>(
+  func forward<Children: Collection>(
     _ action: Children.Element.Action,
     to children: KeyPath<Self, Children>,
     id: Children.Element.ID,
@@ -139,7 +139,7 @@ extension ArborealModel {
   /// - Returns: The child's effects, tagged; ``Fx/none`` when there is no such child.
   /// - Complexity: As ``forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)``.
   @inlinable
-  public func forward<Children: Collection>(
+  func forward<Children: Collection>(
     _ action: Children.Element.Action,
     to children: KeyPath<Self, Children>,
     id: Children.Element.ID,
@@ -176,7 +176,7 @@ extension ArborealModel {
   /// - Returns: The child's effects, tagged.
   /// - Complexity: O(*e*) for *e* effects, plus the child's update.
   @inlinable
-  public func forward<Children: Collection>(
+  func forward<Children: Collection>(
     _ action: Children.Element.Action,
     to child: Children.Element,
     in children: KeyPath<Self, Children>,
@@ -209,7 +209,7 @@ extension ArborealModel {
   /// - Returns: The child's effects, tagged.
   /// - Complexity: O(*e*) for *e* effects, plus the child's update.
   @inlinable
-  public func forward<Child: ArborealModel>(
+  func forward<Child: ArborealModel>(
     _ action: PresentationAction<Child.Action>,
     to child: ReferenceWritableKeyPath<Self, Child?>,
     environment: Child.Environment,
@@ -254,7 +254,7 @@ extension ArborealModel {
   /// - Complexity: O(*n*) for a stack of *n* screens, plus O(*e*) for *e* effects and the
   ///   screen's update.
   @inlinable
-  public func forward<Element: ArborealModel>(
+  func forward<Element: ArborealModel>(
     _ action: StackAction<Element.Action>,
     in stack: ReferenceWritableKeyPath<Self, ModelStack<Element>>,
     environment: Element.Environment,

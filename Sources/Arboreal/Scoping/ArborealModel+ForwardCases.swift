@@ -31,7 +31,7 @@ extension ArborealModel {
   ///   of ``ModelCases/child(of:)`` that checks the case), plus O(*e*) for *e* effects and the
   ///   child's update. No reflection.
   @inlinable
-  public func forward<Cases: ModelCases>(
+  func forward<Cases: ModelCases>(
     _ action: PresentationAction<Cases.Action>,
     to destination: ReferenceWritableKeyPath<Self, Cases?>,
     environment: Cases.Environment,
@@ -71,7 +71,7 @@ extension ArborealModel {
   /// - Complexity: O(log *n*) to find the screen among *n*, O(1) to find its case (no
   ///   reflection), plus O(*e*) for *e* effects and the screen's update.
   @inlinable
-  public func forward<Cases: ModelCases>(
+  func forward<Cases: ModelCases>(
     _ action: StackAction<Cases.Action>,
     in stack: ReferenceWritableKeyPath<Self, ModelStack<Cases>>,
     environment: Cases.Environment,

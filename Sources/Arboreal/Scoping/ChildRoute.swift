@@ -255,12 +255,19 @@ extension ChildRoute {
     Parent, Children.Element, Children.Element.ID, (Children.Element.ID, Children.Element.Action)
   >
   where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
-    return collectionRoute(path(), environment: environment, tag: tag) {
-      parent, input, services in
-      parent.forward(
-        input.1, to: path(), id: input.0, environment: environment(services),
-        tag: { tag(input.0, $0) })
-    }
+    return collectionRoute(
+      path(), environment: environment, tag: tag,
+      forward: { parent, input, services in
+        parent.forward(
+          input.1, to: path(), id: input.0, environment: environment(services),
+          tag: { tag(input.0, $0) })
+      },
+      forwardChild: { parent, child, action, services in
+        let id = child.id
+        return parent.forward(
+          action, to: child, in: path(), environment: environment(services),
+          tag: { tag(id, $0) })
+      })
   }
 
   /// A navigation stack of one kind of screen whose services are the parent's.
@@ -443,7 +450,11 @@ extension ChildRoute {
     _ path: KeyPath<Parent, Children>,
     environment: @escaping @Sendable (Parent.Environment) -> Children.Element.Environment,
     tag: @escaping @Sendable (Children.Element.ID, Children.Element.Action) -> Parent.Action,
-    forward: @escaping RouteForward<Parent, (Children.Element.ID, Children.Element.Action)>
+    forward: @escaping RouteForward<Parent, (Children.Element.ID, Children.Element.Action)>,
+    forwardChild:
+      @escaping (
+        Parent, Children.Element, Children.Element.Action, Parent.Environment
+      ) -> Fx<Parent.Action>
   ) -> ModelRoute<
     Parent, Children.Element, Children.Element.ID, (Children.Element.ID, Children.Element.Action)
   >
@@ -464,7 +475,8 @@ extension ChildRoute {
       find: { parent, id in parent[keyPath: path].first { $0.id == id } },
       all: { parent in parent[keyPath: path].map { ($0.id, $0) } },
       embedding: { _, id in { tag(id, $0) } }, effectKey: { AnyHashable($0) },
-      keyName: { "\(Children.Element.self)[\(String(reflecting: $0))]" })
+      keyName: { "\(Children.Element.self)[\(String(reflecting: $0))]" },
+      forwardChild: forwardChild)
   }
 
   /// The rest of `stack(_:environment:tag:)`, out of line: all but the `forward`, which is

@@ -35,7 +35,7 @@
 /// @Tracked private(set) var destination: Destination?
 ///
 /// case .destination(let action):
-///   return forward(action, to: \.destination, environment: (), tag: Action.destination)
+///   return forward(action, to: Self.destination, environment: ())
 /// ```
 ///
 /// The compiler checks what the lines say: both switches cover every case (a case added

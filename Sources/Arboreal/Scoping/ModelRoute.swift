@@ -87,6 +87,9 @@ public final class ModelRoute<Parent: ArborealModel, Child: ArborealModel, Key, 
   /// The child's name in a view store's report of a dropped send (`Row[2]`); nil for a child
   /// always there.
   let keyName: (Key) -> String?
+  /// Sends an action to a child the parent has in hand, without finding it: set by the route
+  /// of a collection (``forward(_:to:child:environment:)``), nil for any other.
+  let forwardChild: ((Parent, Child, Child.Action, Parent.Environment) -> Fx<Parent.Action>)?
 
   init(
     following route: ChildRoute<Parent>, path: AnyKeyPath,
@@ -95,13 +98,15 @@ public final class ModelRoute<Parent: ArborealModel, Child: ArborealModel, Key, 
     all: @escaping (Parent) -> [(key: Key, child: Child)],
     embedding: @escaping (Parent, Key) -> ((Child.Action) -> Parent.Action)?,
     effectKey: @escaping (Key) -> AnyHashable?,
-    keyName: @escaping (Key) -> String?
+    keyName: @escaping (Key) -> String?,
+    forwardChild: ((Parent, Child, Child.Action, Parent.Environment) -> Fx<Parent.Action>)? = nil
   ) {
     self.find = find
     self.all = all
     self.embedding = embedding
     self.effectKey = effectKey
     self.keyName = keyName
+    self.forwardChild = forwardChild
     super.init(following: route, path: path, forward: forward)
   }
 }
@@ -242,6 +247,41 @@ extension ArborealModel {
     #endif
     return fx
   }
+
+  /// Sends a child action to a child of the collection `route` reaches that this model has in
+  /// hand (while it goes through its children, say), without finding it by its identifier.
+  ///
+  /// ```swift
+  /// case .refreshAll:
+  ///   return .merge(photos.map { forward(.refresh, to: Self.photos, child: $0, environment: environment) })
+  /// ```
+  ///
+  /// The same as ``forward(_:to:id:environment:)`` without the search, so a loop over every
+  /// child costs O(*n*), not O(*n*²): the child's effects belong to it, and end when the
+  /// collection no longer holds it (an effect of a child that is not in the collection when the
+  /// action's effects start never starts).
+  ///
+  /// - Parameters:
+  ///   - action: The child's action.
+  ///   - route: The collection's route, declared once (`static let photos = ChildRoute.children(…)`).
+  ///   - child: The child, an element of the collection.
+  ///   - environment: This model's services; the route makes the child's.
+  /// - Returns: The child's effects, tagged.
+  /// - Complexity: O(*e*) for *e* effects, plus the child's update.
+  public func forward<Child: ArborealModel & Identifiable>(
+    _ action: Child.Action, to route: ModelRoute<Self, Child, Child.ID, (Child.ID, Child.Action)>,
+    child: Child, environment: Environment
+  ) -> Fx<Action> {
+    // Only `ChildRoute.children` makes a route of this type, and it always sets the closure.
+    guard let forwardChild = route.forwardChild else {
+      preconditionFailure("a route of a collection without its forward to a child in hand")
+    }
+    let fx = forwardChild(self, child, action, environment)
+    #if DEBUG
+      RouteDeclarations.check(route)
+    #endif
+    return fx
+  }
 }
 
 extension ArborealModel {
@@ -268,6 +308,57 @@ extension ArborealModel {
   )
   public func forward<Child: ArborealModel, Input>(
     _ input: Input, to child: Child?, environment: Environment
+  ) -> Fx<Action> {
+    fatalError("unavailable")
+  }
+
+  /// No longer available: `forward` with a key path and a tag. Declare the child's route once
+  /// and forward through it.
+  @available(
+    *, unavailable,
+    message:
+      "forward takes a route: declare it once (`static let child = ChildRoute.child(\\Parent.child, tag: Action.child)`; `.children`, `.stack`, `.destination` for the other places) and write `forward(action, to: Self.child, environment: environment)`"
+  )
+  public func forward<Value, Tag>(
+    _ action: some Any, to path: KeyPath<Self, Value>, environment: some Any, tag: Tag
+  ) -> Fx<Action> {
+    fatalError("unavailable")
+  }
+
+  /// No longer available: `forward` with a collection's key path, an identifier and a tag.
+  @available(
+    *, unavailable,
+    message:
+      "forward takes a route: declare it once (`static let rows = ChildRoute.children(\\Parent.rows, tag: Action.row)`) and write `forward(action, to: Self.rows, id: id, environment: environment)`"
+  )
+  public func forward<Value, ID>(
+    _ action: some Any, to path: KeyPath<Self, Value>, id: ID, environment: some Any,
+    tag: Any
+  ) -> Fx<Action> {
+    fatalError("unavailable")
+  }
+
+  /// No longer available: `forward` to a child in hand, with a collection's key path and a tag.
+  @available(
+    *, unavailable,
+    message:
+      "forward takes a route: declare it once (`static let rows = ChildRoute.children(\\Parent.rows, tag: Action.row)`) and write `forward(action, to: Self.rows, child: row, environment: environment)`"
+  )
+  public func forward<Value, Element>(
+    _ action: some Any, to child: Element, in path: KeyPath<Self, Value>, environment: some Any,
+    tag: Any
+  ) -> Fx<Action> {
+    fatalError("unavailable")
+  }
+
+  /// No longer available: `forward` with a stack's key path and a tag.
+  @available(
+    *, unavailable,
+    message:
+      "forward takes a route: declare it once (`static let path = ChildRoute.stack(\\Parent.path, tag: Action.path)`) and write `forward(action, to: Self.path, environment: environment)`"
+  )
+  public func forward<Value, Tag>(
+    _ action: some Any, in path: KeyPath<Self, Value>, environment: some Any, tag: Tag
   ) -> Fx<Action> {
     fatalError("unavailable")
   }

@@ -65,12 +65,13 @@ extension StackElementID: Codable {
 ///
 /// ```swift
 /// @Tracked private(set) var path = ModelStack<Screen>()
+/// static let path = ChildRoute.stack(\Parent.path, tag: Action.path)
 ///
 /// case .openDetail(let id):
 ///   path.push(Screen.detail(Detail(id: id)))
 ///   return .none
 /// case .path(let action):
-///   return forward(action, in: \.path, environment: environment, tag: Action.path)
+///   return forward(action, to: Self.path, environment: environment)
 /// ```
 ///
 /// Popping a screen (``StackAction/popFrom(id:)``, ``popLast()``, ``pop(from:)``, the screen's

@@ -13,10 +13,10 @@
 ///   editor = Editor(title: title)
 ///   return .none
 /// case .editor(let action):
-///   return forward(action, to: \.editor, environment: environment, tag: Action.editor)
+///   return forward(action, to: Self.editor, environment: environment)
 /// ```
 ///
-/// `forward(_:to:environment:tag:)` (a method of ``ArborealModel``), given a presentation action,
+/// `forward(_:to:environment:)` (a method of ``ArborealModel``), given a presentation action,
 /// sends ``presented(_:)`` actions to the child, and handles ``dismiss`` by setting the
 /// property to nil, which ends the child's effects. The child asks to be dismissed by returning
 /// ``Fx/dismiss``. For an ``AlertState``, which is a value and not a model, the parent handles

@@ -8,7 +8,7 @@
 /// }
 ///
 /// case .path(let action):
-///   return forward(action, in: \.path, environment: environment, tag: Action.path)
+///   return forward(action, to: Self.path, environment: environment)
 /// ```
 ///
 /// Pushing is the parent's own business (`path.push(Screen(...))` in response to one of its

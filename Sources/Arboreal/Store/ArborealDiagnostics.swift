@@ -13,7 +13,7 @@ public enum ArborealDiagnostics: Sendable {
 
   /// Receives the message for an action dropped because its child is no longer in its parent:
   /// one sent to a keyed or presented ``ViewStore`` whose child is gone (a removed row), or
-  /// forwarded with ``ArborealModel/forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)`` (or another `forward`)
+  /// forwarded with ``ArborealModel/forward(_:to:id:environment:)`` (or another `forward`)
   /// to a child that is not there; for an ``Fx/dismiss`` that no presentation or stack
   /// handles; for an action that came back from an effect of a child model and that no
   /// update forwarded to that child; and, once per route, for a ``ModelRoute`` a `forward`

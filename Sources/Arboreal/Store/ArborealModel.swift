@@ -33,13 +33,16 @@
 /// ```
 ///
 /// Mark the tracked properties `private(set)` so that only `update` can change them. A model
-/// may hold child models in tracked properties and forward their actions to them with
-/// ``forward(_:to:environment:tag:)-(_,KeyPath<Self,Child>,_,_)`` (or its siblings for
-/// optional, keyed, presented and stacked children), which makes the child's effects its own:
+/// may hold child models in tracked properties, declare a route to each place once (a
+/// ``ChildRoute``), and forward their actions to them through it with
+/// ``forward(_:to:environment:)``, which makes the child's effects its own:
 ///
 /// ```swift
+/// static let editor = ChildRoute.child(
+///   \Parent.editor, environment: { $0.editor }, tag: Action.editor)
+///
 /// case .editor(let action):
-///   return forward(action, to: \.editor, environment: environment.editor, tag: Action.editor)
+///   return forward(action, to: Self.editor, environment: environment)
 /// ```
 ///
 /// The model's type (not its instances) must be usable from any thread (`SendableMetatype`):

@@ -87,7 +87,7 @@ public struct Subscription<Action: Sendable>: @unchecked Sendable {
   }
 
   /// No longer available: a child's subscriptions start by themselves once its parent forwards
-  /// its actions with ``ArborealModel/forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)`` or one of its
+  /// its actions with ``ArborealModel/forward(_:to:id:environment:)`` or one of its
   /// siblings.
   ///
   /// A parent that listed its children's subscriptions in its own scoped them by the child's
@@ -104,7 +104,7 @@ public struct Subscription<Action: Sendable>: @unchecked Sendable {
   @available(
     *, unavailable,
     message:
-      "Make the child a SubscribingModel and forward its actions with forward(_:to:id:environment:tag:) (or its siblings): its subscriptions then start, and end, with the child instance"
+      "Make the child a SubscribingModel and forward its actions with forward(_:to:id:environment:) (or its siblings): its subscriptions then start, and end, with the child instance"
   )
   public func tag<Parent: Sendable>(
     key: some Hashable & Sendable, _ transform: @escaping @Sendable (Action) -> Parent

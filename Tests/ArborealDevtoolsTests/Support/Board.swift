@@ -29,6 +29,8 @@ final class Board: ReplayableModel, Identifiable {
   let registrar = TrackingRegistrar()
   @Tracked private(set) var title = ""
   @Tracked private(set) var cards: [Card] = []
+
+  static let cards = ChildRoute.children(\Board.cards, tag: Action.card)
   @Tracked private(set) var total = 0
   private var nextID = 1
 
@@ -59,7 +61,7 @@ final class Board: ReplayableModel, Identifiable {
     case .card(let id, let action):
       // Random action sequences name missing cards too: those are ignored without a report.
       guard let card = cards.first(where: { $0.id == id }) else { return .none }
-      return forward(action, to: card, in: \.cards, environment: ()) { .card(id: id, $0) }
+      return forward(action, to: Self.cards, child: card, environment: ())
     case .load(let count):
       return Fx { .loaded(count) }
     case .loaded(let count):

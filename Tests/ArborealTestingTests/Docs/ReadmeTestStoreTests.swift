@@ -114,13 +114,15 @@ final class Contacts: ArborealModel {
   let registrar = TrackingRegistrar()
   @Tracked private(set) var form: ContactForm?
 
+  static let form = ChildRoute.child(\Contacts.form, tag: Action.form)
+
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .addTapped:
       form = ContactForm()
       return .none
     case .form(let action):
-      return forward(action, to: \.form, environment: (), tag: Action.form)
+      return forward(action, to: Self.form, environment: ())
     }
   }
 }

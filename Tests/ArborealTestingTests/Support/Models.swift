@@ -83,11 +83,13 @@ final class Parent: ArborealModel {
   let registrar = TrackingRegistrar()
   @Tracked private(set) var title = "parent"
   let child = Loader()
+  static let child = ChildRoute.child(
+    \Parent.child, environment: { _ in LoaderEnvironment() }, tag: Action.child)
 
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .child(let action):
-      return forward(action, to: \.child, environment: LoaderEnvironment(), tag: Action.child)
+      return forward(action, to: Self.child, environment: environment)
     case .rename(let title):
       self.title = title
       return .none

@@ -109,6 +109,8 @@ enum DocsComposing {
     let registrar = TrackingRegistrar()
     @Tracked private(set) var todos: [Todo]
 
+    static let todos = ChildRoute.children(\Board.todos, tag: Action.todo)
+
     init(todos: [Todo]) {
       self.todos = todos
     }
@@ -121,9 +123,7 @@ enum DocsComposing {
 
       switch action {
       case .todo(let id, let action):
-        return forward(action, to: \.todos, id: id, environment: ()) {
-          .todo(id: id, action: $0)
-        }
+        return forward(action, to: Self.todos, id: id, environment: ())
       case .completeAll:
         return completeAll()
       case .clearCompleted:
@@ -134,10 +134,7 @@ enum DocsComposing {
 
     /// Forwards to a to-do: a plain method, run wherever `update` runs.
     private func toggle(_ todo: Todo) -> Fx<Action> {
-      let id = todo.id
-      return forward(.toggle, to: todo, in: \.todos, environment: ()) {
-        .todo(id: id, action: $0)
-      }
+      forward(.toggle, to: Self.todos, child: todo, environment: ())
     }
 
     /// Only reads and writes the model's properties.

@@ -95,26 +95,30 @@ final class Board: ArborealModel {
   let registrar = TrackingRegistrar()
   @Tracked private(set) var jobs: [Job] = []
   @Tracked private(set) var left = Job(id: -1)
+  static let left = ChildRoute.child(\Board.left, tag: Action.left)
   @Tracked private(set) var right = Job(id: -2)
+  static let right = ChildRoute.child(\Board.right, tag: Action.right)
   @Tracked private(set) var sheet: Job?
   @Tracked private(set) var plain: Job?
+  static let plain = ChildRoute.child(\Board.plain, tag: Action.plain)
   @Tracked private(set) var path = ModelStack<Job>()
 
   static let sheet = ChildRoute.child(\Board.sheet, tag: Action.sheet)
   static let path = ChildRoute.stack(\Board.path, tag: Action.path)
+  static let jobs = ChildRoute.children(\Board.jobs, tag: Action.job)
 
   func update(action: Action, environment: Jobs) -> Fx<Action> {
     switch action {
     case .job(let id, let action):
-      return forward(action, to: \.jobs, id: id, environment: environment) { .job(id: id, $0) }
+      return forward(action, to: Self.jobs, id: id, environment: environment)
     case .left(let action):
-      return forward(action, to: \.left, environment: environment, tag: Action.left)
+      return forward(action, to: Self.left, environment: environment)
     case .right(let action):
-      return forward(action, to: \.right, environment: environment, tag: Action.right)
+      return forward(action, to: Self.right, environment: environment)
     case .sheet(let action):
       return forward(action, to: Self.sheet, environment: environment)
     case .plain(let action):
-      return forward(action, to: \.plain, environment: environment, tag: Action.plain)
+      return forward(action, to: Self.plain, environment: environment)
     case .path(let action):
       return forward(action, to: Self.path, environment: environment)
     case .add(let ids):
@@ -147,9 +151,7 @@ final class Board: ArborealModel {
       path.popLast()
       return .none
     case .startAndRemove(let id):
-      let fx = forward(Job.Action.start, to: \.jobs, id: id, environment: environment) {
-        .job(id: id, $0)
-      }
+      let fx = forward(Job.Action.start, to: Self.jobs, id: id, environment: environment)
       jobs.removeAll { $0.id == id }
       return fx
     case .cancelJob(let id):
@@ -159,10 +161,7 @@ final class Board: ArborealModel {
       return .none
     case .startAll:
       return .merge(
-        jobs.map { job in
-          let id = job.id
-          return forward(.start, to: job, in: \.jobs, environment: environment) { .job(id: id, $0) }
-        })
+        jobs.map { forward(.start, to: Self.jobs, child: $0, environment: environment) })
     }
   }
 }
