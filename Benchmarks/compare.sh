@@ -86,7 +86,6 @@ OPERATIONS = {
     "viewstore-vs-store": 1_000_000,
     "forward-vs-tag": 1_000_000,
     "destination-vs-presented": 1_000_000,
-    "route-vs-spelled": 1_000_000,
     "effect-roundtrip": 1_000,
     "actor-send-vs-main-send": 1_000_000,
     "bridged-read": 1_000_000,
@@ -138,7 +137,6 @@ ROWS = [
     ("viewstore-vs-store [anchor: Store.send of the tagged action]", "viewstore-vs-store/viewstore", "viewstore-vs-store/store", "viewstore-vs-store", 1.3),
     ("forward-vs-tag [anchor: the child's update called directly, its Fx.none returned]", "forward-vs-tag/forward", "forward-vs-tag/tag", "forward-vs-tag", None),
     ("destination-vs-presented [anchor: the same child forwarded as a presented sheet]", "destination-vs-presented/destination", "destination-vs-presented/presented", "destination-vs-presented", 3),
-    ("route-vs-spelled (a presented child's forward through its route) [anchor: the same forward spelled out with a key path literal]", "route-vs-spelled/route", "route-vs-spelled/spelled", "route-vs-spelled", 1.2),
     ("effect-roundtrip (send + effect + its action, awaited)", "effect-roundtrip/send", None, None, None),
     ("actor-send-vs-main-send (a store made and sent to in an actor's method) [anchor: the same on the main actor]", "actor-send-vs-main-send/actor", "actor-send-vs-main-send/main", "actor-send-vs-main-send", 1.2),
     ("sessions-scaling (throughput of 2 session actors over 1; ours: 1 actor, per action) [anchor: 2 actors]", "sessions-scaling/1", "sessions-scaling/2", "sessions-scaling", 1.6),
@@ -199,7 +197,7 @@ KEYS = ["untracked-read", "tracked-read", "write-unobserved", "write-sibling-obs
         "replay-actions-per-second", "recording-load-lines-per-second",
         "timeline-jumps-per-second", "derived-read",
         "derived-read-rows", "derived-diamond-1000", "derived-deep", "derived-broad", "derived-triangle", "derived-mux", "derived-repeated-observers", "derived-unstable", "derived-avoidable", "derived-cellx-1000",
-        "remove-child-with-effects", "push-pop", "forward-vs-tag", "destination-vs-presented", "route-vs-spelled", "actor-send-vs-main-send",
+        "remove-child-with-effects", "push-pop", "forward-vs-tag", "destination-vs-presented", "actor-send-vs-main-send",
         "sessions-scaling"]
 
 # histogramSamples writes <baseline>.<target>.<name>.<metric>.histogram.samples.tsv, with

@@ -515,12 +515,9 @@ import Testing
     func update(action: Action, environment: Jobs) -> Fx<Action> {
       switch action {
       case .present(let id):
-        return present(
-          .listener(Listener(id: id)), at: \.destination, environment: environment,
-          tag: Action.destination)
+        return present(.listener(Listener(id: id)), at: Self.destination, environment: environment)
       case .push(let id):
-        return push(
-          .listener(Listener(id: id)), on: \.path, environment: environment, tag: Action.path)
+        return push(.listener(Listener(id: id)), on: Self.path, environment: environment)
       case .destination(let action):
         return forward(action, to: Self.destination, environment: environment)
       case .path(let action):
@@ -545,6 +542,59 @@ import Testing
     store.send(.path(.popFrom(id: 1)))
     #expect(store.runningEffectCount == 1)
     store.send(.path(.popFrom(id: 0)))
+    #expect(store.runningEffectCount == 0)
+  }
+
+  /// Presents a listener as a plain sheet, or pushes one on a stack of listeners: `push` and
+  /// `present` over routes of one model type. No `routes` listed, so only they start the
+  /// subscriptions at once.
+  final class PlainHost: ArborealModel {
+    enum Action: Sendable, Equatable {
+      case present(Int)
+      case push(Int)
+      case sheet(PresentationAction<Listener.Action>)
+      case path(StackAction<Listener.Action>)
+    }
+
+    let registrar = TrackingRegistrar()
+    @Tracked private(set) var sheet: Listener?
+    @Tracked private(set) var path = ModelStack<Listener>()
+
+    static let sheet = ChildRoute.child(\PlainHost.sheet, tag: Action.sheet)
+    static let path = ChildRoute.stack(\PlainHost.path, tag: Action.path)
+
+    func update(action: Action, environment: Jobs) -> Fx<Action> {
+      switch action {
+      case .present(let id):
+        return present(Listener(id: id), at: Self.sheet, environment: environment)
+      case .push(let id):
+        return push(Listener(id: id), on: Self.path, environment: environment)
+      case .sheet(let action):
+        return forward(action, to: Self.sheet, environment: environment)
+      case .path(let action):
+        return forward(action, to: Self.path, environment: environment)
+      }
+    }
+  }
+
+  @Test func aPresentedChildSubscribesAtOnceAndStopsWhenDismissed() {
+    let store = Store(state: PlainHost(), environment: Jobs(ids: [1, 2]))
+    store.send(.present(1))
+    #expect(store.state.sheet?.id == 1)
+    #expect(store.runningEffectCount == 1)
+    store.send(.sheet(.dismiss))
+    #expect(store.runningEffectCount == 0)
+  }
+
+  @Test func aPushedScreenSubscribesAtOnceAndStopsWhenPopped() {
+    let store = Store(state: PlainHost(), environment: Jobs(ids: [1, 2]))
+    store.send(.push(1))
+    store.send(.push(2))
+    #expect(store.state.path.map(\.id) == [1, 2])
+    #expect(store.runningEffectCount == 2)
+    store.send(.path(.popFrom(id: store.state.path.id(at: 1))))
+    #expect(store.runningEffectCount == 1)
+    store.send(.path(.popFrom(id: store.state.path.id(at: 0))))
     #expect(store.runningEffectCount == 0)
   }
 }

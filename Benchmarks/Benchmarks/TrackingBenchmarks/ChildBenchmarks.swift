@@ -51,6 +51,9 @@ final class BenchForwardList: ArborealModel {
   @Tracked private(set) var rows: [BenchRow]
   @Tracked private(set) var path = ModelStack<BenchRow>()
 
+  static let rows = ChildRoute.children(\BenchForwardList.rows, tag: Action.row)
+  static let path = ChildRoute.stack(\BenchForwardList.path, tag: Action.path)
+
   init(count: Int) {
     rows = (0..<count).map(BenchRow.init)
   }
@@ -58,18 +61,14 @@ final class BenchForwardList: ArborealModel {
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .row(let id, let action):
-      return forward(action, to: \.rows, id: id, environment: ()) { .row(id: id, $0) }
+      return forward(action, to: Self.rows, id: id, environment: ())
     case .startAll:
-      return .merge(
-        rows.map { row in
-          let id = row.id
-          return forward(.start, to: row, in: \.rows, environment: ()) { .row(id: id, $0) }
-        })
+      return .merge(rows.map { forward(.start, to: Self.rows, child: $0, environment: ()) })
     case .removeAll:
       rows.removeAll()
       return .none
     case .path(let action):
-      return forward(action, in: \.path, environment: (), tag: Action.path)
+      return forward(action, to: Self.path, environment: ())
     case .push:
       path.push(BenchRow(id: 0))
       return .none

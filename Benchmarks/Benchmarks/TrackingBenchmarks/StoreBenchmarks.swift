@@ -56,13 +56,12 @@ final class BenchParent: ArborealModel {
   let registrar = TrackingRegistrar()
   @Tracked private(set) var child = BenchCounter()
 
-  /// The route a view store takes (the forward below stays spelled out, for `forward-vs-tag`).
   static let child = ChildRoute.child(\BenchParent.child, tag: Action.child)
 
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .child(let action):
-      return forward(action, to: \.child, environment: (), tag: Action.child)
+      return forward(action, to: Self.child, environment: ())
     }
   }
 }
@@ -118,11 +117,11 @@ final class BenchPresenter: ArborealModel {
   enum Action: Sendable {
     case sheet(PresentationAction<BenchCounter.Action>)
     case destination(PresentationAction<Destination.Action>)
-    case routed(PresentationAction<BenchCounter.Action>)
   }
 
-  /// The sheet again, through its route: `route-vs-spelled`.
-  static let sheetRoute = ChildRoute.child(\BenchPresenter.sheet, tag: Action.routed)
+  static let sheet = ChildRoute.child(\BenchPresenter.sheet, tag: Action.sheet)
+  static let destination = ChildRoute.destination(
+    \BenchPresenter.destination, tag: Action.destination)
 
   let registrar = TrackingRegistrar()
   @Tracked private(set) var sheet: BenchCounter? = BenchCounter()
@@ -131,11 +130,9 @@ final class BenchPresenter: ArborealModel {
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .sheet(let action):
-      forward(action, to: \.sheet, environment: (), tag: Action.sheet)
+      forward(action, to: Self.sheet, environment: ())
     case .destination(let action):
-      forward(action, to: \.destination, environment: (), tag: Action.destination)
-    case .routed(let action):
-      forward(action, to: Self.sheetRoute, environment: ())
+      forward(action, to: Self.destination, environment: ())
     }
   }
 }
@@ -215,20 +212,6 @@ func registerStoreBenchmarks() {
   }
 
   _ = Benchmark("destination-vs-presented/presented", configuration: .perOperation(.mega)) {
-    @MainActor benchmark async in
-    let store = Store(state: BenchPresenter(), environment: ())
-    for _ in benchmark.scaledIterations { store.send(.sheet(.presented(.increment))) }
-    check(store.state.sheet?.count ?? -1, benchmark.scaledIterations.count, benchmark)
-  }
-
-  _ = Benchmark("route-vs-spelled/route", configuration: .perOperation(.mega)) {
-    @MainActor benchmark async in
-    let store = Store(state: BenchPresenter(), environment: ())
-    for _ in benchmark.scaledIterations { store.send(.routed(.presented(.increment))) }
-    check(store.state.sheet?.count ?? -1, benchmark.scaledIterations.count, benchmark)
-  }
-
-  _ = Benchmark("route-vs-spelled/spelled", configuration: .perOperation(.mega)) {
     @MainActor benchmark async in
     let store = Store(state: BenchPresenter(), environment: ())
     for _ in benchmark.scaledIterations { store.send(.sheet(.presented(.increment))) }

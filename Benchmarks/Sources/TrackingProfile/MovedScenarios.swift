@@ -34,10 +34,12 @@ final class ProfileParent: ArborealModel {
   let registrar = TrackingRegistrar()
   @Tracked private(set) var child = ProfileCounter()
 
+  static let child = ChildRoute.child(\ProfileParent.child, tag: Action.child)
+
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .child(let action):
-      return forward(action, to: \.child, environment: (), tag: Action.child)
+      return forward(action, to: Self.child, environment: ())
     }
   }
 }
@@ -73,8 +75,12 @@ final class ProfilePresenter: ArborealModel {
     case routed(PresentationAction<ProfileCounter.Action>)
   }
 
-  /// The sheet again, reached through a route value: what the route's indirection costs.
+  static let sheet = ChildRoute.child(\ProfilePresenter.sheet, tag: Action.sheet)
+  /// The sheet again, through a second route: `send/presented-route`, kept beside
+  /// `send/presented` for the figures of earlier stops (both are routes now).
   static let sheetRoute = ChildRoute.child(\ProfilePresenter.sheet, tag: Action.routed)
+  static let destination = ChildRoute.destination(
+    \ProfilePresenter.destination, tag: Action.destination)
 
   let registrar = TrackingRegistrar()
   @Tracked var sheet: ProfileCounter? = ProfileCounter()
@@ -83,9 +89,9 @@ final class ProfilePresenter: ArborealModel {
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
     case .sheet(let action):
-      return forward(action, to: \.sheet, environment: (), tag: Action.sheet)
+      return forward(action, to: Self.sheet, environment: ())
     case .destination(let action):
-      return forward(action, to: \.destination, environment: (), tag: Action.destination)
+      return forward(action, to: Self.destination, environment: ())
     case .routed(let action):
       return forward(action, to: Self.sheetRoute, environment: ())
     }

@@ -295,7 +295,7 @@ extension ArborealModel {
   ///   - environment: The services the screen's subscriptions use.
   ///   - tag: Makes this model's action of a stack action.
   /// - Returns: The screen's subscriptions, tagged; ``Fx/none`` for a screen without any.
-  public func push<Element: ArborealModel>(
+  func push<Element: ArborealModel>(
     _ screen: Element,
     on stack: ReferenceWritableKeyPath<Self, ModelStack<Element>>,
     environment: Element.Environment,
@@ -324,7 +324,7 @@ extension ArborealModel {
   ///   - environment: The services the child's subscriptions use.
   ///   - tag: Makes this model's action of a presentation action.
   /// - Returns: The child's subscriptions, tagged; ``Fx/none`` for a child without any.
-  public func present<Child: ArborealModel>(
+  func present<Child: ArborealModel>(
     _ child: Child,
     at path: ReferenceWritableKeyPath<Self, Child?>,
     environment: Child.Environment,

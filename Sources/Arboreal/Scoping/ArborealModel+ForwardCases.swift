@@ -107,7 +107,7 @@ extension ArborealModel {
   ///   - environment: The services the screens' models use.
   ///   - tag: Makes this model's action of a stack action.
   /// - Returns: The screen's subscriptions, tagged; ``Fx/none`` for a screen without any.
-  public func push<Cases: ModelCases>(
+  func push<Cases: ModelCases>(
     _ screen: Cases,
     on stack: ReferenceWritableKeyPath<Self, ModelStack<Cases>>,
     environment: Cases.Environment,
@@ -136,7 +136,7 @@ extension ArborealModel {
   ///   - environment: The services the cases' models use.
   ///   - tag: Makes this model's action of a presentation action.
   /// - Returns: The model's subscriptions, tagged; ``Fx/none`` for a model without any.
-  public func present<Cases: ModelCases>(
+  func present<Cases: ModelCases>(
     _ destination: Cases,
     at path: ReferenceWritableKeyPath<Self, Cases?>,
     environment: Cases.Environment,

@@ -440,7 +440,10 @@ extension ChildRoute {
       find: { parent, _ in parent[keyPath: path] },
       all: { parent in parent[keyPath: path].map { [((), $0)] } ?? [] },
       embedding: { _, _ in { tag(.presented($0)) } }, effectKey: { _ in nil },
-      keyName: { _ in "\(Child.self) (presented in \(Parent.self))" })
+      keyName: { _ in "\(Child.self) (presented in \(Parent.self))" },
+      insert: { parent, child, services in
+        parent.present(child, at: path, environment: environment(services), tag: tag)
+      })
   }
 
   /// The rest of `children(_:environment:tag:)`, out of line: all but the `forward`, which is
@@ -506,7 +509,10 @@ extension ChildRoute {
       all: { parent in parent[keyPath: path].screensWithIDs },
       embedding: { _, id in { tag(.element(id: id, action: $0)) } },
       effectKey: { AnyHashable($0) },
-      keyName: { "\(Element.self)[\(String(reflecting: $0))]" })
+      keyName: { "\(Element.self)[\(String(reflecting: $0))]" },
+      insert: { parent, screen, services in
+        parent.push(screen, on: path, environment: environment(services), tag: tag)
+      })
   }
 
   /// The rest of `stack(_:environment:tag:)`, out of line: all but the `forward`, which is
@@ -541,7 +547,10 @@ extension ChildRoute {
       all: { parent in parent[keyPath: path].screensWithIDs },
       embed: { id, action in tag(.element(id: id, action: action)) },
       effectKey: { AnyHashable($0) },
-      keyName: { "\(Cases.self)[\(String(reflecting: $0))]" })
+      keyName: { "\(Cases.self)[\(String(reflecting: $0))]" },
+      insert: { parent, screen, services in
+        parent.push(screen, on: path, environment: environment(services), tag: tag)
+      })
   }
 
   /// The rest of `destination(_:environment:tag:)`, out of line: all but the `forward`, which is
@@ -567,7 +576,10 @@ extension ChildRoute {
       find: { parent, _ in parent[keyPath: path] },
       all: { parent in parent[keyPath: path].map { [((), $0)] } ?? [] },
       embed: { _, action in tag(.presented(action)) }, effectKey: { _ in nil },
-      keyName: { _ in "\(Cases.self) (presented in \(Parent.self))" })
+      keyName: { _ in "\(Cases.self) (presented in \(Parent.self))" },
+      insert: { parent, destination, services in
+        parent.present(destination, at: path, environment: environment(services), tag: tag)
+      })
   }
 
   // MARK: Builders

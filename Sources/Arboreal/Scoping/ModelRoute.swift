@@ -50,7 +50,7 @@ public class InputRoute<Parent: ArborealModel, Input>: ChildRoute<Parent>, @unch
   let path: AnyKeyPath
   /// Sends `Input` to the child, from the parent's services, and returns the child's effects
   /// as the parent's.
-  let forward: RouteForward<Parent, Input>
+  @usableFromInline let forward: RouteForward<Parent, Input>
 
   init(
     following route: ChildRoute<Parent>, path: AnyKeyPath,
@@ -90,6 +90,10 @@ public final class ModelRoute<Parent: ArborealModel, Child: ArborealModel, Key, 
   /// Sends an action to a child the parent has in hand, without finding it: set by the route
   /// of a collection (``forward(_:to:child:environment:)``), nil for any other.
   let forwardChild: ((Parent, Child, Child.Action, Parent.Environment) -> Fx<Parent.Action>)?
+  /// Puts a child in the place and starts its subscriptions at once: set by the route of a
+  /// stack (``ArborealModel/push(_:on:environment:)-(Child,_,_)``) and of a presented child
+  /// (``ArborealModel/present(_:at:environment:)-(Child,_,_)``), nil for any other.
+  let insert: ((Parent, Child, Parent.Environment) -> Fx<Parent.Action>)?
 
   init(
     following route: ChildRoute<Parent>, path: AnyKeyPath,
@@ -99,7 +103,8 @@ public final class ModelRoute<Parent: ArborealModel, Child: ArborealModel, Key, 
     embedding: @escaping (Parent, Key) -> ((Child.Action) -> Parent.Action)?,
     effectKey: @escaping (Key) -> AnyHashable?,
     keyName: @escaping (Key) -> String?,
-    forwardChild: ((Parent, Child, Child.Action, Parent.Environment) -> Fx<Parent.Action>)? = nil
+    forwardChild: ((Parent, Child, Child.Action, Parent.Environment) -> Fx<Parent.Action>)? = nil,
+    insert: ((Parent, Child, Parent.Environment) -> Fx<Parent.Action>)? = nil
   ) {
     self.find = find
     self.all = all
@@ -107,6 +112,7 @@ public final class ModelRoute<Parent: ArborealModel, Child: ArborealModel, Key, 
     self.effectKey = effectKey
     self.keyName = keyName
     self.forwardChild = forwardChild
+    self.insert = insert
     super.init(following: route, path: path, forward: forward)
   }
 }
@@ -129,6 +135,9 @@ public final class CasesRoute<Parent: ArborealModel, Cases: ModelCases, Key, Inp
   let effectKey: (Key) -> AnyHashable?
   /// The key in a view store's name.
   let keyName: (Key) -> String?
+  /// Puts a value in the place and starts its model's subscriptions at once: set by the route
+  /// of a stack of several kinds and of a destination, nil for any other.
+  let insert: ((Parent, Cases, Parent.Environment) -> Fx<Parent.Action>)?
 
   init(
     following route: ChildRoute<Parent>, path: AnyKeyPath,
@@ -137,13 +146,15 @@ public final class CasesRoute<Parent: ArborealModel, Cases: ModelCases, Key, Inp
     all: @escaping (Parent) -> [(key: Key, value: Cases)],
     embed: @escaping @Sendable (Key, Cases.Action) -> Parent.Action,
     effectKey: @escaping (Key) -> AnyHashable?,
-    keyName: @escaping (Key) -> String?
+    keyName: @escaping (Key) -> String?,
+    insert: ((Parent, Cases, Parent.Environment) -> Fx<Parent.Action>)? = nil
   ) {
     self.find = find
     self.all = all
     self.embed = embed
     self.effectKey = effectKey
     self.keyName = keyName
+    self.insert = insert
     super.init(following: route, path: path, forward: forward)
   }
 
@@ -212,6 +223,7 @@ extension ArborealModel {
   /// - Returns: The child's effects, tagged.
   /// - Complexity: That of the route's kind: O(1) to find a held, optional or presented child
   ///   or a case, O(log *n*) a screen among *n*; plus the child's update.
+  @inlinable
   public func forward<Input>(
     _ input: Input, to route: InputRoute<Self, Input>, environment: Environment
   ) -> Fx<Action> {
@@ -237,6 +249,7 @@ extension ArborealModel {
   ///   - environment: This model's services; the route makes the child's.
   /// - Returns: The child's effects, tagged; ``Fx/none`` when there is no such child.
   /// - Complexity: O(*n*) to find the child among *n*, plus the child's update.
+  @inlinable
   public func forward<Child: ArborealModel, Key>(
     _ action: Child.Action, to route: ModelRoute<Self, Child, Key, (Key, Child.Action)>,
     id: Key, environment: Environment
@@ -281,6 +294,115 @@ extension ArborealModel {
       RouteDeclarations.check(route)
     #endif
     return fx
+  }
+}
+
+// MARK: - Push and present
+
+extension ArborealModel {
+  /// Pushes a screen on the stack `route` reaches and starts its subscriptions at once, when it
+  /// is a ``SubscribingModel``: a timer screen that runs from the start ticks without being
+  /// sent an action first.
+  ///
+  /// ```swift
+  /// case .recordTapped:
+  ///   return push(Recorder(), on: Self.path, environment: environment)
+  /// ```
+  ///
+  /// The same as `path.push(screen)` for any other screen. A screen pushed with
+  /// ``ModelStack/push(_:)`` has its subscriptions started after the action when the stack is
+  /// one of this model's ``ArborealModel/routes``, and otherwise only after the first action
+  /// forwarded to it.
+  ///
+  /// - Parameters:
+  ///   - screen: The screen.
+  ///   - route: The stack's route, declared once (`static let path = ChildRoute.stack(…)`).
+  ///   - environment: This model's services; the route makes the screen's.
+  /// - Returns: The screen's subscriptions, tagged; ``Fx/none`` for a screen without any.
+  public func push<Child: ArborealModel>(
+    _ screen: Child, on route: ModelRoute<Self, Child, StackElementID, StackAction<Child.Action>>,
+    environment: Environment
+  ) -> Fx<Action> {
+    // Only `ChildRoute.stack` makes a route of this type, and it always sets the closure.
+    guard let insert = route.insert else {
+      preconditionFailure("a route of a stack without its push")
+    }
+    return insert(self, screen, environment)
+  }
+
+  /// Pushes a screen of one of several kinds on the stack `route` reaches and starts its
+  /// model's subscriptions at once, when it is a ``SubscribingModel``.
+  ///
+  /// ```swift
+  /// case .recordTapped:
+  ///   return push(.record(Recorder()), on: Self.path, environment: environment)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - screen: The screen.
+  ///   - route: The stack's route, declared once (`static let path = ChildRoute.stack(…)`).
+  ///   - environment: This model's services; the route makes the screens'.
+  /// - Returns: The screen's subscriptions, tagged; ``Fx/none`` for a screen without any.
+  public func push<Cases: ModelCases>(
+    _ screen: Cases, on route: CasesRoute<Self, Cases, StackElementID, StackAction<Cases.Action>>,
+    environment: Environment
+  ) -> Fx<Action> {
+    guard let insert = route.insert else {
+      preconditionFailure("a route of a stack without its push")
+    }
+    return insert(self, screen, environment)
+  }
+
+  /// Presents a child at the place `route` reaches and starts its subscriptions at once, when
+  /// it is a ``SubscribingModel``.
+  ///
+  /// ```swift
+  /// case .recordTapped:
+  ///   return present(Recorder(), at: Self.recorder, environment: environment)
+  /// ```
+  ///
+  /// The same as assigning the child for any other model. A child assigned directly has its
+  /// subscriptions started after the action when the property is one of this model's
+  /// ``ArborealModel/routes``, and otherwise only after the first action forwarded to it.
+  ///
+  /// - Parameters:
+  ///   - child: The child.
+  ///   - route: The presented child's route, declared once (`ChildRoute.child(…)` over an
+  ///     optional property whose `tag` takes a ``PresentationAction``).
+  ///   - environment: This model's services; the route makes the child's.
+  /// - Returns: The child's subscriptions, tagged; ``Fx/none`` for a child without any.
+  public func present<Child: ArborealModel>(
+    _ child: Child, at route: ModelRoute<Self, Child, Void, PresentationAction<Child.Action>>,
+    environment: Environment
+  ) -> Fx<Action> {
+    guard let insert = route.insert else {
+      preconditionFailure("a route of a presented child without its present")
+    }
+    return insert(self, child, environment)
+  }
+
+  /// Presents one case of an enumeration of destinations at the place `route` reaches and
+  /// starts its model's subscriptions at once, when it is a ``SubscribingModel``.
+  ///
+  /// ```swift
+  /// case .recordTapped:
+  ///   return present(.record(Recorder()), at: Self.destination, environment: environment)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - destination: The destination.
+  ///   - route: The destination's route, declared once (`ChildRoute.destination(…)`).
+  ///   - environment: This model's services; the route makes the destination's.
+  /// - Returns: The model's subscriptions, tagged; ``Fx/none`` for a model without any.
+  public func present<Cases: ModelCases>(
+    _ destination: Cases,
+    at route: CasesRoute<Self, Cases, Void, PresentationAction<Cases.Action>>,
+    environment: Environment
+  ) -> Fx<Action> {
+    guard let insert = route.insert else {
+      preconditionFailure("a route of a destination without its present")
+    }
+    return insert(self, destination, environment)
   }
 }
 
@@ -351,6 +473,30 @@ extension ArborealModel {
     fatalError("unavailable")
   }
 
+  /// No longer available: `push` with a stack's key path and a tag.
+  @available(
+    *, unavailable,
+    message:
+      "push takes the stack's route: declare it once (`static let path = ChildRoute.stack(\\Parent.path, tag: Action.path)`) and write `push(screen, on: Self.path, environment: environment)`"
+  )
+  public func push<Value, Tag>(
+    _ screen: some Any, on path: KeyPath<Self, Value>, environment: some Any, tag: Tag
+  ) -> Fx<Action> {
+    fatalError("unavailable")
+  }
+
+  /// No longer available: `present` with a key path and a tag.
+  @available(
+    *, unavailable,
+    message:
+      "present takes the child's route: declare it once (`static let sheet = ChildRoute.child(\\Parent.sheet, tag: Action.sheet)`; `.destination` for an enumeration) and write `present(child, at: Self.sheet, environment: environment)`"
+  )
+  public func present<Value, Tag>(
+    _ child: some Any, at path: KeyPath<Self, Value>, environment: some Any, tag: Tag
+  ) -> Fx<Action> {
+    fatalError("unavailable")
+  }
+
   /// No longer available: `forward` with a stack's key path and a tag.
   @available(
     *, unavailable,
@@ -366,9 +512,11 @@ extension ArborealModel {
 
 /// The routes `forward` was given that their model's `routes` does not list, reported once
 /// each. Debug builds only.
+@usableFromInline
 enum RouteDeclarations {
   private static let checked = Locked.make(Set<ObjectIdentifier>())
 
+  @usableFromInline
   static func check<Parent: ArborealModel, Input>(_ route: InputRoute<Parent, Input>) {
     // Listed as this instance, or as another made the same way (a computed `static var`).
     guard route.hasFollowedChildren(),

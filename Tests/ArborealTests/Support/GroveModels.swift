@@ -128,7 +128,7 @@ final class Grove: ArborealModel {
       optional = Leaf(id: 1, census: census)
       rows = Self.rowIDs.map { Leaf(id: $0, census: census) }
       path.push(Leaf(id: 6, census: census))
-      return present(Leaf(id: 5, census: census), at: \.sheet, environment: (), tag: Action.sheet)
+      return present(Leaf(id: 5, census: census), at: Self.sheet, environment: ())
     case .startAll:
       var started = [
         forward(.start, to: Self.always, environment: ()),
