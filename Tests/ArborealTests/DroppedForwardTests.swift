@@ -50,6 +50,7 @@ import Testing
       case row(id: Int, Leaf.Action)
       case path(StackAction<Leaf.Action>)
       case destination(PresentationAction<Destination.Action>)
+      case alert(PresentationAction<Destination.AlertAction>)
     }
 
     static let optional = ChildRoute.child(\Parent.optional, tag: Action.optional)
@@ -57,6 +58,7 @@ import Testing
     static let rows = ChildRoute.children(\Parent.rows, tag: Action.row)
     static let path = ChildRoute.stack(\Parent.path, tag: Action.path)
     static let destination = ChildRoute.destination(\Parent.destination, tag: Action.destination)
+    static let alert = ChildRoute.alert(\Parent.alert, tag: Action.alert)
 
     let registrar = TrackingRegistrar()
     @Tracked var optional: Leaf?
@@ -64,6 +66,7 @@ import Testing
     @Tracked var rows: [Leaf] = []
     @Tracked var path = ModelStack<Leaf>()
     @Tracked var destination: Destination?
+    @Tracked var alert: AlertState<Destination.AlertAction>?
     /// The actions this parent acted on after forwarding them.
     private(set) var actedOn = 0
 
@@ -75,6 +78,7 @@ import Testing
         case .row(let id, let action): forward(action, to: Self.rows, id: id, environment: ())
         case .path(let action): forward(action, to: Self.path, environment: ())
         case .destination(let action): forward(action, to: Self.destination, environment: ())
+        case .alert(let action): forward(action, to: Self.alert, environment: ())
         }
       // The one line: an action that reached no child is not acted on.
       guard !fx.isDropped else { return fx }
@@ -101,10 +105,12 @@ import Testing
       store.send(.path(.popFrom(id: StackElementID(rawValue: 3))))
       store.send(.destination(.presented(.leaf(.tap))))
       store.send(.destination(.presented(.alert(.confirm))))
+      store.send(.alert(.presented(.confirm)))
     }
     #expect(store.state.actedOn == 0)
     #if DEBUG
-      #expect(reports.count == 7)
+      #expect(reports.count == 8)
+      #expect(reports.last?.contains("dropped confirm sent to AlertState") == true)
     #endif
   }
 
@@ -115,6 +121,7 @@ import Testing
     parent.rows = [Leaf(id: 7)]
     let screen = parent.path.push(Leaf())
     parent.destination = .alert(AlertState(title: "Sure?"))
+    parent.alert = AlertState(title: "Really?")
     let store = Store(state: parent, environment: ())
     let reports = withReports {
       store.send(.optional(.tap))
@@ -122,14 +129,18 @@ import Testing
       store.send(.row(id: 7, .tap))
       store.send(.path(.element(id: screen, action: .tap)))
       store.send(.destination(.presented(.alert(.confirm))))
+      store.send(.alert(.presented(.confirm)))
       store.send(.path(.popFrom(id: screen)))
       // Dismissing twice writes nothing, and is no dropped action.
       store.send(.sheet(.dismiss))
       store.send(.sheet(.dismiss))
+      store.send(.alert(.dismiss))
     }
-    #expect(store.state.actedOn == 8)
+    #expect(store.state.actedOn == 10)
     #expect(reports.isEmpty)
     #expect(store.state.destination == nil && store.state.path.isEmpty)
+    // Any button closes the alert.
+    #expect(store.state.alert == nil)
   }
 
   @Test func aMergeOrNoneIsNeverDropped() {
@@ -155,10 +166,13 @@ import Testing
     parent.rows = (0..<count).map { Leaf(id: $0) }
     let screens = (0..<count).map { _ in parent.path.push(Leaf()) }
     parent.destination = .leaf(Leaf())
+    parent.alert = AlertState(title: "Sure?")
     let store = Store(state: parent, environment: ())
     for id in 0..<count { store.send(.row(id: id, .tap)) }
     for screen in screens { store.send(.path(.element(id: screen, action: .tap))) }
     store.send(.destination(.presented(.leaf(.tap))))
+    store.send(.alert(.presented(.confirm)))
+    #expect(store.state.alert == nil)
     #expect(store.state.rows.allSatisfy { $0.taps == 1 })
     #expect(store.state.path.allSatisfy { $0.taps == 1 })
     return store.state.actedOn
@@ -178,11 +192,11 @@ import Testing
 
   @Test(arguments: [1, 1_000])
   nonisolated func nonisolated(count: Int) {
-    #expect(Self.run(count: count) == 2 * count + 1)
+    #expect(Self.run(count: count) == 2 * count + 2)
   }
 
   @Test func inADetachedTask() async {
     let acted = await Task.detached { Self.run(count: 1_000) }.value
-    #expect(acted == 2_001)
+    #expect(acted == 2_002)
   }
 }

@@ -335,6 +335,23 @@ extension ArborealModel {
     return forwarded(.none, of: child, presentedAt: path, environment: environment, tag: tag)
   }
 
+  /// Handles the actions of an alert the parent holds (``ChildRoute/alert(_:tag:)``): any
+  /// button and ``PresentationAction/dismiss`` close it; a button's action with no alert up is
+  /// dropped (``Fx/isDropped``) and reported in debug builds. A second dismissal does nothing.
+  @inlinable
+  func forwardAlert<AlertAction: Sendable>(
+    _ action: PresentationAction<AlertAction>,
+    at path: ReferenceWritableKeyPath<Self, AlertState<AlertAction>?>
+  ) -> Fx<Action> {
+    guard self[keyPath: path] != nil else {
+      guard case .presented(let button) = action else { return Fx(storage: nil) }
+      dropForwarded(button, child: AlertState<AlertAction>.self, path: path, key: Never?.none)
+      return Fx.dropped
+    }
+    self[keyPath: path] = nil
+    return Fx(storage: nil)
+  }
+
   /// Runs a child's update and returns its effects, or nil when there is nothing to forward:
   /// no effect, and a child that does not subscribe. The rule every `forward` applies, in one
   /// place.

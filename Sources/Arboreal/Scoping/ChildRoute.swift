@@ -370,6 +370,40 @@ extension ChildRoute {
     }
   }
 
+  /// An alert or a confirmation dialog the parent shows: a value, not a model. Its `forward`
+  /// closes it on any button and on ``PresentationAction/dismiss``, and returns an `Fx` whose
+  /// ``Fx/isDropped`` is true for a button's action that came with no alert up (reported in
+  /// debug builds), so the parent acts on a button in one line and never without its alert:
+  ///
+  /// ```swift
+  /// @Tracked private(set) var alert: AlertState<Action.AlertAction>?
+  /// static let alert = ChildRoute.alert(\Meeting.alert, tag: Action.alert)
+  ///
+  /// case .alert(let action):
+  ///   let fx = forward(action, to: Self.alert, environment: environment)
+  ///   guard !fx.isDropped, case .presented(.confirmDelete) = action else { return fx }
+  ///   isDeleted = true
+  ///   return fx
+  /// ```
+  ///
+  /// An alert that is one case of an enumeration of destinations is routed by the
+  /// enumeration (``ModelCases``), with the same behaviour.
+  ///
+  /// - Parameters:
+  ///   - path: Where the parent holds the alert; writable, to close it.
+  ///   - tag: The parent's action of the alert's actions: the one its `forward` takes.
+  /// - Returns: The route.
+  @inlinable @inline(__always)
+  public static func alert<AlertAction: Sendable>(
+    _ path:
+      @autoclosure @escaping () -> ReferenceWritableKeyPath<
+        Parent, AlertState<AlertAction>?
+      >,
+    tag: @escaping @Sendable (PresentationAction<AlertAction>) -> Parent.Action
+  ) -> InputRoute<Parent, PresentationAction<AlertAction>> {
+    alertRoute(path()) { parent, action, _ in parent.forwardAlert(action, at: path()) }
+  }
+
   // MARK: Out of line
 
   /// The rest of `child(_:environment:tag:)`, out of line: all but the `forward`, which is
@@ -444,6 +478,19 @@ extension ChildRoute {
       insert: { parent, child, services in
         parent.present(child, at: path, environment: environment(services), tag: tag)
       })
+  }
+
+  /// The rest of `alert(_:tag:)`, out of line: an alert holds no model, so the route has no
+  /// children to follow or list.
+  @usableFromInline
+  static func alertRoute<AlertAction: Sendable>(
+    _ path: ReferenceWritableKeyPath<Parent, AlertState<AlertAction>?>,
+    forward: @escaping RouteForward<Parent, PresentationAction<AlertAction>>
+  ) -> InputRoute<Parent, PresentationAction<AlertAction>> {
+    let following = ChildRoute(
+      isFollowed: { false }, entries: { _ in [] }, enter: { _, _ in nil },
+      list: { _, _, _, _ in })
+    return InputRoute(following: following, path: path, forward: forward)
   }
 
   /// The rest of `children(_:environment:tag:)`, out of line: all but the `forward`, which is

@@ -19,8 +19,8 @@
 /// `forward(_:to:environment:)` (a method of ``ArborealModel``), given a presentation action,
 /// sends ``presented(_:)`` actions to the child, and handles ``dismiss`` by setting the
 /// property to nil, which ends the child's effects. The child asks to be dismissed by returning
-/// ``Fx/dismiss``. For an ``AlertState``, which is a value and not a model, the parent handles
-/// both cases itself.
+/// ``Fx/dismiss``. An ``AlertState``, a value and not a model, has a route of its own,
+/// ``ChildRoute/alert(_:tag:)``, whose `forward` closes it on any button.
 public enum PresentationAction<Action: Sendable>: Sendable {
   /// An action of the presented child.
   case presented(Action)

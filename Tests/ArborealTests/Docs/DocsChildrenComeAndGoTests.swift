@@ -120,6 +120,7 @@ enum DocsChildren {
     }
 
     static let editor = ChildRoute.child(\Meeting.editor, tag: Action.editor)
+    static let alert = ChildRoute.alert(\Meeting.alert, tag: Action.alert)
 
     let registrar = TrackingRegistrar()
     @Tracked private(set) var title = "Standup"
@@ -144,13 +145,12 @@ enum DocsChildren {
             AlertButton("Cancel", role: .cancel),
           ])
         return .none
-      case .alert(.presented(.confirmDelete)):
-        alert = nil
+      case .alert(let action):
+        // Closes the alert on any button; a button's action with no alert up is dropped.
+        let fx = forward(action, to: Self.alert, environment: ())
+        guard !fx.isDropped, case .presented(.confirmDelete) = action else { return fx }
         isDeleted = true
-        return .none
-      case .alert(.dismiss):
-        alert = nil
-        return .none
+        return fx
       }
     }
   }
@@ -376,7 +376,13 @@ enum DocsRoutes {
     #expect(store.state.alert == nil && !store.state.isDeleted)
     store.send(.deleteTapped)
     store.send(.alert(.presented(.confirmDelete)))
-    #expect(store.state.isDeleted)
+    #expect(store.state.isDeleted && store.state.alert == nil)
+  }
+
+  @Test func aButtonWithNoAlertUpDeletesNothing() {
+    let store = Store(state: Meeting(), environment: ())
+    store.send(.alert(.presented(.confirmDelete)))  // dropped, and reported in debug builds
+    #expect(!store.state.isDeleted)
   }
   // article ends: presentation-usage
 
