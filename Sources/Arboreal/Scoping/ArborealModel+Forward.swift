@@ -25,7 +25,7 @@ extension ArborealModel {
   ///   - tag: Makes this model's action of a child action; runs in the effects' tasks.
   /// - Returns: The child's effects, tagged.
   /// - Complexity: O(*e*) for *e* effects, plus the child's update.
-  @inlinable
+  @inlinable @inline(__always)
   func forward<Child: ArborealModel>(
     _ action: Child.Action,
     to child: KeyPath<Self, Child>,
@@ -59,7 +59,7 @@ extension ArborealModel {
   ///   - tag: Makes this model's action of a child action; runs in the effects' tasks.
   /// - Returns: The child's effects, tagged; ``Fx/none`` when the child is nil.
   /// - Complexity: O(*e*) for *e* effects, plus the child's update.
-  @inlinable
+  @inlinable @inline(__always)
   func forward<Child: ArborealModel>(
     _ action: Child.Action,
     to child: KeyPath<Self, Child?>,
@@ -101,7 +101,7 @@ extension ArborealModel {
   /// - Complexity: O(*n*) to find the child among *n* (a linear search), plus O(*e*) for *e*
   ///   effects and the child's update. While children of the collection run effects, each
   ///   transaction that changes the collection reads it once, in O(*n*).
-  @inlinable
+  @inlinable @inline(__always)
   func forward<Children: Collection>(
     _ action: Children.Element.Action,
     to children: KeyPath<Self, Children>,
@@ -138,7 +138,7 @@ extension ArborealModel {
   ///   - tag: Makes this model's action of a child's identifier and action.
   /// - Returns: The child's effects, tagged; ``Fx/none`` when there is no such child.
   /// - Complexity: As ``forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)``.
-  @inlinable
+  @inlinable @inline(__always)
   func forward<Children: Collection>(
     _ action: Children.Element.Action,
     to children: KeyPath<Self, Children>,
@@ -175,7 +175,7 @@ extension ArborealModel {
   ///   - tag: Makes this model's action of a child action; runs in the effects' tasks.
   /// - Returns: The child's effects, tagged.
   /// - Complexity: O(*e*) for *e* effects, plus the child's update.
-  @inlinable
+  @inlinable @inline(__always)
   func forward<Children: Collection>(
     _ action: Children.Element.Action,
     to child: Children.Element,
@@ -208,7 +208,7 @@ extension ArborealModel {
   ///   - tag: Makes this model's action of a presentation action.
   /// - Returns: The child's effects, tagged.
   /// - Complexity: O(*e*) for *e* effects, plus the child's update.
-  @inlinable
+  @inlinable @inline(__always)
   func forward<Child: ArborealModel>(
     _ action: PresentationAction<Child.Action>,
     to child: ReferenceWritableKeyPath<Self, Child?>,
@@ -253,7 +253,7 @@ extension ArborealModel {
   /// - Returns: The screen's effects, tagged.
   /// - Complexity: O(*n*) for a stack of *n* screens, plus O(*e*) for *e* effects and the
   ///   screen's update.
-  @inlinable
+  @inlinable @inline(__always)
   func forward<Element: ArborealModel>(
     _ action: StackAction<Element.Action>,
     in stack: ReferenceWritableKeyPath<Self, ModelStack<Element>>,
@@ -338,7 +338,7 @@ extension ArborealModel {
   /// Handles the actions of an alert the parent holds (``ChildRoute/alert(_:tag:)``): any
   /// button and ``PresentationAction/dismiss`` close it; a button's action with no alert up is
   /// dropped (``Fx/isDropped``) and reported in debug builds. A second dismissal does nothing.
-  @inlinable
+  @inlinable @inline(__always)
   func forwardAlert<AlertAction: Sendable>(
     _ action: PresentationAction<AlertAction>,
     at path: ReferenceWritableKeyPath<Self, AlertState<AlertAction>?>

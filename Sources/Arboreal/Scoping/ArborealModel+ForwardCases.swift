@@ -30,7 +30,7 @@ extension ArborealModel {
   /// - Complexity: O(1) to find the child (the enumeration's two switches, and a second run
   ///   of ``ModelCases/child(of:)`` that checks the case), plus O(*e*) for *e* effects and the
   ///   child's update. No reflection.
-  @inlinable
+  @inlinable @inline(__always)
   func forward<Cases: ModelCases>(
     _ action: PresentationAction<Cases.Action>,
     to destination: ReferenceWritableKeyPath<Self, Cases?>,
@@ -70,7 +70,7 @@ extension ArborealModel {
   /// - Returns: The screen's effects, tagged.
   /// - Complexity: O(log *n*) to find the screen among *n*, O(1) to find its case (no
   ///   reflection), plus O(*e*) for *e* effects and the screen's update.
-  @inlinable
+  @inlinable @inline(__always)
   func forward<Cases: ModelCases>(
     _ action: StackAction<Cases.Action>,
     in stack: ReferenceWritableKeyPath<Self, ModelStack<Cases>>,
@@ -162,7 +162,7 @@ extension ArborealModel {
   /// what the place holds. Inlined where the parent is compiled, with the case's `deliver`
   /// (made where the enumeration is), so that an action whose child returns no effect runs
   /// specialised code only; a child's effects are wrapped out of line.
-  @inlinable
+  @inlinable @inline(__always)
   func forwardCase<Cases: ModelCases>(
     _ action: Cases.Action, to value: Cases?, environment: Cases.Environment,
     at place: () -> CasePlace<Self, Cases>
