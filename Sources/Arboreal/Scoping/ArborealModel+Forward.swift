@@ -1,16 +1,13 @@
-// The public `forward` overloads are deliberate twins: one per way a parent holds a child
-// (always, optionally, in a collection, presented, on a stack). Each finds its child (or drops
+// The `forward`s the routes' closures call (internal: a user forwards through a route) are
+// deliberate twins: one per way a parent holds a child (always, optionally, in a collection,
+// presented, on a stack), each called from one route factory's closure and always inlined
+// there, so that the route's key path literal folds into a direct read. Each finds its child (or drops
 // the action, naming where it looked) and calls `effectsToForward`, where the rule they share
 // lives, then its own out-of-line `forwarded`. Kept as straight-line code: a helper taking a
 // closure for the last step adds retains to the inlined path.
 extension ArborealModel {
   /// Sends a child action to the child this model always holds, and returns the child's
-  /// effects as this model's: the one line a parent writes for a kind of child.
-  ///
-  /// ```swift
-  /// case .editor(let action):
-  ///   return forward(action, to: \.editor, environment: environment, tag: Action.editor)
-  /// ```
+  /// effects as this model's (the route of ``ChildRoute/child(_:environment:tag:)`` calls it).
   ///
   /// The effects belong to the child instance: its cancellation identifiers are its own (a
   /// sibling of the same type never cancels them), and when the model at `child` is replaced
@@ -39,11 +36,6 @@ extension ArborealModel {
 
   /// Sends a child action to an optional child, if it is there, and returns the child's
   /// effects as this model's.
-  ///
-  /// ```swift
-  /// case .detail(let action):
-  ///   return forward(action, to: \.detail, environment: environment, tag: Action.detail)
-  /// ```
   ///
   /// When the child is nil, the action is dropped, and reported in debug builds to
   /// ``ArborealDiagnostics/droppedActionHandler`` with the child's type and place. The
@@ -76,13 +68,6 @@ extension ArborealModel {
 
   /// Sends a child action to the child with `id` in a collection, if it is there, and returns
   /// the child's effects as this model's.
-  ///
-  /// ```swift
-  /// case .photo(let id, let action):
-  ///   return forward(action, to: \.photos, id: id, environment: environment) {
-  ///     .photo(id: id, $0)
-  ///   }
-  /// ```
   ///
   /// When no child has the identifier, the action is dropped, and reported in debug builds to
   /// ``ArborealDiagnostics/droppedActionHandler``. Each child's effects belong to that
@@ -122,11 +107,6 @@ extension ArborealModel {
   /// identifier: the one a ``ChildRoute/children(_:tag:)`` route declares (`Action.row` for
   /// `case row(id: Row.ID, Row.Action)`).
   ///
-  /// ```swift
-  /// case .row(let id, let action):
-  ///   return forward(action, to: \.rows, id: id, environment: environment, tag: Action.row)
-  /// ```
-  ///
   /// The same as ``forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)``
   /// with `{ tag(id, $0) }`.
   ///
@@ -152,16 +132,6 @@ extension ArborealModel {
 
   /// Sends a child action to a child of a collection that this model has in hand (while it
   /// goes through its children, say), and returns the child's effects as this model's.
-  ///
-  /// ```swift
-  /// case .refreshAll:
-  ///   return .merge(photos.map { photo in
-  ///     let id = photo.id
-  ///     return forward(.refresh, to: photo, in: \.photos, environment: environment) {
-  ///       .photo(id: id, $0)
-  ///     }
-  ///   })
-  /// ```
   ///
   /// The same as ``forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)`` without the search: the child's effects
   /// belong to it, and end when `children` no longer holds it (an effect of a child that is not
@@ -190,11 +160,6 @@ extension ArborealModel {
 
   /// Handles the actions of a presented child: sends ``PresentationAction/presented(_:)``
   /// actions to it, and sets it to nil on ``PresentationAction/dismiss``.
-  ///
-  /// ```swift
-  /// case .editor(let action):
-  ///   return forward(action, to: \.editor, environment: environment, tag: Action.editor)
-  /// ```
   ///
   /// Setting the child to nil (here or anywhere in this model's update) ends its effects
   /// within the action. When the child returns ``Fx/dismiss``, this model receives
@@ -235,11 +200,6 @@ extension ArborealModel {
   /// Handles the actions of a navigation stack: sends each screen its actions, and pops on
   /// ``StackAction/popFrom(id:)``.
   ///
-  /// ```swift
-  /// case .path(let action):
-  ///   return forward(action, in: \.path, environment: environment, tag: Action.path)
-  /// ```
-  ///
   /// Every screen popped (here, or by any other change of the stack) has its effects ended
   /// within the action. When a screen returns ``Fx/dismiss``, this model receives
   /// `tag(.popFrom(id:))` for it. An action for a screen that is not on the stack is dropped,
@@ -279,11 +239,6 @@ extension ArborealModel {
   /// ``SubscribingModel``: a timer screen that runs from the start ticks without being sent an
   /// action first.
   ///
-  /// ```swift
-  /// case .recordTapped:
-  ///   return push(Recorder(), on: \.path, environment: environment, tag: Action.path)
-  /// ```
-  ///
   /// The same as `path.push(screen)` for any other screen. A screen pushed with
   /// ``ModelStack/push(_:)`` has its subscriptions evaluated after the action when the stack is
   /// one of this model's ``ArborealModel/routes``, and otherwise only after the first action
@@ -308,11 +263,6 @@ extension ArborealModel {
 
   /// Presents a child and starts its subscriptions at once, when it is a
   /// ``SubscribingModel``.
-  ///
-  /// ```swift
-  /// case .recordTapped:
-  ///   return present(Recorder(), at: \.recorder, environment: environment, tag: Action.recorder)
-  /// ```
   ///
   /// The same as assigning the child for any other model. A child assigned directly has its
   /// subscriptions evaluated after the action when the property is one of this model's

@@ -1,18 +1,12 @@
-// The `forward` of an enumeration of destinations (or screens) is a deliberate twin of the
-// `forward` of one presented child (or stack) in ArborealModel+Forward.swift: the same
+// The `forward` of an enumeration of destinations (or screens), which its route calls, is a
+// deliberate twin of the `forward` of one presented child (or stack) in
+// ArborealModel+Forward.swift: the same
 // dismissal and the same dropped-action report, finding the child by its case instead.
 extension ArborealModel {
   /// Handles the actions of an enumeration of destinations (TCA's `ifLet` over a
   /// `@Reducer enum Destination`): sends each action to the child of its case, closes an alert
   /// when one of its buttons is chosen, and sets the destination to nil on
   /// ``PresentationAction/dismiss``.
-  ///
-  /// ```swift
-  /// case .destination(let action):
-  ///   let fx = forward(action, to: \.destination, environment: (), tag: Action.destination)
-  ///   guard case .presented(.alert(.confirmDelete)) = action else { return fx }
-  ///   return .merge(fx, delete())
-  /// ```
   ///
   /// Forward every action of the destination, then act on the ones this model cares about
   /// (an alert's button, a child's delegate action), as above: the alert closes here. A
@@ -54,11 +48,6 @@ extension ArborealModel {
   /// `@Reducer enum Path`): sends each screen its actions, and pops on
   /// ``StackAction/popFrom(id:)``.
   ///
-  /// ```swift
-  /// case .path(let action):
-  ///   return forward(action, in: \.path, environment: environment, tag: Action.path)
-  /// ```
-  ///
   /// The same as ``forward(_:in:environment:tag:)-(StackAction<Element.Action>,_,_,_)`` for a
   /// stack of one kind of screen, each screen found through its case.
   ///
@@ -91,11 +80,6 @@ extension ArborealModel {
   /// model is a ``SubscribingModel``: a recording screen's timer runs from the push, with no
   /// action sent to it, and ends when it is popped.
   ///
-  /// ```swift
-  /// case .recordTapped:
-  ///   return push(.record(Recorder()), on: \.path, environment: environment, tag: Action.path)
-  /// ```
-  ///
   /// The same as `path.push(screen)` for a screen whose model does not subscribe. One pushed
   /// with ``ModelStack/push(_:)`` has its subscriptions evaluated after the action when the
   /// stack is one of this model's ``ArborealModel/routes``, and otherwise only after the first
@@ -119,12 +103,6 @@ extension ArborealModel {
 
   /// Presents one case of an enumeration of destinations and starts its model's
   /// subscriptions at once, when it is a ``SubscribingModel``.
-  ///
-  /// ```swift
-  /// case .recordTapped:
-  ///   return present(.record(Recorder()), at: \.destination, environment: environment,
-  ///     tag: Action.destination)
-  /// ```
   ///
   /// The same as assigning the destination when its model does not subscribe, or when the
   /// destination is one of this model's ``ArborealModel/routes`` (its subscriptions then start
