@@ -232,7 +232,7 @@ import Testing
       store.send(.remove(ids: [1]))
       store.send(.job(id: 1, .start))
       #expect(store.runningEffectCount == 0)
-      let reported = messages.all.filter { $0.contains("Job[id: 1] in Board") }
+      let reported = messages.all.filter { $0.contains("Board.jobs[id: 1] (Job)") }
       #expect(reported.count == 1)
       #expect(reported.first?.contains("dropped start") == true)
     }

@@ -380,7 +380,7 @@ private final class Sheet: ArborealModel {
       store.send(.panels(.element(id: 0, action: .feed(.presented(.received("late"))))))
       let reports = messages.all.filter { $0.contains("received(\"late\")") }
       #expect(reports.count == 1)
-      #expect(reports.first?.contains("sent to Feed in Panel at Hub.panels[id: 0]:") == true)
+      #expect(reports.first?.contains("sent to Hub.panels[id: 0].feed (Feed):") == true)
     }
 
     /// The same report from a store on another actor (this suite's) names the same place.
@@ -392,7 +392,7 @@ private final class Sheet: ArborealModel {
         $0.contains("received(\"on an actor\")")
       }
       #expect(reports.count == 1)
-      #expect(reports.first?.contains("sent to Feed in Panel at Hub.panels[id: 0]:") == true)
+      #expect(reports.first?.contains("sent to Hub.panels[id: 0].feed (Feed):") == true)
     }
   #endif
 }

@@ -363,7 +363,7 @@ private final class Wide: ArborealModel {
       store.send(.listener(.presented(())))
       let reports = messages.all.filter { $0.contains("Forgetful.routes does not list") }
       #expect(reports.count == 1)
-      #expect(reports.first?.contains("Optional<Listener>") == true)
+      #expect(reports.first?.contains("Forgetful.listener (Optional<Listener>)") == true)
     }
 
     @MainActor

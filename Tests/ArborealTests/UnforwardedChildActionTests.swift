@@ -83,7 +83,7 @@ final class EchoGrandHost: ArborealModel {
     /// The reports about `EchoHost`'s child made since the probe counted `count` reports.
     private func reports(since count: Int) -> [String] {
       ForwardProbe.recentReports.suffix(ForwardProbe.reportCount - count)
-        .filter { $0.contains("Echo in \\EchoHost.echo") }
+        .filter { $0.contains("EchoHost.echo (Echo)") }
     }
 
     @Test func aChildsActionThatNoUpdateForwardedIsReported() async {

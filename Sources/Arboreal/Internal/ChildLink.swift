@@ -40,18 +40,13 @@ final class ChildLink: @unchecked Sendable {
     self.membership = membership
   }
 
-  /// The child's identity in messages: `Photo[id: 5] in Album`.
+  /// The child's place in messages, named as everywhere (`PlaceNames`): `Album.photos[id: 5]
+  /// (Photo)`, under the parent's place when a store's update runs on this thread.
   var name: String {
-    ChildLink.describe(child: type(of: child), path: place.path, key: place.key)
-  }
-
-  /// `Photo[id: 5] in Album`, or `Editor in \Form.editor` when the key path can name the
-  /// property (a stored property; a `@Tracked` one is computed, and names only its type).
-  static func describe(child: Any.Type, path: AnyKeyPath, key: AnyHashable?) -> String {
-    let key = key.map { "[id: \(String(reflecting: $0.base))]" } ?? ""
-    let written = String(reflecting: path)
-    let place = written.contains("<computed") ? "\(type(of: path).rootType)" : written
-    return "\(child)\(key) in \(place)"
+    let read = self.read
+    return PlaceNames.describe(
+      child: type(of: child), at: place.path, key: place.key, in: parent
+    ) { _ = read() }
   }
 
   /// The child's identity.

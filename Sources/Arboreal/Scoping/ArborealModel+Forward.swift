@@ -411,8 +411,9 @@ extension ArborealModel {
     _ action: Any, child: Child.Type, path: AnyKeyPath, key: Key?
   ) {
     #if DEBUG
-      var place = ChildLink.describe(child: child, path: path, key: key.map(AnyHashable.init))
-      if let parent = PlaceRegistry.place(of: self) { place += " at \(parent)" }
+      let place = PlaceNames.describe(
+        child: child, at: path, key: key.map(AnyHashable.init), in: self
+      ) { _ = self[keyPath: path] }
       ArborealDiagnostics.reportDroppedAction(
         "Arboreal: dropped \(action) sent to \(place): no such child is in its parent (it was "
           + "removed, dismissed or popped, or never there). Stop sending to it.")

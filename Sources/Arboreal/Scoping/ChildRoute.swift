@@ -101,11 +101,7 @@ struct RouteEntry {
   var id: ObjectIdentifier { ObjectIdentifier(object) }
 
   /// `[id: 2]`, or nothing.
-  var keyText: String {
-    guard let key else { return "" }
-    let text = (key.base as? StackElementID).map { "\($0.rawValue)" } ?? "\(key.base)"
-    return "[id: \(text)]"
-  }
+  var keyText: String { PlaceNames.keyText(key) }
 }
 
 // The factories below are deliberate twins, two per way a parent holds a child (with the
@@ -669,7 +665,9 @@ extension ChildRoute {
     of entry: RouteEntry, under prefix: String, in parent: Parent, _ path: AnyKeyPath,
     _ entries: (Parent) -> [RouteEntry]
   ) -> String {
-    prefix + "." + PlaceNames.name(of: path, in: parent, reading: entries) + entry.keyText
+    PlaceNames.place(
+      under: prefix, property: PlaceNames.name(of: path, in: parent) { _ = entries(parent) },
+      key: entry.key)
   }
 
   /// A route whose children are the models an enumeration's cases hold.
@@ -719,20 +717,52 @@ extension ChildPlace {
   }
 }
 
-/// The names of the properties routes read, learnt once per parent type and key path.
+/// How a child's place is named, the one way every message and listing names it:
+/// `prefix.property[id: key]`, the prefix being the parent's own place (`MeetingList.path[id:
+/// 2].detail`) or, for a parent whose place is not known, its type (`Album.photos[id: 5]`).
+/// ``Store/children``, the test store's reports of new models, and the debug reports of a
+/// dropped action or of an action no update forwarded all name places here. The names of the
+/// properties are learnt once per parent type and key path.
 enum PlaceNames {
   private static let known = Locked.make([RouteKey: String]())
 
-  /// The declared name of the property `path` names, found from the tracked property that
-  /// `entries` reads (a `@Tracked` key path prints as a computed one), or the key path's own
-  /// text for a stored property.
-  static func name<Parent: ArborealModel>(
-    of path: AnyKeyPath, in parent: Parent,
-    reading entries: (Parent) -> [RouteEntry]
+  /// `prefix.property[id: key]`.
+  static func place(under prefix: String, property: String, key: AnyHashable?) -> String {
+    prefix + "." + property + keyText(key)
+  }
+
+  /// `[id: 2]` (a stack's element identifier by its number), or nothing.
+  static func keyText(_ key: AnyHashable?) -> String {
+    guard let key else { return "" }
+    let text = (key.base as? StackElementID).map { "\($0.rawValue)" } ?? "\(key.base)"
+    return "[id: \(text)]"
+  }
+
+  /// The place of the child of `parent` at `path` with `key`, followed by the child's type
+  /// (`Gallery.albums[id: 2].photos[id: 5] (Photo)`), for a message: under the parent's place
+  /// in the store whose update runs on this thread, or under the parent's type.
+  ///
+  /// - Parameter read: Reads the property through the parent's tracked properties.
+  static func describe(
+    child: Any.Type, at path: AnyKeyPath, key: AnyHashable?, in parent: AnyObject,
+    reading read: () -> Void
   ) -> String {
-    let key = RouteKey(parent: ObjectIdentifier(Parent.self), path: path)
+    let prefix = PlaceRegistry.place(of: parent) ?? "\(type(of: parent))"
+    let property =
+      (parent as? any Trackable).map { name(of: path, in: $0, reading: read) }
+      ?? storedName(of: path)
+    return place(under: prefix, property: property, key: key) + " (\(child))"
+  }
+
+  /// The declared name of the property `path` names, found from the tracked property that
+  /// `read` reads (a `@Tracked` key path prints as a computed one), or the key path's own
+  /// text for a stored property.
+  static func name(
+    of path: AnyKeyPath, in parent: any Trackable, reading read: () -> Void
+  ) -> String {
+    let key = RouteKey(parent: ObjectIdentifier(type(of: parent)), path: path)
     if let name = known.withLock({ $0[key] }) { return name }
-    let (_, accesses) = withAccessRecording { _ = entries(parent) }
+    let (_, accesses) = withAccessRecording { read() }
     let name =
       trackedProperties(of: parent).first { $0.isRead(in: accesses) }?.name
       ?? storedName(of: path)
@@ -748,8 +778,8 @@ enum PlaceNames {
   }
 }
 
-/// Debug reports that name a model by its place (`Photo[id: 5] in Album at
-/// Gallery.albums[id: 2]`): a `forward` does not know its store, but the store whose update
+/// Debug reports that name a model by its place (`Gallery.albums[id: 2].photos[id: 5]
+/// (Photo)`): a `forward` does not know its store, but the store whose update
 /// runs on this thread is in `ThreadSlots.updatingStore` (debug builds set it around each
 /// update, in every isolation), and it is read there, in its own isolation.
 enum PlaceRegistry {

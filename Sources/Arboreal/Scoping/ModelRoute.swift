@@ -229,7 +229,7 @@ extension ArborealModel {
   ) -> Fx<Action> {
     let fx = route.forward(self, input, environment)
     #if DEBUG
-      RouteDeclarations.check(route)
+      RouteDeclarations.check(route, in: self)
     #endif
     return fx
   }
@@ -256,7 +256,7 @@ extension ArborealModel {
   ) -> Fx<Action> {
     let fx = route.forward(self, (id, action), environment)
     #if DEBUG
-      RouteDeclarations.check(route)
+      RouteDeclarations.check(route, in: self)
     #endif
     return fx
   }
@@ -291,7 +291,7 @@ extension ArborealModel {
     }
     let fx = forwardChild(self, child, action, environment)
     #if DEBUG
-      RouteDeclarations.check(route)
+      RouteDeclarations.check(route, in: self)
     #endif
     return fx
   }
@@ -517,7 +517,9 @@ enum RouteDeclarations {
   private static let checked = Locked.make(Set<ObjectIdentifier>())
 
   @usableFromInline
-  static func check<Parent: ArborealModel, Input>(_ route: InputRoute<Parent, Input>) {
+  static func check<Parent: ArborealModel, Input>(
+    _ route: InputRoute<Parent, Input>, in parent: Parent
+  ) {
     // Listed as this instance, or as another made the same way (a computed `static var`).
     guard route.hasFollowedChildren(),
       checked.withLock({ $0.insert(ObjectIdentifier(route)).inserted }),
@@ -525,8 +527,10 @@ enum RouteDeclarations {
         $0 === route || ($0 as? InputRoute<Parent, Input>)?.path == route.path
       })
     else { return }
+    let property = PlaceNames.name(of: route.path, in: parent) { _ = route.entries(parent) }
     ArborealDiagnostics.reportDroppedAction(
-      "Arboreal: \(Parent.self) forwards through a route over \(route.path) that "
+      "Arboreal: \(Parent.self) forwards through a route over \(Parent.self).\(property) "
+        + "(\(type(of: route.path).valueType)) that "
         + "\(Parent.self).routes does not list, so its children's subscriptions start only "
         + "when an action reaches them. Add it: `static let routes: [ChildRoute<\(Parent.self)>] "
         + "= [...]` with the same value the `forward` takes.")

@@ -166,7 +166,7 @@ public final class Store<Model: ArborealModel>: ArborealStore {
 
   /// Runs `update` with this store as the thread's updating store (`ThreadSlots`), so that a
   /// debug report made inside it names a model by its place in this store
-  /// (`Photo[id: 5] in Album at Gallery.albums[id: 2]`); debug builds call it around each
+  /// (`Gallery.albums[id: 2].photos[id: 5] (Photo)`); debug builds call it around each
   /// update, in every isolation.
   @usableFromInline
   func namingPlaces(_ update: () -> Fx<Model.Action>) -> Fx<Model.Action> {
