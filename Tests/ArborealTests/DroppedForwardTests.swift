@@ -51,6 +51,10 @@ import Testing
       case path(StackAction<Leaf.Action>)
       case destination(PresentationAction<Destination.Action>)
       case alert(PresentationAction<Destination.AlertAction>)
+      /// Forwards `tap` to every row, each in hand.
+      case tapAllRows
+      /// Pushes a screen and presents a sheet through their routes.
+      case pushAndPresent
     }
 
     static let optional = ChildRoute.child(\Parent.optional, tag: Action.optional)
@@ -79,6 +83,12 @@ import Testing
         case .path(let action): forward(action, to: Self.path, environment: ())
         case .destination(let action): forward(action, to: Self.destination, environment: ())
         case .alert(let action): forward(action, to: Self.alert, environment: ())
+        case .tapAllRows:
+          Fx.merge(rows.map { forward(.tap, to: Self.rows, child: $0, environment: ()) })
+        case .pushAndPresent:
+          Fx.merge(
+            push(Leaf(), on: Self.path, environment: ()),
+            present(Leaf(), at: Self.sheet, environment: ()))
         }
       // The one line: an action that reached no child is not acted on.
       guard !fx.isDropped else { return fx }
@@ -200,5 +210,38 @@ import Testing
   @Test func inADetachedTask() async {
     let acted = await Task.detached { Self.run(count: 1_000) }.value
     #expect(acted == 2_002)
+  }
+
+  /// Forwards to each of `count` rows in hand (linear: by identifier it would be quadratic,
+  /// 5·10¹¹ comparisons at 1,000,000), then pushes and presents through routes; whether every
+  /// row was tapped once and the screen and sheet arrived.
+  nonisolated static func runInHand(count: Int) -> Bool {
+    let parent = Parent()
+    parent.rows = (0..<count).map { Leaf(id: $0) }
+    let store = Store(state: parent, environment: ())
+    store.send(.tapAllRows)
+    store.send(.pushAndPresent)
+    return store.state.rows.allSatisfy { $0.taps == 1 } && store.state.path.count == 1
+      && store.state.sheet != nil
+  }
+
+  @Test(arguments: [1, 100_000])
+  func inHandOnThisActor(count: Int) {
+    let parent = Parent()
+    parent.rows = (0..<count).map { Leaf(id: $0) }
+    let store = Store(state: parent, environment: ())
+    store.send(.tapAllRows)
+    store.send(.pushAndPresent)
+    #expect(store.state.rows.allSatisfy { $0.taps == 1 })
+    #expect(store.state.path.count == 1 && store.state.sheet != nil)
+  }
+
+  @Test(arguments: [1, 1_000_000])
+  nonisolated func inHandNonisolated(count: Int) {
+    #expect(Self.runInHand(count: count))
+  }
+
+  @Test func inHandInADetachedTask() async {
+    #expect(await Task.detached { Self.runInHand(count: 100_000) }.value)
   }
 }
