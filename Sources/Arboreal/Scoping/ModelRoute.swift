@@ -514,7 +514,9 @@ extension ArborealModel {
 /// each. Debug builds only.
 @usableFromInline
 enum RouteDeclarations {
-  private static let checked = Locked.make(Set<ObjectIdentifier>())
+  /// The places checked, by parent type and key path: not by the route's identity, which a
+  /// route made afresh and released leaves to the next object at its address.
+  private static let checked = Locked.make(Set<RouteKey>())
 
   @usableFromInline
   static func check<Parent: ArborealModel, Input>(
@@ -522,7 +524,9 @@ enum RouteDeclarations {
   ) {
     // Listed as this instance, or as another made the same way (a computed `static var`).
     guard route.hasFollowedChildren(),
-      checked.withLock({ $0.insert(ObjectIdentifier(route)).inserted }),
+      checked.withLock({
+        $0.insert(RouteKey(parent: ObjectIdentifier(Parent.self), path: route.path)).inserted
+      }),
       !Parent.routes.contains(where: {
         $0 === route || ($0 as? InputRoute<Parent, Input>)?.path == route.path
       })
