@@ -7,8 +7,10 @@ import Testing
   import Glibc
 #endif
 
-/// Releasing frees everything, and a long run of plain actions leaves memory flat.
-@Suite struct MemoryTests {
+/// Releasing frees everything, and a long run of plain actions leaves memory flat. One test
+/// at a time: the long run reads the whole process's resident size, which a test beside it
+/// would grow (CI runs this suite in a process of its own for the same reason).
+@Suite(.serialized) struct MemoryTests {
   @MainActor
   @Test func releasingAStoreFreesItsModelEvenWithEffectsRunning() async {
     let gate = Gate()
