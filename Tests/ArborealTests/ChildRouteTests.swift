@@ -186,6 +186,28 @@ private final class Hub: ArborealModel {
   }
 }
 
+/// A parent that forwards to a presented feed and lists no routes: only a forward links the
+/// feed's work to its place.
+private final class Unlisted: ArborealModel {
+  enum Action: Sendable, Equatable {
+    case feed(PresentationAction<Feed.Action>)
+    case show, hide
+  }
+
+  let registrar = TrackingRegistrar()
+  @Tracked private(set) var feed: Feed?
+  static let feed = ChildRoute.child(\Unlisted.feed, tag: Action.feed)
+
+  func update(action: Action, environment: Feed.Environment) -> Fx<Action> {
+    switch action {
+    case .feed(let action): return forward(action, to: Self.feed, environment: environment)
+    case .show: feed = Feed(id: 1)
+    case .hide: feed = nil
+    }
+    return .none
+  }
+}
+
 /// A row that neither subscribes nor declares routes.
 private final class Plain: ArborealModel, Identifiable {
   let registrar = TrackingRegistrar()
@@ -361,6 +383,69 @@ private final class Sheet: ArborealModel {
     #expect(store.followedRouteCount == 7)  // and one per panel
     store.send(.panels(.popFrom(id: 0)))
     #expect(store.followedRouteCount == 5)
+  }
+
+  /// A kind of place of the hub, and how a test fills it with children by plain writes.
+  enum Kind: String, CaseIterable, Sendable {
+    case presented, collection, stack, destination
+
+    /// Writes that leave `count` children there, one after another where the place holds
+    /// one: each write replaces the last.
+    fileprivate func fill(_ store: Store<Hub>, count: Int) {
+      switch self {
+      case .presented: for id in 0..<count { store.send(.set(.sheet(id))) }
+      case .collection: store.send(.set(.rows(Array(0..<count))))
+      case .stack: for id in 0..<count { store.send(.set(.push(id))) }
+      case .destination: for id in 0..<count { store.send(.set(.destination(id))) }
+      }
+    }
+
+    /// A write that empties the place.
+    fileprivate func empty(_ store: Store<Hub>, count: Int) {
+      switch self {
+      case .presented: store.send(.set(.sheet(nil)))
+      case .collection: store.send(.set(.rows([])))
+      case .stack: for _ in 0..<count { store.send(.set(.popLast)) }
+      case .destination: store.send(.set(.destination(nil)))
+      }
+    }
+
+    /// How many children the place holds once filled with `count`.
+    func held(_ count: Int) -> Int { self == .collection || self == .stack ? count : 1 }
+  }
+
+  @Test(arguments: Kind.allCases, [1, 1_000])
+  func theStoresConsumersOfPresenceReadOneWatchPerPlaceAndAgree(kind: Kind, count: Int) {
+    let store = Store(state: Hub(), environment: Feed.Environment())
+    // One watch per route of the hub, which its mounts follow.
+    #expect(store.watchedPlaceCount == 5)
+    kind.fill(store, count: count)
+    let held = kind.held(count)
+    // Subscriptions (the mounts), lifetimes (the records) and the listing agree, child by
+    // child, and the lifetime records joined the mounts' watch instead of making their own.
+    #expect(store.runningEffectCount == held)
+    #expect(store.childRecordCount == held)
+    #expect(store.childWatchCount == 1)
+    #expect(store.children.count == held)
+    #expect(store.watchedPlaceCount == 5)
+    kind.empty(store, count: count)
+    #expect(store.runningEffectCount == 0)
+    #expect(store.childRecordCount == 0)
+    #expect(store.children.isEmpty)
+    #expect(store.watchedPlaceCount == 5)
+  }
+
+  @Test func aPlaceWatchedOnlyForLifetimesEndsWithItsLastChild() {
+    // No routes: a forward's lifetime link watches the place, alone, while its child works.
+    let store = Store(state: Unlisted(), environment: Feed.Environment())
+    #expect(store.watchedPlaceCount == 0)
+    store.send(.show)
+    store.send(.feed(.presented(.received("start"))))
+    #expect(store.watchedPlaceCount == 1)
+    #expect(store.runningEffectCount == 1)
+    store.send(.hide)
+    #expect(store.runningEffectCount == 0)
+    #expect(store.watchedPlaceCount == 0)
   }
 
   @Test func aModelWithoutRoutesFollowsNothing() {

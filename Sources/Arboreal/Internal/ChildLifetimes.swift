@@ -8,9 +8,9 @@ import ArborealTracking
 ///   and has not left the state since, or that is the parent of such a child. A record keeps
 ///   its `ChildLink`, hence the model, alive.
 /// - `watches`: one per route (a parent instance and the key path its `forward` named) that
-///   holds at least one recorded child. A watch observes the route with the tracking layer's
-///   `observe`: its body reads the route through the parent's tracked properties, so it runs
-///   again after each transaction that changed them, synchronously on the main thread, before
+///   holds at least one recorded child. A watch uses the store's watch of that place
+///   (``PlaceWatches``), shared with the mounts: it is told of each new reading, made after
+///   each transaction that changed the place, synchronously in the store's isolation, before
 ///   the store handles its next action.
 /// - `watchesByParent`: the routes of each parent, to drop them when the parent leaves.
 ///
@@ -37,20 +37,15 @@ final class ChildLifetimes {
   }
 
   private final class Watch {
-    let key: RouteKey
-    /// The children of the route at its last reading.
-    var present: ChildPresence = .none
+    /// The store's watch of the route's place, whose reading says which children it holds.
+    let place: PlaceWatches.Watch
     /// The recorded children the route holds.
     var members: Set<ObjectIdentifier> = []
-    var token: TrackingToken?
 
-    init(key: RouteKey) {
-      self.key = key
-    }
+    var key: RouteKey { place.key }
 
-    /// Ends the observation on purpose when the store (which owns the watch) is released.
-    deinit {
-      token?.cancel()
+    init(place: PlaceWatches.Watch) {
+      self.place = place
     }
   }
 
@@ -63,7 +58,14 @@ final class ChildLifetimes {
   /// Whether a child still has running effects (of its own or of its descendants).
   private let isBusy: (ChildLink) -> Bool
 
-  init(leave: @escaping (ChildLink) -> Void, isBusy: @escaping (ChildLink) -> Bool) {
+  /// The store's watches of places, which this object shares with the mounts.
+  private let places: PlaceWatches
+
+  init(
+    places: PlaceWatches, leave: @escaping (ChildLink) -> Void,
+    isBusy: @escaping (ChildLink) -> Bool
+  ) {
+    self.places = places
     self.leave = leave
     self.isBusy = isBusy
   }
@@ -117,7 +119,7 @@ final class ChildLifetimes {
     for link in owners.reversed() {
       if records[link.id] != nil { continue }
       let watch = self.watch(for: link)
-      guard watch.present.contains(link.id) else {
+      guard watch.place.reading.contains(link.id) else {
         if watch.members.isEmpty { removeWatch(watch.key) }
         return link
       }
@@ -128,28 +130,24 @@ final class ChildLifetimes {
     return nil
   }
 
-  /// The watch of a link's route, made (and read once) if there is none.
+  /// The watch of a link's route, made (its place read, or its reading shared) if there is
+  /// none.
   private func watch(for link: ChildLink) -> Watch {
     if let watch = watches[link.route] { return watch }
-    let watch = Watch(key: link.route)
+    let watch = Watch(place: places.watch(link.route, parent: link.parent, read: link.read))
     watches[link.route] = watch
     watchesByParent[link.route.parent, default: []].append(link.route)
-    let read = link.read
-    // The body runs now, then after each transaction that changed what `read` read, on the
-    // main actor; it holds the watch and this object weakly (the store owns both).
-    watch.token = observeInStoreIsolation(ignoringChanges: { [weak self, weak watch] in
-      let present = read()
+    // Holds the watch and this object weakly (the store owns both).
+    watch.place.lifetimes = { [weak self, weak watch] place in
       guard let self, let watch else { return }
-      self.reconcile(watch, with: present)
-    })
+      self.reconcile(watch, with: place.reading)
+    }
     return watch
   }
 
   /// Applies a new reading of a route: its members that it no longer holds leave; those that
   /// are idle are dropped.
-  private func reconcile(_ watch: Watch, with present: ChildPresence) {
-    watch.present = present
-    // A watch being made is read before its first member joins.
+  private func reconcile(_ watch: Watch, with present: PlaceReading) {
     guard !watch.members.isEmpty else { return }
     defer { checkInvariants() }
     var gone: [ObjectIdentifier] = []
@@ -187,8 +185,8 @@ final class ChildLifetimes {
 
   private func removeWatch(_ key: RouteKey) {
     guard let watch = watches.removeValue(forKey: key) else { return }
-    watch.token?.cancel()
-    watch.token = nil
+    watch.place.lifetimes = nil
+    places.release(watch.place)
     if var keys = watchesByParent[key.parent] {
       keys.removeAll { $0 == key }
       watchesByParent[key.parent] = keys.isEmpty ? nil : keys
@@ -197,7 +195,10 @@ final class ChildLifetimes {
 
   /// Cancels every watch: for the store's release.
   func removeAll() {
-    for watch in watches.values { watch.token?.cancel() }
+    for watch in watches.values {
+      watch.place.lifetimes = nil
+      places.release(watch.place)
+    }
     watches = [:]
     watchesByParent = [:]
     records = [:]

@@ -20,8 +20,9 @@ final class ChildLink: @unchecked Sendable {
   let parent: AnyObject
   /// Which of the parent's routes holds the child: the parent and the key path.
   let route: RouteKey
-  /// Reads, through the parent's tracked properties, which children the route holds now.
-  let read: () -> ChildPresence
+  /// Reads, through the parent's tracked properties, which children the route holds now: the
+  /// reader of its kind (`RouteEntry.held` and its siblings), the one a route's `entries` is.
+  let read: () -> [RouteEntry]
   /// The child's place in its parent for messages: `\Album.rows` and, for a child in a
   /// collection, its key.
   private let place: (path: AnyKeyPath, key: AnyHashable?)
@@ -30,7 +31,7 @@ final class ChildLink: @unchecked Sendable {
 
   init(
     child: AnyObject, parent: AnyObject, path: AnyKeyPath, key: AnyHashable?,
-    membership: CancelID, read: @escaping () -> ChildPresence
+    membership: CancelID, read: @escaping () -> [RouteEntry]
   ) {
     self.child = child
     self.parent = parent
@@ -60,37 +61,4 @@ final class ChildLink: @unchecked Sendable {
 struct RouteKey: Hashable, @unchecked Sendable {
   let parent: ObjectIdentifier
   let path: AnyKeyPath
-}
-
-/// The children a route holds now, by identity.
-enum ChildPresence {
-  /// None: an optional child that is nil.
-  case none
-  /// One child: a child the parent always holds, or an optional one that is there.
-  case one(ObjectIdentifier)
-  /// The children of a collection or a stack.
-  case many(Set<ObjectIdentifier>)
-
-  /// Whether the route holds the child `id`.
-  func contains(_ id: ObjectIdentifier) -> Bool {
-    switch self {
-    case .none: false
-    case .one(let present): present == id
-    case .many(let present): present.contains(id)
-    }
-  }
-
-  /// The presence of an optional child.
-  static func of(_ child: AnyObject?) -> ChildPresence {
-    child.map { .one(ObjectIdentifier($0)) } ?? .none
-  }
-
-  /// The presence of the children of a collection.
-  ///
-  /// - Complexity: O(*n*) for *n* children.
-  static func of<C: Collection>(all children: C) -> ChildPresence where C.Element: AnyObject {
-    var ids = Set<ObjectIdentifier>(minimumCapacity: children.count)
-    for child in children { ids.insert(ObjectIdentifier(child)) }
-    return .many(ids)
-  }
 }

@@ -89,6 +89,8 @@ final class EffectRuntime<Model: ArborealModel> {
   /// The following of the model's ``ArborealModel/routes``; nil for a model without routes.
   /// Unchecked: every `send` asks whether it is nil.
   @exclusivity(unchecked) private var mounts: Mounts?
+  /// The one watch of each place the lifetimes or the mounts follow, whose reading both read.
+  private lazy var places = PlaceWatches()
 
   /// The executor the effects' tasks prefer (the store's `effectExecutor`); nil for the
   /// global concurrent executor.
@@ -130,7 +132,8 @@ final class EffectRuntime<Model: ArborealModel> {
     home.store = store
     if subscribes { refreshSubscriptions() }
     guard !Model.routes.isEmpty else { return }
-    mounts = Mounts(model: store.state, environment: store.environment) { [unowned self] fx in
+    mounts = Mounts(model: store.state, environment: store.environment, places: places) {
+      [unowned self] fx in
       self.runMounted(fx)
     }
     isHandling = true
@@ -310,6 +313,9 @@ final class EffectRuntime<Model: ArborealModel> {
 
   /// How many routes the store follows; for this package's tests.
   var followedRouteCount: Int { mounts?.watchCount ?? 0 }
+
+  /// How many places the store watches; for this package's tests.
+  var watchedPlaceCount: Int { places.count }
 
   /// Runs an `Fx` made for a child that entered the state (its subscriptions), in a group no
   /// handle refers to.
@@ -599,6 +605,7 @@ final class EffectRuntime<Model: ArborealModel> {
   private func childLifetimes() -> ChildLifetimes {
     if let lifetimes { return lifetimes }
     let made = ChildLifetimes(
+      places: places,
       leave: { [unowned self] link in self.childLeft(link) },
       isBusy: { [unowned self] link in self.table.isRunning(link.membership) })
     lifetimes = made

@@ -7,10 +7,11 @@ import ArborealTracking
 /// ## Data
 /// - A tree of nodes, the store's model at the root: one node per followed model (a model
 ///   that subscribes or declares routes) that a followed route holds.
-/// - Each node has one watch per followed route of its model: the identities of the route's
-///   children at its last reconciliation (`known`), the nodes of those that are followed
-///   (`nodes`), and the observation that reads the route again after each transaction that
-///   changed it (its reading waits in `pending` until the store reconciles it).
+/// - Each node has one watch per followed place of its model (one per property: two routes over
+///   the same property follow it once): the identities of the place's children at its last
+///   reconciliation (`known`), the nodes of those that are followed (`nodes`), and the store's
+///   watch of the place (``PlaceWatches``, shared with the lifetime records), which tells it of
+///   each new reading; it waits, marked dirty, until the store reconciles it.
 /// - `dirty`: the watches read since their last reconciliation, in the order they were read.
 ///
 /// ## Invariants
@@ -28,12 +29,15 @@ final class Mounts {
   private var dirty: [RouteWatch] = []
   /// The root's node.
   private var root: MountNode?
+  /// The store's watches of places, which this object shares with the lifetime records.
+  let places: PlaceWatches
 
   /// Starts following the store's model.
   init<Model: ArborealModel>(
-    model: Model, environment: Model.Environment,
+    model: Model, environment: Model.Environment, places: PlaceWatches,
     run: @escaping (Fx<Model.Action>) -> Void
   ) {
+    self.places = places
     let node = ModelMountNode(
       model: model, environment: environment, place: "\(Model.self)", run: run)
     root = node
@@ -111,24 +115,25 @@ final class ModelMountNode<Model: ArborealModel>: MountNode {
     super.init(place: place)
   }
 
-  /// Makes a watch for each followed route and reads each once.
+  /// Makes a watch for each followed place and marks it for reconciliation.
   func start(in mounts: Mounts) {
     self.mounts = mounts
-    for route in Model.routes where route.isFollowed() {
-      let watch = RouteWatch(mounts: mounts)
-      watches.append(watch)
+    var paths = Set<AnyKeyPath>()
+    for route in Model.routes where route.isFollowed() && paths.insert(route.path).inserted {
       let model = self.model
       let entries = route.entries
+      let place = mounts.places.watch(
+        RouteKey(parent: ObjectIdentifier(model), path: route.path), parent: model
+      ) { entries(model) }
+      let watch = RouteWatch(mounts: mounts, place: place)
+      watches.append(watch)
       watch.reconcileEntries = { [weak self, weak watch] present in
         guard let self, let watch else { return }
         self.reconcile(watch, route: route, with: present)
       }
-      // The body runs now, then after each transaction that changed what the route read; it
-      // only records the reading, which `Mounts.flush()` applies after the action.
-      watch.token = observeInStoreIsolation(ignoringChanges: { [weak watch] in
-        let present = entries(model)
-        watch?.read(present)
-      })
+      // Told of each new reading; `Mounts.flush()` applies the latest after the action.
+      place.mount = { [weak watch] _ in watch?.changed() }
+      watch.changed()
     }
   }
 
@@ -159,62 +164,61 @@ final class ModelMountNode<Model: ArborealModel>: MountNode {
 
   /// Applies a reading of a route: its children that left stop being followed; those that
   /// entered start.
-  private func reconcile(_ watch: RouteWatch, route: ChildRoute<Model>, with present: [RouteEntry])
+  private func reconcile(_ watch: RouteWatch, route: ChildRoute<Model>, with present: PlaceReading)
   {
-    var ids = Set<ObjectIdentifier>(minimumCapacity: present.count)
-    for entry in present { ids.insert(entry.id) }
+    var ids = Set<ObjectIdentifier>(minimumCapacity: present.entries.count)
+    for entry in present.entries { ids.insert(entry.id) }
     for (id, node) in watch.nodes where !ids.contains(id) {
       node.stop()
       watch.nodes[id] = nil
     }
-    for entry in present where !watch.known.contains(entry.id) {
+    for entry in present.entries where !watch.known.contains(entry.id) {
       if let node = route.enter(self, entry) { watch.nodes[entry.id] = node }
     }
     watch.known = ids
   }
 }
 
-/// One followed route of one model instance.
+/// One followed place of one model instance.
 final class RouteWatch {
   weak var mounts: Mounts?
+  /// The store's watch of the place; nil once stopped.
+  private var place: PlaceWatches.Watch?
   /// The identifiers of the children at the last reconciliation.
   var known: Set<ObjectIdentifier> = []
   /// The followed children among them.
   var nodes: [ObjectIdentifier: MountNode] = [:]
-  /// The reading not yet reconciled.
-  private var pending: [RouteEntry]?
-  var reconcileEntries: (([RouteEntry]) -> Void)?
-  var token: TrackingToken?
-  private var isStopped = false
+  /// Whether a reading waits for reconciliation.
+  private var isPending = false
+  var reconcileEntries: ((PlaceReading) -> Void)?
 
-  init(mounts: Mounts) {
+  init(mounts: Mounts, place: PlaceWatches.Watch) {
     self.mounts = mounts
+    self.place = place
   }
 
-  deinit {
-    token?.cancel()
+  /// Marks the watch for reconciliation at the next flush, which applies the latest reading.
+  func changed() {
+    guard place != nil, !isPending else { return }
+    isPending = true
+    mounts?.markDirty(self)
   }
 
-  /// Records a reading of the route, to reconcile at the next flush.
-  func read(_ present: [RouteEntry]) {
-    guard !isStopped else { return }
-    if pending == nil { mounts?.markDirty(self) }
-    pending = present
-  }
-
-  /// Applies the pending reading, if any.
+  /// Applies the latest reading, if one is pending.
   func reconcile() {
-    guard !isStopped, let present = pending else { return }
-    pending = nil
-    reconcileEntries?(present)
+    guard let place, isPending else { return }
+    isPending = false
+    reconcileEntries?(place.reading)
   }
 
-  /// Cancels the observation and stops the children's nodes.
+  /// Leaves the place's watch and stops the children's nodes.
   func stop() {
-    isStopped = true
-    token?.cancel()
-    token = nil
-    pending = nil
+    if let place {
+      place.mount = nil
+      mounts?.places.release(place)
+    }
+    place = nil
+    isPending = false
     reconcileEntries = nil
     for node in nodes.values { node.stop() }
     nodes = [:]

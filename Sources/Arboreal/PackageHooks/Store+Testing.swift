@@ -120,4 +120,8 @@ extension Store {
 
   /// How many routes the store follows; for this package's tests.
   var followedRouteCount: Int { runtime.followedRouteCount }
+
+  /// How many places (a parent instance's route) the store watches, for its mounts and its
+  /// lifetime records together; for this package's tests.
+  var watchedPlaceCount: Int { runtime.watchedPlaceCount }
 }

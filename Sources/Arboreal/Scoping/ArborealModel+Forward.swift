@@ -326,7 +326,7 @@ extension ArborealModel {
     wrap(fx, of: child, environment: environment, path: path, key: nil) {
       ForwardRoute(
         alsoMember: EffectScope(Child.Action.self), dismissal: nil,
-        read: { .one(ObjectIdentifier(self[keyPath: path])) }, tag: tag)
+        read: { .held(self, path) }, tag: tag)
     }
   }
 
@@ -339,7 +339,7 @@ extension ArborealModel {
     wrap(fx, of: child, environment: environment, path: path, key: nil) {
       ForwardRoute(
         alsoMember: EffectScope(Child.Action.self), dismissal: nil,
-        read: { .of(self[keyPath: path]) }, tag: tag)
+        read: { .optional(self, path) }, tag: tag)
     }
   }
 
@@ -355,7 +355,7 @@ extension ArborealModel {
     return wrap(fx, of: child, environment: environment, path: path, key: AnyHashable(id)) {
       ForwardRoute(
         alsoMember: EffectScope(Children.Element.Action.self, key: id), dismissal: nil,
-        read: { .of(all: self[keyPath: path]) }, tag: tag)
+        read: { .collection(self, path) }, tag: tag)
     }
   }
 
@@ -370,7 +370,7 @@ extension ArborealModel {
     wrap(fx, of: child, environment: environment, path: path, key: nil) {
       ForwardRoute(
         alsoMember: EffectScope(Child.Action.self), dismissal: tag(.dismiss),
-        read: { .of(self[keyPath: path]) }, tag: { tag(.presented($0)) })
+        read: { .optional(self, path) }, tag: { tag(.presented($0)) })
     }
   }
 
@@ -385,7 +385,7 @@ extension ArborealModel {
     wrap(fx, of: child, environment: environment, path: path, key: AnyHashable(id)) {
       ForwardRoute(
         alsoMember: EffectScope(Element.Action.self, key: id), dismissal: tag(.popFrom(id: id)),
-        read: { .of(all: self[keyPath: path]) }, tag: { tag(.element(id: id, action: $0)) })
+        read: { .stack(self, path) }, tag: { tag(.element(id: id, action: $0)) })
     }
   }
 
@@ -486,7 +486,7 @@ extension ArborealModel {
 struct ForwardRoute<ChildAction: Sendable, Action: Sendable> {
   let alsoMember: EffectScope
   let dismissal: Action?
-  let read: () -> ChildPresence
+  let read: () -> [RouteEntry]
   let tag: @Sendable (ChildAction) -> Action
 }
 

@@ -275,10 +275,10 @@ struct CasePlace<Parent: ArborealModel, Cases: ModelCases> {
   }
 
   /// The models the place holds now.
-  func presence(_ parent: Parent) -> ChildPresence {
+  func presence(_ parent: Parent) -> [RouteEntry] {
     switch location {
-    case .destination(let path, _): .of(parent[keyPath: path]?.heldObject)
-    case .screen(_, let stack, _): .of(screens: parent[keyPath: stack])
+    case .destination(let path, _): .destination(parent, path)
+    case .screen(_, let stack, _): .caseStack(parent, stack)
     }
   }
 
@@ -440,18 +440,5 @@ enum FollowedCases {
 
   static func contains(_ cases: Any.Type) -> Bool {
     seen.withLock { $0.contains(ObjectIdentifier(cases)) }
-  }
-}
-
-extension ChildPresence {
-  /// The models held by the screens of a stack of several kinds.
-  ///
-  /// - Complexity: O(*n*) for *n* screens.
-  static func of<Cases: ModelCases>(screens: ModelStack<Cases>) -> ChildPresence {
-    var ids = Set<ObjectIdentifier>(minimumCapacity: screens.count)
-    for screen in screens {
-      if let object = screen.heldObject { ids.insert(ObjectIdentifier(object)) }
-    }
-    return .many(ids)
   }
 }

@@ -46,7 +46,10 @@ public class ChildRoute<Parent: ArborealModel>: @unchecked Sendable {
   /// that ``ArborealModel/routes`` misses reports. The same as `isFollowed` for models of one
   /// type; learnt for an enumeration's cases, which are known only by their values.
   let hasFollowedChildren: @Sendable () -> Bool
-  /// The children the route holds now, read through the parent's tracked properties.
+  /// The parent's property the route names: with a parent instance, its place.
+  let path: AnyKeyPath
+  /// The children the route holds now, read through the parent's tracked properties by the
+  /// reader of its kind (`RouteEntry.held` and its siblings).
   let entries: (Parent) -> [RouteEntry]
   /// Starts following the child of `entry` under `node`: its subscriptions and routes; nil
   /// when it has nothing to follow or the route no longer holds it.
@@ -55,12 +58,14 @@ public class ChildRoute<Parent: ArborealModel>: @unchecked Sendable {
   let list: (Parent, RouteEntry, String, inout [ChildPlace]) -> Void
 
   init(
+    path: AnyKeyPath,
     isFollowed: @escaping @Sendable () -> Bool,
     hasFollowedChildren: (@Sendable () -> Bool)? = nil,
     entries: @escaping (Parent) -> [RouteEntry],
     enter: @escaping (ModelMountNode<Parent>, RouteEntry) -> MountNode?,
     list: @escaping (Parent, RouteEntry, String, inout [ChildPlace]) -> Void
   ) {
+    self.path = path
     self.isFollowed = isFollowed
     self.hasFollowedChildren = hasFollowedChildren ?? isFollowed
     self.entries = entries
@@ -70,6 +75,7 @@ public class ChildRoute<Parent: ArborealModel>: @unchecked Sendable {
 
   /// A copy of `route`'s following, for a typed route made over it.
   init(following route: ChildRoute) {
+    self.path = route.path
     self.isFollowed = route.isFollowed
     self.hasFollowedChildren = route.hasFollowedChildren
     self.entries = route.entries
@@ -414,12 +420,12 @@ extension ChildRoute {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     let following = models(
       of: Child.self, path, environment: environment,
-      entries: { [RouteEntry(object: $0[keyPath: path], key: nil)] },
+      entries: { .held($0, path) },
       wrap: { parent, fx, child, _, environment in
         parent.forwarded(fx, of: child, at: path, environment: environment, tag: tag)
       })
     return ModelRoute(
-      following: following, path: path, forward: forward,
+      following: following, forward: forward,
       find: { parent, _ in parent[keyPath: path] },
       all: { [(Held(), $0[keyPath: path])] },
       embedding: { _, _ in tag }, effectKey: { _ in nil }, keyName: { _ in nil })
@@ -437,12 +443,12 @@ extension ChildRoute {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     let following = models(
       of: Child.self, path, environment: environment,
-      entries: { parent in parent[keyPath: path].map { [RouteEntry(object: $0, key: nil)] } ?? [] },
+      entries: { .optional($0, path) },
       wrap: { parent, fx, child, _, environment in
         parent.forwarded(fx, of: child, atOptional: path, environment: environment, tag: tag)
       })
     return ModelRoute(
-      following: following, path: path, forward: forward,
+      following: following, forward: forward,
       find: { parent, _ in parent[keyPath: path] },
       all: { parent in parent[keyPath: path].map { [((), $0)] } ?? [] },
       embedding: { _, _ in tag }, effectKey: { _ in nil },
@@ -461,12 +467,12 @@ extension ChildRoute {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     let following = models(
       of: Child.self, path, environment: environment,
-      entries: { parent in parent[keyPath: path].map { [RouteEntry(object: $0, key: nil)] } ?? [] },
+      entries: { .optional($0, path) },
       wrap: { parent, fx, child, _, environment in
         parent.forwarded(fx, of: child, presentedAt: path, environment: environment, tag: tag)
       })
     return ModelRoute(
-      following: following, path: path, forward: forward,
+      following: following, forward: forward,
       find: { parent, _ in parent[keyPath: path] },
       all: { parent in parent[keyPath: path].map { [((), $0)] } ?? [] },
       embedding: { _, _ in { tag(.presented($0)) } }, effectKey: { _ in nil },
@@ -484,9 +490,9 @@ extension ChildRoute {
     forward: @escaping RouteForward<Parent, PresentationAction<AlertAction>>
   ) -> InputRoute<Parent, PresentationAction<AlertAction>> {
     let following = ChildRoute(
-      isFollowed: { false }, entries: { _ in [] }, enter: { _, _ in nil },
+      path: path, isFollowed: { false }, entries: { _ in [] }, enter: { _, _ in nil },
       list: { _, _, _, _ in })
-    return InputRoute(following: following, path: path, forward: forward)
+    return InputRoute(following: following, forward: forward)
   }
 
   /// The rest of `children(_:environment:tag:)`, out of line: all but the `forward`, which is
@@ -508,16 +514,14 @@ extension ChildRoute {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     let following = models(
       of: Children.Element.self, path, environment: environment,
-      entries: { parent in
-        parent[keyPath: path].map { RouteEntry(object: $0, key: AnyHashable($0.id)) }
-      },
+      entries: { .collection($0, path) },
       wrap: { parent, fx, child, _, environment in
         let id = child.id
         return parent.forwarded(
           fx, of: child, in: path, environment: environment, tag: { tag(id, $0) })
       })
     return ModelRoute(
-      following: following, path: path, forward: forward,
+      following: following, forward: forward,
       find: { parent, id in parent[keyPath: path].first { $0.id == id } },
       all: { parent in parent[keyPath: path].map { ($0.id, $0) } },
       embedding: { _, id in { tag(id, $0) } }, effectKey: { AnyHashable($0) },
@@ -537,9 +541,7 @@ extension ChildRoute {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     let following = models(
       of: Element.self, path, environment: environment,
-      entries: { parent in
-        parent[keyPath: path].screensWithIDs.map { RouteEntry(object: $1, key: AnyHashable($0)) }
-      },
+      entries: { .stack($0, path) },
       wrap: { parent, fx, child, key, environment in
         // A stack's entries are keyed by their element identifiers, so the cast holds.
         guard let id = key?.base as? StackElementID else { return .none }
@@ -547,7 +549,7 @@ extension ChildRoute {
           fx, of: child, on: path, id: id, environment: environment, tag: tag)
       })
     return ModelRoute(
-      following: following, path: path, forward: forward,
+      following: following, forward: forward,
       find: { parent, id in parent[keyPath: path][id: id] },
       all: { parent in parent[keyPath: path].screensWithIDs },
       embedding: { _, id in { tag(.element(id: id, action: $0)) } },
@@ -570,22 +572,14 @@ extension ChildRoute {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     let following = cases(
       of: Cases.self, path, environment: environment,
-      entries: { parent in
-        var entries: [RouteEntry] = []
-        for (id, screen) in parent[keyPath: path].screensWithIDs {
-          if let object = screen.heldObject {
-            entries.append(RouteEntry(object: object, key: AnyHashable(id)))
-          }
-        }
-        return entries
-      },
+      entries: { .caseStack($0, path) },
       place: { parent, key in
         // A stack's entries are keyed by their element identifiers, so the cast holds.
         guard let id = key?.base as? StackElementID else { return nil }
         return parent[keyPath: path][id: id].map { ($0, CasePlace.screen(id, of: path, tag: tag)) }
       })
     return CasesRoute(
-      following: following, path: path, forward: forward,
+      following: following, forward: forward,
       find: { parent, id in parent[keyPath: path][id: id] },
       all: { parent in parent[keyPath: path].screensWithIDs },
       embed: { id, action in tag(.element(id: id, action: action)) },
@@ -608,14 +602,12 @@ extension ChildRoute {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     let following = cases(
       of: Cases.self, path, environment: environment,
-      entries: { parent in
-        parent[keyPath: path]?.heldObject.map { [RouteEntry(object: $0, key: nil)] } ?? []
-      },
+      entries: { .destination($0, path) },
       place: { parent, _ in
         parent[keyPath: path].map { ($0, CasePlace.destination(path, tag: tag)) }
       })
     return CasesRoute(
-      following: following, path: path, forward: forward,
+      following: following, forward: forward,
       find: { parent, _ in parent[keyPath: path] },
       all: { parent in parent[keyPath: path].map { [((), $0)] } ?? [] },
       embed: { _, action in tag(.presented(action)) }, effectKey: { _ in nil },
@@ -638,7 +630,7 @@ extension ChildRoute {
       ) -> Fx<Parent.Action>
   ) -> ChildRoute {
     return ChildRoute(
-      isFollowed: { Child.subscribes || !Child.routes.isEmpty },
+      path: path, isFollowed: { Child.subscribes || !Child.routes.isEmpty },
       entries: entries,
       enter: { node, entry in
         guard let child = entry.object as? Child else { return nil }
@@ -680,7 +672,7 @@ extension ChildRoute {
     return ChildRoute(
       // The cases are known only by their values: a route of cases is followed, and each
       // child that has nothing to follow is left alone when it enters.
-      isFollowed: { true },
+      path: path, isFollowed: { true },
       hasFollowedChildren: { FollowedCases.contains(Cases.self) },
       entries: entries,
       enter: { node, entry in

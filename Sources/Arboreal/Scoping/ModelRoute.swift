@@ -46,17 +46,13 @@ import ArborealTracking
 /// closure that captures only key paths (immutable values) and `@Sendable` closures, called
 /// in the isolation of the store whose model the route reads.
 public class InputRoute<Parent: ArborealModel, Input>: ChildRoute<Parent>, @unchecked Sendable {
-  /// Where the parent holds the child or children (a key path), for the check of `routes`.
-  let path: AnyKeyPath
   /// Sends `Input` to the child, from the parent's services, and returns the child's effects
   /// as the parent's.
   @usableFromInline let forward: RouteForward<Parent, Input>
 
   init(
-    following route: ChildRoute<Parent>, path: AnyKeyPath,
-    forward: @escaping RouteForward<Parent, Input>
+    following route: ChildRoute<Parent>, forward: @escaping RouteForward<Parent, Input>
   ) {
-    self.path = path
     self.forward = forward
     super.init(following: route)
   }
@@ -96,7 +92,7 @@ public final class ModelRoute<Parent: ArborealModel, Child: ArborealModel, Key, 
   let insert: ((Parent, Child, Parent.Environment) -> Fx<Parent.Action>)?
 
   init(
-    following route: ChildRoute<Parent>, path: AnyKeyPath,
+    following route: ChildRoute<Parent>,
     forward: @escaping RouteForward<Parent, Input>,
     find: @escaping (Parent, Key) -> Child?,
     all: @escaping (Parent) -> [(key: Key, child: Child)],
@@ -113,7 +109,7 @@ public final class ModelRoute<Parent: ArborealModel, Child: ArborealModel, Key, 
     self.keyName = keyName
     self.forwardChild = forwardChild
     self.insert = insert
-    super.init(following: route, path: path, forward: forward)
+    super.init(following: route, forward: forward)
   }
 }
 
@@ -140,7 +136,7 @@ public final class CasesRoute<Parent: ArborealModel, Cases: ModelCases, Key, Inp
   let insert: ((Parent, Cases, Parent.Environment) -> Fx<Parent.Action>)?
 
   init(
-    following route: ChildRoute<Parent>, path: AnyKeyPath,
+    following route: ChildRoute<Parent>,
     forward: @escaping RouteForward<Parent, Input>,
     find: @escaping (Parent, Key) -> Cases?,
     all: @escaping (Parent) -> [(key: Key, value: Cases)],
@@ -155,7 +151,7 @@ public final class CasesRoute<Parent: ArborealModel, Cases: ModelCases, Key, Inp
     self.effectKey = effectKey
     self.keyName = keyName
     self.insert = insert
-    super.init(following: route, path: path, forward: forward)
+    super.init(following: route, forward: forward)
   }
 
   /// The route to the model one case holds, within this route: what view stores and
@@ -173,7 +169,7 @@ public final class CasesRoute<Parent: ArborealModel, Cases: ModelCases, Key, Inp
   {
     let (find, all, embedCases) = (self.find, self.all, self.embed)
     return ModelRoute(
-      following: self, path: path, forward: forward,
+      following: self, forward: forward,
       find: { find($0, $1)?[case: embed] },
       all: { parent in
         all(parent).compactMap { entry in entry.value[case: embed].map { (entry.key, $0) } }
