@@ -53,6 +53,14 @@ import Synchronization
 /// outside the executor (a detached task, a real clock, I/O) need a wall-clock ``timeout``,
 /// which a test opts into.
 ///
+/// ## Mistakes the app would only log
+/// In debug builds, what the store reports to ``ArborealDiagnostics/droppedActionHandler``
+/// during a step's updates fails that step, in either exhaustivity: an action for a child that
+/// is not there (a button of an alert that is not up, a screen that was popped), a `forward`
+/// through a route that `routes` does not list (in every test, though the handler hears it
+/// once per process), effects returned together with `Fx.dismiss`. A test that sends such an
+/// action on purpose says so with `withKnownIssue`.
+///
 /// ## New models
 /// Exhaustively, a model that a step put into the state (made during the step) is checked
 /// whole: the assertion must read each of its tracked properties, recursively through the
@@ -197,6 +205,10 @@ public final class TestStore<Model: ArborealModel> {
   private var handles: [SendHandle] = []
   // Whether a wait that ran off the store's actor was reported (once per test store).
   private var reportedWrongIsolation = false
+  // The debug reports made during the store's updates since the test's last step (an action
+  // for a child that is not there, a route `routes` misses, …): each fails the test at the
+  // step that made it. Debug builds only make them.
+  private var debugReports: [String] = []
 
   /// Creates a test store for a model.
   ///
@@ -233,6 +245,7 @@ public final class TestStore<Model: ArborealModel> {
     }
     store.effectDeliveryHold = self
     store.rootDismissHandler = { [weak self] in self?.isDismissed = true }
+    store.debugReportSink = { [weak self] in self?.debugReports.append($0) }
   }
 
   /// Creates a test store for a model whose environment is `Void`.
@@ -349,7 +362,20 @@ public final class TestStore<Model: ArborealModel> {
     // Exhaustively, an effect goes no further than one action ahead of the test (see
     // `mustHold(_:)`), so this ends even for an effect that never stops delivering.
     await runEffects(until: { false }, timeout: nil, at: location, label: label)
+    failOnDebugReports(label, at: location)
     return TestSendHandle(handle: handle, waiter: self, label: label, location: location)
+  }
+
+  /// Fails the test once for each debug report the store's updates made since the last step:
+  /// what the app would only log (an action dropped for a child that is not there, a route
+  /// that `routes` does not list) is a mistake the test must not pass over.
+  private func failOnDebugReports(_ label: String, at location: CallerLocation) {
+    guard !debugReports.isEmpty else { return }
+    let reports = debugReports
+    debugReports.removeAll()
+    for report in reports {
+      reportFailure("\(label): \(report)", at: location)
+    }
   }
 
   /// Runs the effects until those of a send are done; fails when they cannot finish, listing
@@ -624,6 +650,7 @@ public final class TestStore<Model: ArborealModel> {
     case .on: await receiveNext(wait, matching: predicate, assert: assert)
     case .off: await skipToMatch(wait, matching: predicate, assert: assert)
     }
+    failOnDebugReports(wait.label, at: location)
     recordRunningEffects()
   }
 
@@ -757,6 +784,7 @@ public final class TestStore<Model: ArborealModel> {
     received.removeAll()
     for handle in handles { handle.cancel() }
     handles.removeAll()
+    failOnDebugReports("finish()", at: location)
     runningAtLastStep.withLock { $0 = [] }
     releaseHolds()
     // The tasks of the effects that ended (or were just cancelled) wind down now, not at some

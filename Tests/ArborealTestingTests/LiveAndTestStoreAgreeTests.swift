@@ -102,8 +102,15 @@ final class ClosingHost: ArborealModel {
   ) async {
     let store = TestStore(state: ClosingHost(), exhaustivity: exhaustivity)
     let all: [ClosingHost.Action] = [.sheet(.presented(.close)), .sheet(.dismiss)]
-    await store.send(.sheet(.presented(.close))) {
-      #expect($0.handled == (exhaustivity == .on ? [all[0]] : all))
+    // The effects returned with the dismissal are a mistake the test store fails on (debug
+    // builds report it).
+    await withKnownIssue {
+      _ = self  // on the suite's actor, where the test store lives
+      await store.send(.sheet(.presented(.close))) {
+        #expect($0.handled == (exhaustivity == .on ? [all[0]] : all))
+      }
+    } matching: {
+      $0.description.contains("returned effects together with `Fx.dismiss`")
     }
     await store.receive(.sheet(.dismiss)) {
       #expect($0.sheet == nil)

@@ -56,7 +56,13 @@ final class Pages: ArborealModel {
     await store.send(.push) { #expect($0.path.count == 1) }
     let id = store.state.path.elementIDs[0]
     await store.send(.path(.popFrom(id: id))) { #expect($0.path.isEmpty) }
-    await store.send(.path(.popFrom(id: id)))
+    // A pop of a gone screen changes nothing; it is an action for a child that is not there,
+    // which the test store fails on (debug builds report it).
+    await withKnownIssue {
+      await store.send(.path(.popFrom(id: id)))
+    } matching: {
+      $0.description.contains("dropped popFrom(id: #0) sent to Pages.path[id: 0]")
+    }
     await store.finish()
   }
 

@@ -220,9 +220,15 @@ enum PortedNavigation {
       #expect(
         stateDifferences($0.path[id: 4, case: Path.screenA], PortedNavigation.ScreenA()) == [])
     }
-    // A tap from a screen that was popped is dropped, and the root pushes nothing.
+    // A tap from a screen that was popped is dropped, and the root pushes nothing; the test
+    // store fails on the drop, as on every action for a child that is not there.
     await store.send(.goBackToScreen(0)) { #expect($0.path.elementIDs == [0]) }
-    await store.send(.path(.element(id: 1, action: .screenB(.screenBTapped))))
+    await withKnownIssue {
+      _ = self  // on the suite's actor, where the test store lives
+      await store.send(.path(.element(id: 1, action: .screenB(.screenBTapped))))
+    } matching: {
+      $0.description.contains("dropped screenBTapped sent to Root.path[id: 1]")
+    }
     await store.finish()
   }
 

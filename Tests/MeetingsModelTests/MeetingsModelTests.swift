@@ -142,8 +142,12 @@ import Testing
   /// the screen does not ask the list to delete.
   @Test func aConfirmationWithNoAlertUpDeletesNothing() async {
     let store = await makeStoreOnTheDetail()
-    // Debug builds report the dropped action (DroppedForwardTests checks the report).
-    await store.send(detail(.destination(.presented(.alert(.confirmDelete)))))
+    // Debug builds report the dropped action, and the test store fails on it.
+    await withKnownIssue {
+      await store.send(detail(.destination(.presented(.alert(.confirmDelete)))))
+    } matching: {
+      $0.description.contains("dropped confirmDelete")
+    }
     #expect(store.state.meetings == [standup])
     await store.finish()
   }

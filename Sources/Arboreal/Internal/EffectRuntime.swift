@@ -105,6 +105,7 @@ final class EffectRuntime<Model: ArborealModel> {
   /// a traced effect delivers an action (held weakly: the test store owns the store).
   var effectActionInterceptor: ((Model.Action, InterceptedActionTicket) -> Void)?
   var rootDismissHandler: (() -> Void)?
+  var debugReportSink: ((String) -> Void)?
   weak var effectDeliveryHold: (any EffectDeliveryHold)?
 
   /// The deliveries from the mailbox that a test store holds (see ``handleMail()``), oldest

@@ -21,6 +21,17 @@ extension Store {
     set { runtime.rootDismissHandler = newValue }
   }
 
+  /// Package hook for `ArborealTesting`'s `TestStore`, not API: when set, a debug report made
+  /// while this store's update runs (an action dropped for a child that is not there, a route
+  /// that `routes` does not list, …) is handed to it as well as to
+  /// ``ArborealDiagnostics/droppedActionHandler``, every time (the handler's once-per-place
+  /// reports included), so that the test store fails the test that made it. Debug builds only
+  /// make reports.
+  package var debugReportSink: ((String) -> Void)? {
+    get { runtime.debugReportSink }
+    set { runtime.debugReportSink = newValue }
+  }
+
   /// Package hook for `ArborealTesting`'s `TestStore`, not API: asked before an effect whose
   /// hops the trace counts delivers an action, whether it must wait first (see
   /// `EffectDeliveryHold`). Held weakly: the test store owns this store.

@@ -28,7 +28,8 @@ public enum ArborealDiagnostics: Sendable {
   /// default), the message is written to standard error.
   ///
   /// Reported in debug builds only; release builds drop such actions silently, as documented
-  /// in ``ViewStore``.
+  /// in ``ViewStore``. A report made during an update of a test store's store fails that
+  /// test's step as well (`TestStore`, "Mistakes the app would only log").
   public static var droppedActionHandler: (@Sendable (String) -> Void)? {
     get { droppedAction.handler }
     set { droppedAction.handler = newValue }
@@ -40,8 +41,15 @@ public enum ArborealDiagnostics: Sendable {
         recent.append(message)
         if recent.count > 32 { recent.removeFirst() }
       }
+      reportToUpdatingStore(message)
     #endif
     droppedAction.report(message)
+  }
+
+  /// Hands `message` to the store whose update runs on this thread, when a test store listens
+  /// to it (`Store.debugReportSink`); debug builds set that store around each update.
+  static func reportToUpdatingStore(_ message: String) {
+    (ThreadSlots.updatingStore as? any DebugReportReceiving)?.receiveDebugReport(message)
   }
 
   #if DEBUG
@@ -70,4 +78,11 @@ public enum ArborealDiagnostics: Sendable {
       asked.withLock { $0.insert(Asked(check: check, type: ObjectIdentifier(type))).inserted }
     }
   #endif
+}
+
+/// A store, seen by the debug reports: it hands a report made during its update to the test
+/// store that listens to it.
+protocol DebugReportReceiving: AnyObject {
+  /// Hands `message` to the listening test store, if any.
+  func receiveDebugReport(_ message: String)
 }

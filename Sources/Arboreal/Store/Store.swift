@@ -464,3 +464,9 @@ extension Store: EffectHost {
 }
 
 extension Store: ChildPlaceNaming {}
+
+extension Store: DebugReportReceiving {
+  func receiveDebugReport(_ message: String) {
+    runtime.debugReportSink?(message)
+  }
+}
