@@ -174,6 +174,13 @@ private final class Forgetful: ListenerHost {
   @Tracked var listener: Listener?
 }
 
+/// Forgets its route too; shown only through a view store.
+private final class Overlooked: ListenerHost {
+  static let route = ChildRoute.child(\Overlooked.listener, tag: ListenerHostAction.listener)
+  let registrar = TrackingRegistrar()
+  @Tracked var listener: Listener?
+}
+
 /// Lists its route.
 private final class Mindful: ListenerHost {
   static let route = ChildRoute.child(\Mindful.listener, tag: ListenerHostAction.listener)
@@ -365,6 +372,21 @@ private final class Wide: ArborealModel {
       }
       #expect(reports.count == 1)
       #expect(reports.first?.contains("Forgetful.listener (Optional<Listener>)") == true)
+    }
+
+    @MainActor
+    @Test func aViewStoreThroughARouteNotListedIsReportedToo() {
+      let store = Store(state: Overlooked(), environment: ())
+      store.send(.show)
+      // Shown by a view store, no action sent: the listener's work waits, and the report says
+      // why.
+      #expect(store.viewStore(Overlooked.route) != nil)
+      #expect(store.runningEffectCount == 0)
+      let reports = ArborealDiagnostics.recentDroppedActions.filter {
+        $0.contains("Overlooked.routes does not list")
+      }
+      #expect(reports.count == 1)
+      #expect(reports.first?.contains("a forward or a view store goes through") == true)
     }
 
     @MainActor

@@ -524,11 +524,12 @@ enum RouteDeclarations {
     else { return }
     let property = PlaceNames.name(of: route.path, in: parent) { _ = route.entries(parent) }
     let message =
-      "Arboreal: \(Parent.self) forwards through a route over \(Parent.self).\(property) "
-      + "(\(type(of: route.path).valueType)) that "
+      "Arboreal: a forward or a view store goes through a route over "
+      + "\(Parent.self).\(property) (\(type(of: route.path).valueType)) that "
       + "\(Parent.self).routes does not list, so its children's subscriptions start only "
       + "when an action reaches them. Add it: `static let routes: [ChildRoute<\(Parent.self)>] "
-      + "= [...]` with the same value the `forward` takes."
+      + "= [...]` with the route the `forward` takes (with the type: `static let routes = "
+      + "[...]` alone declares another property, which the store never reads)."
     // The handler hears it once per place; a test store, every time (each test fails).
     if checked.withLock({
       $0.insert(RouteKey(parent: ObjectIdentifier(Parent.self), path: route.path)).inserted
@@ -557,6 +558,9 @@ extension ArborealStore {
     _ route: ModelRoute<Model, Child, Held, Input>
   ) -> ViewStore<Child> {
     let find = route.find
+    #if DEBUG
+      RouteDeclarations.check(route, in: state)
+    #endif
     // A held child is always there, and its actions always embed.
     let embed = route.embedding(state, Held()).unsafelyUnwrapped
     // The forwarding closure is made here, inlined in the caller's module, so that it calls
@@ -607,9 +611,13 @@ extension ArborealStore {
   public func viewStore<Child: ArborealModel, Key, Input>(
     _ route: ModelRoute<Model, Child, Key, Input>, id: Key
   ) -> ViewStore<Child>? {
-    guard let model = presentState, let child = route.find(model, id),
-      let embed = route.embedding(model, id)
-    else { return nil }
+    guard let model = presentState else { return nil }
+    #if DEBUG
+      RouteDeclarations.check(route, in: model)
+    #endif
+    guard let child = route.find(model, id), let embed = route.embedding(model, id) else {
+      return nil
+    }
     let find = route.find
     return ViewStore(
       child: child,
@@ -635,6 +643,9 @@ extension ArborealStore {
     _ route: ModelRoute<Model, Child, Key, Input>
   ) -> [ViewStore<Child>] {
     guard let model = presentState else { return [] }
+    #if DEBUG
+      RouteDeclarations.check(route, in: model)
+    #endif
     let find = route.find
     // Each made with its child in hand: finding each by its key would be O(n²).
     return route.all(model).compactMap { entry in
