@@ -123,7 +123,9 @@ private final class Hub: ArborealModel {
     case sheet(Int?)
     case rows([Int])
     case push(Int)
+    case pushAll([Int])
     case popLast
+    case popAll
     case pushPanel(withFeed: Bool)
     case destination(Int?)
     case confirm
@@ -178,7 +180,9 @@ private final class Hub: ArborealModel {
       // Rows kept keep their instance; new ones are made.
       rows = ids.map { id in rows.first { $0.id == id } ?? Feed(id: id) }
     case .push(let id): path.push(Feed(id: id))
+    case .pushAll(let ids): for id in ids { path.push(Feed(id: id)) }
     case .popLast: _ = path.popLast()
+    case .popAll: path.removeAll()
     case .pushPanel(let withFeed): panels.push(Panel(feed: withFeed ? Feed(id: 50) : nil))
     case .destination(let id): destination = id.map { .feed(Feed(id: $0)) }
     case .confirm: destination = .confirm(AlertState(title: "Sure?"))
@@ -389,23 +393,23 @@ private final class Sheet: ArborealModel {
   enum Kind: String, CaseIterable, Sendable {
     case presented, collection, stack, destination
 
-    /// Writes that leave `count` children there, one after another where the place holds
-    /// one: each write replaces the last.
+    /// Writes that leave `count` children there: one write for a collection or a stack; one
+    /// after another where the place holds one, each replacing the last.
     fileprivate func fill(_ store: Store<Hub>, count: Int) {
       switch self {
       case .presented: for id in 0..<count { store.send(.set(.sheet(id))) }
       case .collection: store.send(.set(.rows(Array(0..<count))))
-      case .stack: for id in 0..<count { store.send(.set(.push(id))) }
+      case .stack: store.send(.set(.pushAll(Array(0..<count))))
       case .destination: for id in 0..<count { store.send(.set(.destination(id))) }
       }
     }
 
     /// A write that empties the place.
-    fileprivate func empty(_ store: Store<Hub>, count: Int) {
+    fileprivate func empty(_ store: Store<Hub>) {
       switch self {
       case .presented: store.send(.set(.sheet(nil)))
       case .collection: store.send(.set(.rows([])))
-      case .stack: for _ in 0..<count { store.send(.set(.popLast)) }
+      case .stack: store.send(.set(.popAll))
       case .destination: store.send(.set(.destination(nil)))
       }
     }
@@ -428,7 +432,7 @@ private final class Sheet: ArborealModel {
     #expect(store.childWatchCount == 1)
     #expect(store.children.count == held)
     #expect(store.watchedPlaceCount == 5)
-    kind.empty(store, count: count)
+    kind.empty(store)
     #expect(store.runningEffectCount == 0)
     #expect(store.childRecordCount == 0)
     #expect(store.children.isEmpty)

@@ -173,6 +173,56 @@ import Testing
     #expect(table.groups.isEmpty)
   }
 
+  @Test(arguments: [1, 2, 1_000])
+  func effectsSharingAnIdentifierEndInAnyOrderAndItsListStaysCompact(count: Int) {
+    // A collection's rows: each effect has its row's identifier and the rows' shared one.
+    var table = Table()
+    let shared = CancelID("rows")
+    let group = table.openGroup()
+    let effects = (0..<count).map { row in
+      table.start(
+        in: group, cancelIDs: [CancelID("row").scoped(in: EffectScope(Int.self, key: row)), shared])!
+    }
+    for (row, effect) in effects.enumerated() { _ = table.attach("t\(row)", to: effect) }
+    // End them in an order that is neither the start order nor its reverse.
+    // (7,919 is prime, so this is a permutation of the rows for every count here.)
+    let order = (0..<count).map { ($0 * 7_919) % count }
+    var ended = Set<Int>()
+    for row in order {
+      let own = CancelID("row").scoped(in: EffectScope(Int.self, key: row))
+      #expect(table.cancel(own).cancel == ["t\(row)"])
+      ended.insert(row)
+      let live = effects.indices.filter { !ended.contains($0) }.map { effects[$0] }
+      if live.count % 97 == 0 || live.count < 3 {
+        #expect(table.running(shared) == live)  // oldest first, ended ones skipped
+      }
+      #expect(table.isRunning(shared) == !live.isEmpty)
+      // Ended entries are never more than the live ones (plus the one just ended).
+      #expect(table.listedCount(shared) <= 2 * live.count + 1)
+    }
+    #expect(table.listedCount(shared) == 0)
+    #expect(table.cancel(shared).isEmpty)
+    #expect(table.release(group).isEmpty)
+    #expect(table.effects.isEmpty && table.groups.isEmpty)
+  }
+
+  @Test func cancellingASharedIdentifierCancelsEachLiveEffectOnceOldestFirst() {
+    var table = Table()
+    let shared = CancelID("rows")
+    let group = table.openGroup()
+    let effects = (0..<6).map { row in
+      table.start(
+        in: group, cancelIDs: [CancelID("row").scoped(in: EffectScope(Int.self, key: row)), shared])!
+    }
+    for (row, effect) in effects.enumerated() { _ = table.attach("t\(row)", to: effect) }
+    for row in [4, 1, 2] {
+      _ = table.cancel(CancelID("row").scoped(in: EffectScope(Int.self, key: row)))
+    }
+    #expect(table.cancel(shared).cancel == ["t0", "t3", "t5"])
+    #expect(!table.isRunning(shared))
+    #expect(table.release(group).isEmpty)
+  }
+
   @Test func scopedIdentifiersAreDistinctEntries() {
     var table = Table()
     let group = table.openGroup()

@@ -8,10 +8,10 @@ import ArborealTracking
 ///   and has not left the state since, or that is the parent of such a child. A record keeps
 ///   its `ChildLink`, hence the model, alive.
 /// - `watches`: one per route (a parent instance and the key path its `forward` named) that
-///   holds at least one recorded child. A watch uses the store's watch of that place
-///   (``PlaceWatches``), shared with the mounts: it is told of each new reading, made after
-///   each transaction that changed the place, synchronously in the store's isolation, before
-///   the store handles its next action.
+///   holds at least one recorded child: the store's watch of that place (``PlaceWatches``),
+///   shared with the mounts, which keeps this object's `members` there and tells it of each
+///   new reading (`placeChanged`), made after each transaction that changed the place,
+///   synchronously in the store's isolation, before the store handles its next action.
 /// - `watchesByParent`: the routes of each parent, to drop them when the parent leaves.
 ///
 /// ## Invariants
@@ -36,18 +36,8 @@ final class ChildLifetimes {
     var children: Set<ObjectIdentifier> = []
   }
 
-  private final class Watch {
-    /// The store's watch of the route's place, whose reading says which children it holds.
-    let place: PlaceWatches.Watch
-    /// The recorded children the route holds.
-    var members: Set<ObjectIdentifier> = []
-
-    var key: RouteKey { place.key }
-
-    init(place: PlaceWatches.Watch) {
-      self.place = place
-    }
-  }
+  /// The store's watches of the places of `watches`, whose `members` this object keeps.
+  private typealias Watch = PlaceWatches.Watch
 
   private var records: [ObjectIdentifier: Record] = [:]
   private var watches: [RouteKey: Watch] = [:]
@@ -68,6 +58,7 @@ final class ChildLifetimes {
     self.places = places
     self.leave = leave
     self.isBusy = isBusy
+    places.lifetimes = self
   }
 
   #if ARBOREAL_INTERNAL_CHECKS
@@ -90,6 +81,7 @@ final class ChildLifetimes {
       }
       for watch in watches.values {
         precondition(!watch.members.isEmpty, "ChildLifetimes: a watch without members")
+        precondition(watch.isLifetimeWatch, "ChildLifetimes: a watch not marked as its own")
         for member in watch.members {
           precondition(records[member] != nil, "ChildLifetimes: a watch lists a dropped child")
         }
@@ -119,7 +111,7 @@ final class ChildLifetimes {
     for link in owners.reversed() {
       if records[link.id] != nil { continue }
       let watch = self.watch(for: link)
-      guard watch.place.reading.contains(link.id) else {
+      guard watch.reading.contains(link.id) else {
         if watch.members.isEmpty { removeWatch(watch.key) }
         return link
       }
@@ -134,20 +126,17 @@ final class ChildLifetimes {
   /// none.
   private func watch(for link: ChildLink) -> Watch {
     if let watch = watches[link.route] { return watch }
-    let watch = Watch(place: places.watch(link.route, parent: link.parent, read: link.read))
+    let watch = places.watch(link.route, parent: link.parent, read: link.read)
+    watch.isLifetimeWatch = true
     watches[link.route] = watch
     watchesByParent[link.route.parent, default: []].append(link.route)
-    // Holds the watch and this object weakly (the store owns both).
-    watch.place.lifetimes = { [weak self, weak watch] place in
-      guard let self, let watch else { return }
-      self.reconcile(watch, with: place.reading)
-    }
     return watch
   }
 
-  /// Applies a new reading of a route: its members that it no longer holds leave; those that
-  /// are idle are dropped.
-  private func reconcile(_ watch: Watch, with present: PlaceReading) {
+  /// Applies a new reading of a route (`PlaceWatches` calls it): its members that it no
+  /// longer holds leave; those that are idle are dropped.
+  func placeChanged(_ watch: PlaceWatches.Watch) {
+    let present = watch.reading
     guard !watch.members.isEmpty else { return }
     defer { checkInvariants() }
     var gone: [ObjectIdentifier] = []
@@ -185,8 +174,9 @@ final class ChildLifetimes {
 
   private func removeWatch(_ key: RouteKey) {
     guard let watch = watches.removeValue(forKey: key) else { return }
-    watch.place.lifetimes = nil
-    places.release(watch.place)
+    watch.isLifetimeWatch = false
+    watch.members = []
+    places.release(watch)
     if var keys = watchesByParent[key.parent] {
       keys.removeAll { $0 == key }
       watchesByParent[key.parent] = keys.isEmpty ? nil : keys
@@ -196,8 +186,9 @@ final class ChildLifetimes {
   /// Cancels every watch: for the store's release.
   func removeAll() {
     for watch in watches.values {
-      watch.place.lifetimes = nil
-      places.release(watch.place)
+      watch.isLifetimeWatch = false
+      watch.members = []
+      places.release(watch)
     }
     watches = [:]
     watchesByParent = [:]

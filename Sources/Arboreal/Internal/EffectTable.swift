@@ -25,14 +25,20 @@ struct GroupID: Hashable, Sendable {
 ///   Its `pending` count is the number of *holds* on it (an action of the group that is queued
 ///   or being handled) plus the number of its effects in `effects`. Waiters are the send
 ///   handles awaiting the group.
-/// - `byCancelID`: for each cancellation identifier, the running effects tagged with it.
+/// - `byCancelID`: for each cancellation identifier, the effects tagged with it, oldest first
+///   (`Members`). An effect that ends stays in the lists of its other identifiers as a stale
+///   entry, skipped, until stale entries are half a list, which is then compacted: ending one
+///   of *n* effects that share an identifier (the type-wide membership of a collection's
+///   rows) is O(1) amortised, where removing it from the list was O(*n*), and removing every
+///   row O(*n*²).
 ///
 /// ## Invariants
 /// 1. A group is in `groups` exactly while its `pending` count is above zero; the mutation
 ///    that brings it to zero removes it and returns its waiters to be resumed.
 /// 2. `pending(g)` = holds on `g` + the number of effects in `effects` whose group is `g`.
-/// 3. `byCancelID[c]` lists `e` exactly when `effects[e]` exists and is tagged with `c`; no
-///    list is empty.
+/// 3. The live entries of `byCancelID[c]` (those in `effects`) are exactly the effects tagged
+///    with `c`, each once, oldest first; `stale` counts the others; no list is without a live
+///    entry.
 /// 4. An effect that is not in `effects` has finished or was cancelled: the store drops any
 ///    action it still delivers.
 /// 5. A cancelled group starts no more effects.
@@ -65,7 +71,15 @@ struct EffectTable<Handle, Waiter> {
 
   private(set) var effects: [EffectID: Running] = [:]
   private(set) var groups: [GroupID: Group] = [:]
-  private var byCancelID: [CancelID: [EffectID]] = [:]
+  private var byCancelID: [CancelID: Members] = [:]
+
+  /// The effects tagged with one identifier, oldest first, with those that ended since left in
+  /// place until they are half the list (see `byCancelID`).
+  private struct Members {
+    var list: [EffectID]
+    /// How many entries of `list` ended.
+    var stale = 0
+  }
   private var nextID: UInt64 = 1
 
   private mutating func makeID() -> UInt64 {
@@ -138,7 +152,7 @@ struct EffectTable<Handle, Waiter> {
     let effect = EffectID(rawValue: makeID())
     effects[effect] = Running(group: group, cancelIDs: cancelIDs, handle: nil)
     groups[group]!.pending += 1
-    for id in cancelIDs { byCancelID[id, default: []].append(effect) }
+    for id in cancelIDs { byCancelID[id, default: Members(list: [])].list.append(effect) }
     return effect
   }
 
@@ -153,12 +167,20 @@ struct EffectTable<Handle, Waiter> {
   }
 
   /// The running effects tagged with `id`, oldest first.
-  func running(_ id: CancelID) -> [EffectID] { byCancelID[id] ?? [] }
+  ///
+  /// - Complexity: O(*n*) for *n* effects tagged with `id` (a queue's few, in practice).
+  func running(_ id: CancelID) -> [EffectID] {
+    guard let members = byCancelID[id] else { return [] }
+    return members.stale == 0 ? members.list : members.list.filter { effects[$0] != nil }
+  }
 
   /// Cancels one running effect.
   mutating func cancel(effect: EffectID) -> Output {
     producing { $0.remove(effect, cancelling: true, into: &$1) }
   }
+
+  /// How many entries the list of `id` keeps, ended ones included; for this package's tests.
+  func listedCount(_ id: CancelID) -> Int { byCancelID[id]?.list.count ?? 0 }
 
   /// Whether an effect tagged with `id` is running.
   func isRunning(_ id: CancelID) -> Bool { byCancelID[id] != nil }
@@ -216,16 +238,21 @@ struct EffectTable<Handle, Waiter> {
     /// Asserts invariants 1 to 3 when built with `-DARBOREAL_INTERNAL_CHECKS`; does nothing
     /// otherwise.
     ///
-    /// - Complexity: O(*n* × *i* + *g*) for *n* effects with *i* identifiers and *g* groups.
+    /// - Complexity: O(*n* × *i* + *g*) for *n* effects with *i* identifiers and *g* groups
+    ///   (O(*m* log *m*) more for a list of *m*, to check its order).
     @inline(never)
     func checkInvariants() {
       var members: [GroupID: Int] = [:]
+      // As sets, so that the check is O(n) however many effects share an identifier (the
+      // type-wide membership of a thousand rows' effects): a scan of the list per effect
+      // made each check O(n²), and a thousand starts a billion steps.
+      let listed = byCancelID.mapValues { Set($0.list.filter { effects[$0] != nil }) }
       for (effect, running) in effects {
         precondition(groups[running.group] != nil, "EffectTable: an effect's group is closed")
         members[running.group, default: 0] += 1
         for id in running.cancelIDs {
           precondition(
-            byCancelID[id]?.contains(effect) == true, "EffectTable: an identifier misses an effect")
+            listed[id]?.contains(effect) == true, "EffectTable: an identifier misses an effect")
         }
       }
       for (group, state) in groups {
@@ -233,9 +260,17 @@ struct EffectTable<Handle, Waiter> {
         precondition(
           state.pending >= members[group] ?? 0, "EffectTable: a group's count misses effects")
       }
-      for (id, list) in byCancelID {
-        precondition(!list.isEmpty, "EffectTable: an empty identifier list")
-        for effect in list {
+      for (id, members) in byCancelID {
+        let live = members.list.filter { effects[$0] != nil }
+        precondition(!live.isEmpty, "EffectTable: an identifier list without a live entry")
+        precondition(
+          members.stale == members.list.count - live.count,
+          "EffectTable: an identifier list miscounts its ended entries")
+        precondition(Set(live).count == live.count, "EffectTable: an effect listed twice")
+        precondition(
+          live == live.sorted { $0.rawValue < $1.rawValue },
+          "EffectTable: an identifier list out of order")
+        for effect in live {
           precondition(
             effects[effect]?.cancelIDs.contains(id) == true,
             "EffectTable: an identifier lists an effect that is not tagged with it")
@@ -249,19 +284,33 @@ struct EffectTable<Handle, Waiter> {
   #endif
 
   private mutating func cancel(_ id: CancelID, into output: inout Output) {
+    // A copy: removing each effect changes the list. Stale entries are no longer in
+    // `effects`, and `remove` skips them.
     guard let members = byCancelID[id] else { return }
-    for effect in members { remove(effect, cancelling: true, into: &output) }
+    for effect in members.list { remove(effect, cancelling: true, into: &output) }
   }
 
   /// Removes a running effect from every index and releases its place in its group.
   private mutating func remove(_ effect: EffectID, cancelling: Bool, into output: inout Output) {
     guard let running = effects.removeValue(forKey: effect) else { return }
-    for id in running.cancelIDs {
-      byCancelID[id]?.removeAll { $0 == effect }
-      if byCancelID[id]?.isEmpty == true { byCancelID[id] = nil }
-    }
+    for id in running.cancelIDs { markEnded(in: id) }
     if cancelling, let handle = running.handle { output.cancel.append(handle) }
     decrement(running.group, into: &output)
+  }
+
+  /// Counts one more ended entry in the list of `id`: drops the list when none is live,
+  /// compacts it when half its entries ended.
+  ///
+  /// - Complexity: O(1) amortised.
+  private mutating func markEnded(in id: CancelID) {
+    guard var members = byCancelID.removeValue(forKey: id) else { return }
+    members.stale += 1
+    guard members.stale < members.list.count else { return }
+    if members.stale * 2 > members.list.count {
+      members.list.removeAll { effects[$0] == nil }
+      members.stale = 0
+    }
+    byCancelID[id] = members
   }
 
   private mutating func decrement(_ group: GroupID, into output: inout Output) {

@@ -100,12 +100,13 @@ extension [RouteEntry] {
 ///
 /// ## Data
 /// - `watches`: by place (`RouteKey`). A watch keeps the parent (so that its identifier stays
-///   its own while watched), the reader, its last reading, its observation, and one callback
-///   per consumer that uses it.
+///   its own while watched), its last reading, its observation, the lifetime records' part
+///   (whether they use it, and their members there) and the mounts' callback.
+/// - `lifetimes`: the store's lifetime records, told of a new reading of the watches they use.
 ///
 /// ## Invariants
-/// 1. A watch is in `watches` exactly while a consumer uses it (its callback is set); its
-///    observation is cancelled when it leaves.
+/// 1. A watch is in `watches` exactly while a consumer uses it (`isLifetimeWatch`, or its
+///    `mount` callback set); its observation is cancelled when it leaves.
 /// 2. A watch's `reading` is what its reader returned at its making or after the last
 ///    transaction that changed what the reader read. After each new reading the consumers are
 ///    told, the lifetime records first: a child that left ends its effects within the action,
@@ -119,8 +120,10 @@ final class PlaceWatches {
     /// The place's children at the last reading.
     fileprivate(set) var reading: PlaceReading
     fileprivate var token: TrackingToken?
-    /// Told after each new reading while the lifetime records use the watch.
-    var lifetimes: ((Watch) -> Void)?
+    /// Whether the lifetime records use the watch (`ChildLifetimes` owns this and `members`).
+    var isLifetimeWatch = false
+    /// The lifetime records' children at this place (see `ChildLifetimes`).
+    var members: Set<ObjectIdentifier> = []
     /// Told after each new reading while the mounts use the watch.
     var mount: ((Watch) -> Void)?
 
@@ -137,6 +140,8 @@ final class PlaceWatches {
   }
 
   private var watches: [RouteKey: Watch] = [:]
+  /// The store's lifetime records, once made.
+  weak var lifetimes: ChildLifetimes?
 
   /// How many places are watched; for this package's tests.
   var count: Int { watches.count }
@@ -153,11 +158,11 @@ final class PlaceWatches {
     watches[key] = watch
     // The body runs now, then after each transaction that changed what `read` read, in the
     // store's isolation; it holds the watch weakly (this object owns it).
-    watch.token = observeInStoreIsolation(ignoringChanges: { [weak watch] in
+    watch.token = observeInStoreIsolation(ignoringChanges: { [weak self, weak watch] in
       let entries = read()
-      guard let watch else { return }
+      guard let self, let watch else { return }
       watch.reading = PlaceReading(entries)
-      watch.lifetimes?(watch)
+      if watch.isLifetimeWatch { self.lifetimes?.placeChanged(watch) }
       watch.mount?(watch)
     })
     return watch
@@ -165,7 +170,9 @@ final class PlaceWatches {
 
   /// Ends `watch` if no consumer uses it any more.
   func release(_ watch: Watch) {
-    guard watch.lifetimes == nil, watch.mount == nil, watches[watch.key] === watch else { return }
+    guard !watch.isLifetimeWatch, watch.mount == nil, watches[watch.key] === watch else {
+      return
+    }
     watches[watch.key] = nil
     watch.token?.cancel()
     watch.token = nil

@@ -103,37 +103,10 @@ extension ArborealModel {
     return forwarded(fx, of: model, in: children, environment: environment, tag: tag)
   }
 
-  /// Sends a child action to the child with `id` in a collection, with a tag that takes the
-  /// identifier: the one a ``ChildRoute/children(_:tag:)`` route declares (`Action.row` for
-  /// `case row(id: Row.ID, Row.Action)`).
-  ///
-  /// The same as ``forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)``
-  /// with `{ tag(id, $0) }`.
-  ///
-  /// - Parameters:
-  ///   - action: The child's action.
-  ///   - children: Where this model holds its children.
-  ///   - id: The child's identifier.
-  ///   - environment: The services the child's effects use.
-  ///   - tag: Makes this model's action of a child's identifier and action.
-  /// - Returns: The child's effects, tagged; ``Fx/none`` when there is no such child.
-  /// - Complexity: As ``forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)``.
-  @inlinable @inline(__always)
-  func forward<Children: Collection>(
-    _ action: Children.Element.Action,
-    to children: KeyPath<Self, Children>,
-    id: Children.Element.ID,
-    environment: Children.Element.Environment,
-    tag: @escaping @Sendable (Children.Element.ID, Children.Element.Action) -> Action
-  ) -> Fx<Action>
-  where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
-    forward(action, to: children, id: id, environment: environment) { tag(id, $0) }
-  }
-
   /// Sends a child action to a child of a collection that this model has in hand (while it
   /// goes through its children, say), and returns the child's effects as this model's.
   ///
-  /// The same as ``forward(_:to:id:environment:tag:)-(_,_,_,_,(Children.Element.Action)->Self.Action)`` without the search: the child's effects
+  /// The same as `forward(_:to:id:environment:tag:)` without the search: the child's effects
   /// belong to it, and end when `children` no longer holds it (an effect of a child that is not
   /// in `children` when the action's effects start never starts).
   ///
