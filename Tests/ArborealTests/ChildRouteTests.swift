@@ -418,7 +418,16 @@ private final class Sheet: ArborealModel {
     func held(_ count: Int) -> Int { self == .collection || self == .stack ? count : 1 }
   }
 
-  @Test(arguments: Kind.allCases, [1, 1_000])
+  /// A thousand children per kind; a hundred in the sanitizer steps' builds, whose internal
+  /// checks walk every record and running effect after each change (O(*n*²) for *n* children
+  /// entering, which at a thousand took minutes there).
+  #if ARBOREAL_INTERNAL_CHECKS
+    static let many = 100
+  #else
+    static let many = 1_000
+  #endif
+
+  @Test(arguments: Kind.allCases, [1, many])
   func theStoresConsumersOfPresenceReadOneWatchPerPlaceAndAgree(kind: Kind, count: Int) {
     let store = Store(state: Hub(), environment: Feed.Environment())
     // One watch per route of the hub, which its mounts follow.

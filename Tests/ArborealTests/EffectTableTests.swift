@@ -173,7 +173,15 @@ import Testing
     #expect(table.groups.isEmpty)
   }
 
-  @Test(arguments: [1, 2, 1_000])
+  /// A thousand effects; two hundred in the sanitizer steps' builds, whose internal checks
+  /// walk every effect and list after each change (O(*n*²) over the test).
+  #if ARBOREAL_INTERNAL_CHECKS
+    static let many = 200
+  #else
+    static let many = 1_000
+  #endif
+
+  @Test(arguments: [1, 2, many])
   func effectsSharingAnIdentifierEndInAnyOrderAndItsListStaysCompact(count: Int) {
     // A collection's rows: each effect has its row's identifier and the rows' shared one.
     var table = Table()
