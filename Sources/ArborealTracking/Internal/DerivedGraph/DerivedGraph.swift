@@ -64,6 +64,8 @@ final class DerivedGraph: @unchecked Sendable {
   @exclusivity(unchecked) private var batchDepth = 0
   /// Counts flushes, so that a value reached twice in one batch is notified once.
   @exclusivity(unchecked) private var flushCount = 0
+  /// How many stack hops are under way (under the lock: the holder's chain of hops).
+  @exclusivity(unchecked) private var hopDepth = 0
   /// Source rows to mark once the outermost refresh ends (``markAfterRefresh(_:)``).
   @exclusivity(unchecked) private var marksAfterRefresh: [DerivedGraphCore.Node] = []
 
@@ -193,6 +195,14 @@ final class DerivedGraph: @unchecked Sendable {
     return !computing.isEmpty
   }
 
+  /// Whether the calling thread runs computations on a stack hop (``refreshOnFreshStack(_:)``)
+  /// now: it stands in for the thread that waits for it, whose isolation its computations
+  /// keep (that thread is blocked meanwhile, so they run exclusively), though an isolation
+  /// check that looks at the thread cannot tell. False on any thread but the lock's holder.
+  var isOnStackHop: Bool {
+    isComputingOnThisThread && hopDepth > 0
+  }
+
   /// Under the lock, inside a computation: links the running computation to `row` (a source
   /// it depends on by construction: a computed value's input row).
   func trackByRunningComputation(_ row: DerivedGraphCore.Node) {
@@ -248,6 +258,8 @@ final class DerivedGraph: @unchecked Sendable {
   /// new thread while it runs, so that its reads take the lock no more, and this one again
   /// after. Creating and joining the thread order its memory with this one's.
   private func refreshOnFreshStack(_ row: DerivedGraphCore.Node) {
+    hopDepth += 1
+    defer { hopDepth -= 1 }
     let previous = holder.load(ordering: .relaxed)
     let job = StackHop {
       #if canImport(Darwin)

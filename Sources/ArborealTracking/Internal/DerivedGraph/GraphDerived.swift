@@ -45,7 +45,11 @@
   /// computation opens its own tracking scope on the thread it runs on (and consumes it
   /// there), a read inside a computation links through the graph's `computing` stack (which
   /// is the graph's, not the thread's), and the outer reader records the value's key in its
-  /// own scope on its own thread once the graph returns.
+  /// own scope on its own thread once the graph returns. What does not travel is the
+  /// thread's identity: a value isolated to an actor (the main actor) is computed on the hop
+  /// while its thread waits, so the read's isolation check is skipped there
+  /// (``DerivedGraph/isOnStackHop``); a computation that checks its isolation itself
+  /// (`MainActor.assumeIsolated`) would still fail 256 values deep in a first read.
   ///
   /// Invariant (why `@unchecked Sendable` holds): `owner`, the value's slot, `inputLink` and
   /// `namedKey` are read and written only under the graph's lock; the other stored properties
@@ -137,8 +141,12 @@
     /// - Parameter owner: The model, when read through its property.
     @usableFromInline
     func read(owner: AnyObject?) -> Value {
-      if checksIsolation { delivery.preconditionIsolated(displayName) }
       let inside = graph.isComputingOnThisThread
+      // On a stack hop the thread is not the value's, but the value's thread waits for it
+      // (see "Stack hops"): the check would be wrong there.
+      if checksIsolation && !(inside && graph.isOnStackHop) {
+        delivery.preconditionIsolated(displayName)
+      }
       // Recorded before the value is read: a change after the read finds the key's bit set
       // (see `isObserved`), and one in between only notifies once more.
       var watch = false
