@@ -9,9 +9,11 @@ import Synchronization
 #endif
 
 /// The new derived engine's graph with its values and its one lock (issue "A new derived
-/// engine", stop 2): sources and computed values over ``DerivedGraphCore``, safe from any
-/// thread. Not yet wired to `Derived` or to registrars: its cells are its own sources
-/// (``GraphSource``); the stop that wires it makes a tracked property a source.
+/// engine", stops 2 to 4): sources and computed values over ``DerivedGraphCore``, safe from
+/// any thread. Its own cells (``GraphSource``, ``GraphComputed``) are what its tests drive;
+/// built with `-DARBOREAL_NEW_DERIVED`, every public `Derived` is a computed row of
+/// ``shared`` (`GraphDerivedNode`), whose tracked properties reach it through an input row
+/// per value (read how there).
 ///
 /// ## Data
 /// - `core`: the pure graph (marks, links, versions), which says what to compute.
@@ -30,8 +32,13 @@ import Synchronization
 /// the lock. The one exception is the graph's own: a first read nests one computation per
 /// value, and every `stackHop` levels the next ones run on a thread with a fresh stack while
 /// the holder waits for it (`holder` names that thread meanwhile). What a computation keeps in
-/// thread-local storage does not travel with it: the stop that wires the graph to `Derived`
-/// and the registrars must carry their thread slots (the tracking scope) over a hop.
+/// thread-local storage does not travel with it: `GraphDerivedNode` needs none to (each
+/// computation opens and consumes its own tracking scope on the thread it runs on, and the
+/// reader's link goes through `computing`), and its isolation check trusts a hop
+/// (``isOnStackHop``). With `Derived` on the graph (stop 4), one lock serves every derived
+/// value of the process (``shared``): a computation that waits for another thread which
+/// reads, writes or disposes any derived value deadlocks, where the current engine, which
+/// computes outside its locks, does not.
 ///
 /// ## Cost, and what the next stops change
 /// Measured with a throwaway driver on the deep, broad and diamond shapes (release, CPU time,
