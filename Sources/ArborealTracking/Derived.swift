@@ -51,11 +51,19 @@
 /// `Derived` is `Sendable` when its value is.
 @propertyWrapper
 public struct Derived<Value> {
-  /// Shared by the copies of this value; when the last goes, the node leaves the graph.
-  @usableFromInline let handle: DerivedHandle<Value>
+  #if ARBOREAL_NEW_DERIVED
+    /// Shared by the copies of this value; when the last goes, the value leaves the graph.
+    @usableFromInline let handle: GraphDerivedHandle<Value>
 
-  /// The value's node in the graph of derived values.
-  @inlinable var node: DerivedNode<Value> { handle.node }
+    /// The value's storage in the new engine's graph (built with `ARBOREAL_NEW_DERIVED`).
+    @inlinable var node: GraphDerivedNode<Value> { handle.node }
+  #else
+    /// Shared by the copies of this value; when the last goes, the node leaves the graph.
+    @usableFromInline let handle: DerivedHandle<Value>
+
+    /// The value's node in the graph of derived values.
+    @inlinable var node: DerivedNode<Value> { handle.node }
+  #endif
 
   /// Creates a model's derived value, whose every new result notifies its observers.
   ///
@@ -73,7 +81,7 @@ public struct Derived<Value> {
   ///
   /// - Parameter compute: Computes the value from the model; its reads are tracked.
   public init<Model: Trackable>(_ compute: @escaping @isolated(any) @Sendable (Model) -> Value) {
-    handle = DerivedHandle(Self.modelNode(compute, isDuplicate: nil))
+    handle = Self.handle(Self.modelNode(compute, isDuplicate: nil))
   }
 
   /// Creates a model's derived value whose observers are notified only when its result
@@ -89,20 +97,60 @@ public struct Derived<Value> {
   /// - Parameter compute: Computes the value from the model; its reads are tracked.
   public init<Model: Trackable>(_ compute: @escaping @isolated(any) @Sendable (Model) -> Value)
   where Value: Equatable {
-    handle = DerivedHandle(Self.modelNode(compute, isDuplicate: { $0 == $1 }))
+    handle = Self.handle(Self.modelNode(compute, isDuplicate: { $0 == $1 }))
   }
 
   /// The node of a model's value, computed in the closure's isolation: where the model is
   /// used when it has none.
-  private static func modelNode<Model: Trackable>(
-    _ compute: @escaping @isolated(any) @Sendable (Model) -> Value,
-    isDuplicate: ((Value, Value) -> Bool)?
-  ) -> DerivedNode<Value> {
-    let plain = synchronous(compute)
-    return DerivedNode(
-      modelCompute: { plain(unsafeDowncast($0, to: Model.self)) }, isDuplicate: isDuplicate,
-      delivery: Delivery(compute.isolation))
-  }
+  #if ARBOREAL_NEW_DERIVED
+    private static func modelNode<Model: Trackable>(
+      _ compute: @escaping @isolated(any) @Sendable (Model) -> Value,
+      isDuplicate: ((Value, Value) -> Bool)?
+    ) -> GraphDerivedNode<Value> {
+      let plain = synchronous(compute)
+      return GraphDerivedNode(
+        name: "", delivery: Delivery(compute.isolation), compute: nil,
+        modelCompute: { plain(unsafeDowncast($0, to: Model.self)) }, isDuplicate: isDuplicate)
+    }
+
+    /// The node of a free-standing value, computed in the closure's isolation.
+    private static func freeNode(
+      name: String, delivery: Delivery, compute: @escaping () -> Value,
+      isDuplicate: ((Value, Value) -> Bool)?
+    ) -> GraphDerivedNode<Value> {
+      GraphDerivedNode(
+        name: name, delivery: delivery, compute: compute, modelCompute: nil,
+        isDuplicate: isDuplicate)
+    }
+
+    /// A handle on `node`.
+    private static func handle(_ node: GraphDerivedNode<Value>) -> GraphDerivedHandle<Value> {
+      GraphDerivedHandle(node)
+    }
+  #else
+    private static func modelNode<Model: Trackable>(
+      _ compute: @escaping @isolated(any) @Sendable (Model) -> Value,
+      isDuplicate: ((Value, Value) -> Bool)?
+    ) -> DerivedNode<Value> {
+      let plain = synchronous(compute)
+      return DerivedNode(
+        modelCompute: { plain(unsafeDowncast($0, to: Model.self)) }, isDuplicate: isDuplicate,
+        delivery: Delivery(compute.isolation))
+    }
+
+    /// The node of a free-standing value, computed in the closure's isolation.
+    private static func freeNode(
+      name: String, delivery: Delivery, compute: @escaping () -> Value,
+      isDuplicate: ((Value, Value) -> Bool)?
+    ) -> DerivedNode<Value> {
+      DerivedNode(name: name, delivery: delivery, compute: compute, isDuplicate: isDuplicate)
+    }
+
+    /// A handle on `node`.
+    private static func handle(_ node: DerivedNode<Value>) -> DerivedHandle<Value> {
+      DerivedHandle(node)
+    }
+  #endif
 
   /// Creates a free-standing derived value, whose every new result notifies its observers.
   ///
@@ -116,8 +164,8 @@ public struct Derived<Value> {
     isolation: isolated (any Actor)? = #isolation,
     @_inheritActorContext _ compute: @escaping @isolated(any) @Sendable () -> Value
   ) {
-    handle = DerivedHandle(
-      DerivedNode(
+    handle = Self.handle(
+      Self.freeNode(
         name: name, delivery: Delivery(compute.isolation ?? isolation),
         compute: synchronous(compute), isDuplicate: nil))
   }
@@ -140,8 +188,8 @@ public struct Derived<Value> {
     isolation: isolated (any Actor)? = #isolation,
     @_inheritActorContext _ compute: @escaping @isolated(any) @Sendable () -> Value
   ) where Value: Equatable {
-    handle = DerivedHandle(
-      DerivedNode(
+    handle = Self.handle(
+      Self.freeNode(
         name: name, delivery: Delivery(compute.isolation ?? isolation),
         compute: synchronous(compute), isDuplicate: { $0 == $1 }))
   }

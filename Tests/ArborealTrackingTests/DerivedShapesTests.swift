@@ -314,4 +314,20 @@ final class Outputs: Sendable {
       chain.removeAll()
     }
   }
+
+  /// A first read of a chain made on the main actor, nesting a thousand computations: the
+  /// new engine computes every 256 nested values past the first on a fresh stack while the
+  /// main thread waits, and the values' isolation checks must let those computations read.
+  @MainActor @Test func aFirstReadOfAMainActorChainOfAThousandValues() {
+    let source = Cell()
+    var chain = [Derived { source.value }]
+    for _ in 1..<1_000 {
+      let previous = chain[chain.count - 1]
+      chain.append(Derived { previous.value &+ 1 })
+    }
+    #expect(chain[999].value == 999)
+    source.value = 1
+    #expect(chain[999].value == 1_000)
+    #expect(chain[500].value == 501)
+  }
 }

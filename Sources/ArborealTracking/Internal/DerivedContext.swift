@@ -108,7 +108,33 @@ final class DerivedContext {
     body()
     batchDepth -= 1
     if batchDepth == 0 && !pendingRefreshes.isEmpty { refreshPending() }
+    #if ARBOREAL_NEW_DERIVED
+      if batchDepth == 0 { flushGraphIfPending() }
+    #endif
   }
+
+  #if ARBOREAL_NEW_DERIVED
+    /// The watched rows of the new engine's graph (``DerivedGraph/shared``) that input links
+    /// reached during a notification loop or a transaction on this thread, with their
+    /// versions then: their values are refreshed, and their observers told, when the loop or
+    /// the transaction ends.
+    @exclusivity(unchecked) var graphReached: [DerivedGraph.Reached] = []
+    /// The new engine's values whose last handle went, queued for disposal (see
+    /// `GraphDerivedHandle`).
+    @exclusivity(unchecked) var graphDisposals: [Unmanaged<GraphNode>] = []
+    /// Whether a loop on this thread disposes `graphDisposals`.
+    @exclusivity(unchecked) var isDisposingGraph = false
+
+    /// Refreshes the graph's observed values that this thread's marks reached, inside one
+    /// delivery (each observer runs once, after every refresh).
+    func flushGraphIfPending() {
+      guard !graphReached.isEmpty, batchDepth == 0 else { return }
+      var reached: [DerivedGraph.Reached] = []
+      swap(&reached, &graphReached)
+      ThreadContext.current.delivering { DerivedGraph.shared.flushAndNotify(&reached) }
+      if graphReached.isEmpty { swap(&reached, &graphReached) }
+    }
+  #endif
 
   /// Brings the queued values up to date, first marked first, including those that their
   /// refreshes queue.

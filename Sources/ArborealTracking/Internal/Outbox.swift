@@ -20,6 +20,20 @@ struct Outbox {
 
   /// Closes one level; at the outermost, takes the works, grouped by isolation in
   /// first-seen order.
+  #if ARBOREAL_NEW_DERIVED
+    /// How many works `addFirst(_:for:)` put at the front since the outbox last emptied.
+    private var frontCount = 0
+
+    /// Holds `work` for `delivery` ahead of the works added with `add(_:for:)`, after those
+    /// added before with this: the new derived engine's refreshes of observed values in
+    /// another isolation, which must precede the runs of their observers queued in the same
+    /// notification loop.
+    mutating func addFirst(_ work: @escaping @Sendable () -> Void, for delivery: Delivery) {
+      works.insert((delivery, work), at: frontCount)
+      frontCount += 1
+    }
+  #endif
+
   mutating func close() -> [(Delivery, [@Sendable () -> Void])] {
     depth -= 1
     guard depth == 0, !works.isEmpty else { return [] }
@@ -32,6 +46,9 @@ struct Outbox {
       }
     }
     works.removeAll()
+    #if ARBOREAL_NEW_DERIVED
+      frontCount = 0
+    #endif
     return groups
   }
 }

@@ -431,7 +431,15 @@ final class RegistrarCore: @unchecked Sendable {
     if let context {
       let handled = context._withUnsafeGuaranteedRef { context -> Bool in
         guard context.isInTransaction else { return false }
-        context.transaction.add(observers, key: key, core: self)
+        #if ARBOREAL_NEW_DERIVED
+          // The new engine's input links mark its graph at the write, so that a read inside
+          // the transaction sees what the write made stale; its observed values are refreshed
+          // when the transaction ends (`DerivedContext.graphReached`).
+          context.transaction.add(
+            Self.notifyingInputLinks(observers, key: key, core: self), key: key, core: self)
+        #else
+          context.transaction.add(observers, key: key, core: self)
+        #endif
         return true
       }
       if handled { return }
@@ -461,6 +469,34 @@ final class RegistrarCore: @unchecked Sendable {
       }
     }
   }
+
+  #if ARBOREAL_NEW_DERIVED
+    /// Notifies the input links among `observers` now and returns the others, for the
+    /// transaction to deliver when it ends.
+    private static func notifyingInputLinks(
+      _ observers: ObserverList, key: TrackingKey, core: RegistrarCore
+    ) -> ObserverList {
+      switch observers {
+      case .none:
+        return observers
+      case .one(let observer):
+        guard observer.kind == .input else { return observers }
+        observer.notify(TrackingChanges(key: key), firedBy: core, id: key.id)
+        return .none
+      case .many(let list):
+        guard list.contains(where: { $0.kind == .input }) else { return observers }
+        var others: [ObserverCore] = []
+        for observer in list {
+          if observer.kind == .input {
+            observer.notify(TrackingChanges(key: key), firedBy: core, id: key.id)
+          } else {
+            others.append(observer)
+          }
+        }
+        return others.isEmpty ? .none : .many(others)
+      }
+    }
+  #endif
 
   /// Makes every write this registrar records from now on move ``derivedInputClock``. Under
   /// the lock, so that a write recorded after this returns sees it.

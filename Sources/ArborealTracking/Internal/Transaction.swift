@@ -70,6 +70,11 @@ final class Transaction {
   /// observer once, of the properties that changed on balance. Called after the transaction is
   /// closed, so writes made by observers notify on their own.
   func deliver(_ context: ThreadContext) {
+    #if ARBOREAL_NEW_DERIVED
+      // The writes marked the new engine's graph as they happened (see `RegistrarCore`'s
+      // `report`); its observed values are refreshed now, once.
+      defer { context.derived.flushGraphIfPending() }
+    #endif
     guard !observers.isEmpty else {
       // No observer to notify, so no one-shot observer taken either (a write hands its
       // one-shots over with the observers): close the span without comparing anything. The

@@ -9,9 +9,11 @@ import Synchronization
 #endif
 
 /// The new derived engine's graph with its values and its one lock (issue "A new derived
-/// engine", stop 2): sources and computed values over ``DerivedGraphCore``, safe from any
-/// thread. Not yet wired to `Derived` or to registrars: its cells are its own sources
-/// (``GraphSource``); the stop that wires it makes a tracked property a source.
+/// engine", stops 2 to 4): sources and computed values over ``DerivedGraphCore``, safe from
+/// any thread. Its own cells (``GraphSource``, ``GraphComputed``) are what its tests drive;
+/// built with `-DARBOREAL_NEW_DERIVED`, every public `Derived` is a computed row of
+/// ``shared`` (`GraphDerivedNode`), whose tracked properties reach it through an input row
+/// per value (read how there).
 ///
 /// ## Data
 /// - `core`: the pure graph (marks, links, versions), which says what to compute.
@@ -30,8 +32,13 @@ import Synchronization
 /// the lock. The one exception is the graph's own: a first read nests one computation per
 /// value, and every `stackHop` levels the next ones run on a thread with a fresh stack while
 /// the holder waits for it (`holder` names that thread meanwhile). What a computation keeps in
-/// thread-local storage does not travel with it: the stop that wires the graph to `Derived`
-/// and the registrars must carry their thread slots (the tracking scope) over a hop.
+/// thread-local storage does not travel with it: `GraphDerivedNode` needs none to (each
+/// computation opens and consumes its own tracking scope on the thread it runs on, and the
+/// reader's link goes through `computing`), and its isolation check trusts a hop
+/// (``isOnStackHop``). With `Derived` on the graph (stop 4), one lock serves every derived
+/// value of the process (``shared``): a computation that waits for another thread which
+/// reads, writes or disposes any derived value deadlocks, where the current engine, which
+/// computes outside its locks, does not.
 ///
 /// ## Cost, and what the next stops change
 /// Measured with a throwaway driver on the deep, broad and diamond shapes (release, CPU time,
@@ -64,6 +71,10 @@ final class DerivedGraph: @unchecked Sendable {
   @exclusivity(unchecked) private var batchDepth = 0
   /// Counts flushes, so that a value reached twice in one batch is notified once.
   @exclusivity(unchecked) private var flushCount = 0
+  /// How many stack hops are under way (under the lock: the holder's chain of hops).
+  @exclusivity(unchecked) private var hopDepth = 0
+  /// Source rows to mark once the outermost refresh ends (``markAfterRefresh(_:)``).
+  @exclusivity(unchecked) private var marksAfterRefresh: [DerivedGraphCore.Node] = []
 
   /// An empty graph.
   init() {}
@@ -95,10 +106,16 @@ final class DerivedGraph: @unchecked Sendable {
     }
   }
 
+  /// Runs `body` holding the lock (or at once on the thread that holds it): for state a
+  /// row's storage keeps under the graph's lock.
+  func withLock<R>(_ body: () -> R) -> R {
+    locked { _ in body() }
+  }
+
   // MARK: Cells
 
   /// Adds a row holding `node` (retained until the row is removed).
-  fileprivate func add(_ node: GraphNode, computed: Bool) -> DerivedGraphCore.Node {
+  func add(_ node: GraphNode, computed: Bool) -> DerivedGraphCore.Node {
     locked { graph in
       let row = computed ? graph.core.addComputed() : graph.core.addSource()
       let index = Int(row)
@@ -113,7 +130,7 @@ final class DerivedGraph: @unchecked Sendable {
 
   /// Removes a row, and releases its node after the lock (its value's deinit may run user
   /// code).
-  fileprivate func remove(_ row: DerivedGraphCore.Node) {
+  func remove(_ row: DerivedGraphCore.Node) {
     let node = locked { graph in
       graph.core.remove(row)
       defer { graph.rows[Int(row)] = nil }
@@ -123,7 +140,7 @@ final class DerivedGraph: @unchecked Sendable {
     node?.release()
   }
 
-  fileprivate func setWatched(_ row: DerivedGraphCore.Node, _ watched: Bool) {
+  func setWatched(_ row: DerivedGraphCore.Node, _ watched: Bool) {
     locked { $0.core.setWatched(row, watched) }
   }
 
@@ -132,7 +149,20 @@ final class DerivedGraph: @unchecked Sendable {
   /// Brings `row` up to date if it is stale, links it to the computation that reads it, and
   /// returns `read(node)` under the lock.
   func read<R>(_ row: DerivedGraphCore.Node, _ value: () -> R) -> R {
-    locked { graph in
+    read(row, watch: false, before: {}, value)
+  }
+
+  /// ``read(_:_:)`` that first runs `before` under the lock (a model's value notes its model
+  /// there) and, with `watch`, marks the row watched: an observer outside the graph depends on
+  /// it, so that a write that reaches it reports it (see ``flush()``). A row whose
+  /// computation reads inputs that changed while it ran is marked again after the refresh, and
+  /// the watched values that reaches are refreshed and reported after the lock.
+  func read<R>(
+    _ row: DerivedGraphCore.Node, watch: Bool, before: () -> Void, _ value: () -> R
+  ) -> R {
+    var notify: [Notification] = []
+    let result = locked { graph in
+      before()
       if graph.core.isStale(row) {
         // Every `stackHop` nested computations, the next ones run on a fresh stack: a first
         // read of a long chain nests one computation per value (its sources are not known
@@ -144,11 +174,63 @@ final class DerivedGraph: @unchecked Sendable {
           graph.refresh(row)
         }
       }
-      if let reader = graph.computing.last, !graph.core.track(row, by: reader) {
-        GraphCycle.report(row)
+      if let reader = graph.computing.last {
+        if !graph.core.track(row, by: reader) { graph.reportCycle(row) }
+      } else {
+        if watch { graph.core.setWatched(row, true) }
+        if !graph.marksAfterRefresh.isEmpty {
+          graph.applyMarksAfterRefresh()
+          notify = graph.batchDepth > 0 ? [] : graph.flush()
+        }
       }
       return value()
     }
+    if !notify.isEmpty { Self.deliver(notify, in: self) }
+    return result
+  }
+
+  /// Whether a computation of this graph runs on the calling thread now (a read there links
+  /// to it rather than to an observer outside the graph).
+  var isComputingOnThisThread: Bool {
+    #if canImport(Darwin)
+      let thread = UInt(bitPattern: pthread_self())
+    #else
+      let thread = UInt(pthread_self())
+    #endif
+    guard holder.load(ordering: .relaxed) == thread else { return false }
+    // This thread holds the lock, so `computing` is its to read.
+    return !computing.isEmpty
+  }
+
+  /// Whether the calling thread runs computations on a stack hop (``refreshOnFreshStack(_:)``)
+  /// now: it stands in for the thread that waits for it, whose isolation its computations
+  /// keep (that thread is blocked meanwhile, so they run exclusively), though an isolation
+  /// check that looks at the thread cannot tell. False on any thread but the lock's holder.
+  var isOnStackHop: Bool {
+    isComputingOnThisThread && hopDepth > 0
+  }
+
+  /// Under the lock, inside a computation: links the running computation to `row` (a source
+  /// it depends on by construction: a computed value's input row).
+  func trackByRunningComputation(_ row: DerivedGraphCore.Node) {
+    guard let reader = computing.last else { return }
+    core.track(row, by: reader)
+  }
+
+  /// Under the lock, inside a computation: marks the source `row` once the outermost refresh
+  /// ends (what the computation read changed while it ran; marking its row now would meet the
+  /// computation half done).
+  func markAfterRefresh(_ row: DerivedGraphCore.Node) {
+    marksAfterRefresh.append(row)
+  }
+
+  /// Under the lock, outside any computation: applies ``markAfterRefresh(_:)``'s marks.
+  private func applyMarksAfterRefresh() {
+    var rows: [DerivedGraphCore.Node] = []
+    swap(&rows, &marksAfterRefresh)
+    for row in rows where self.rows[Int(row)] != nil { mark(row) }
+    rows.removeAll(keepingCapacity: true)
+    if marksAfterRefresh.isEmpty { swap(&rows, &marksAfterRefresh) }
   }
 
   /// Under the lock: computes what the core asks, innermost first, until `row` is up to date.
@@ -166,8 +248,7 @@ final class DerivedGraph: @unchecked Sendable {
       case .done:
         return
       case .cycle(let node):
-        GraphCycle.report(node)
-        return
+        reportCycle(node)
       }
     }
   }
@@ -184,6 +265,8 @@ final class DerivedGraph: @unchecked Sendable {
   /// new thread while it runs, so that its reads take the lock no more, and this one again
   /// after. Creating and joining the thread order its memory with this one's.
   private func refreshOnFreshStack(_ row: DerivedGraphCore.Node) {
+    hopDepth += 1
+    defer { hopDepth -= 1 }
     let previous = holder.load(ordering: .relaxed)
     let job = StackHop {
       #if canImport(Darwin)
@@ -206,12 +289,75 @@ final class DerivedGraph: @unchecked Sendable {
   fileprivate func write(_ row: DerivedGraphCore.Node, _ store: () -> Bool) {
     // Strong references, taken under the lock: a handle released meanwhile on another thread
     // removes its row, and the node lives until its observer has run.
-    let notify: [(node: GraphNode, row: DerivedGraphCore.Node)] = locked { graph in
+    let notify: [Notification] = locked { graph in
       guard store() else { return [] }
       graph.mark(row)
       return graph.batchDepth > 0 ? [] : graph.flush()
     }
-    for (node, row) in notify { node.notify(in: self, row: row) }
+    Self.deliver(notify, in: self)
+  }
+
+  /// Marks what depends on the source `row` when it still holds `node` (a row removed
+  /// meanwhile, perhaps reused, is left alone), without refreshing or notifying anything:
+  /// the watched values it reaches are appended to `reached` with their versions, which the
+  /// calling thread keeps until its notification loop or transaction ends and then hands to
+  /// ``flushAndNotify(_:)`` (a computed value's input row, see `GraphDerivedNode`). Kept by
+  /// the thread, not the graph: another thread's flush must not refresh, in the middle of
+  /// this thread's transaction, what this thread's writes reached.
+  func markSource(
+    _ row: DerivedGraphCore.Node, holding node: GraphNode, reached: inout [Reached]
+  ) {
+    locked { graph in
+      guard let held = graph.rows[Int(row)],
+        held.toOpaque() == Unmanaged.passUnretained(node).toOpaque()
+      else { return }
+      let first = graph.reached.count
+      graph.core.write(row, reached: &graph.reached)
+      for index in first..<graph.reached.count {
+        let watched = graph.reached[index]
+        reached.append((watched, graph.core.version[Int(watched)]))
+      }
+      graph.reached.removeSubrange(first...)
+    }
+  }
+
+  /// A watched row a write reached, with its version then.
+  typealias Reached = (row: DerivedGraphCore.Node, version: UInt32)
+
+  /// Refreshes the watched values in `reached` (and any the graph's own marks reached), and
+  /// runs their notifications after the lock (see ``flush()``); empties `reached`.
+  func flushAndNotify(_ reached: inout [Reached]) {
+    let notify: [Notification] = locked { graph in
+      for (row, version) in reached {
+        graph.reached.append(row)
+        graph.reachedVersions.append(version)
+      }
+      return graph.batchDepth > 0 || !graph.computing.isEmpty ? [] : graph.flush()
+    }
+    reached.removeAll(keepingCapacity: reached.capacity <= 4_096)
+    Self.deliver(notify, in: self)
+  }
+
+  /// A watched value to notify after a flush: `since` is nil when the flush refreshed it and
+  /// its version moved, or the version a write reached it at when it must be refreshed in its
+  /// own isolation first (``GraphNode/refreshesHere``).
+  typealias Notification = (node: GraphNode, row: DerivedGraphCore.Node, since: UInt32?)
+
+  /// Runs the notifications of a flush, after the lock, in order.
+  private static func deliver(_ notify: [Notification], in graph: DerivedGraph) {
+    for (node, row, since) in notify { node.notify(in: graph, row: row, since: since) }
+  }
+
+  /// The version of `row` now, brought up to date first; for a notification that refreshes
+  /// in its value's isolation (``GraphNode/refreshesHere``).
+  func refreshedVersion(_ row: DerivedGraphCore.Node, holding node: GraphNode) -> UInt32? {
+    locked { graph -> UInt32? in
+      guard let held = graph.rows[Int(row)],
+        held.toOpaque() == Unmanaged.passUnretained(node).toOpaque()
+      else { return nil }
+      if graph.core.isStale(row) { graph.refresh(row) }
+      return graph.core.version[Int(row)]
+    }
   }
 
   /// Runs `body`, whose writes mark what they reach and run no observer until it returns:
@@ -219,13 +365,13 @@ final class DerivedGraph: @unchecked Sendable {
   /// its value changed (a batch, as alien-signals' `startBatch`/`endBatch`). The lock is held
   /// for the whole body: write sources in it, nothing that waits for other threads.
   func batch(_ body: () -> Void) {
-    let notify: [(node: GraphNode, row: DerivedGraphCore.Node)] = locked { graph in
+    let notify: [Notification] = locked { graph in
       graph.batchDepth += 1
       body()
       graph.batchDepth -= 1
       return graph.batchDepth > 0 ? [] : graph.flush()
     }
-    for (node, row) in notify { node.notify(in: self, row: row) }
+    Self.deliver(notify, in: self)
   }
 
   /// Under the lock: marks what depends on a source that changed, noting the watched values
@@ -239,32 +385,64 @@ final class DerivedGraph: @unchecked Sendable {
   }
 
   /// Under the lock: refreshes each watched value reached since the last flush, once, and
-  /// returns those whose value moved, for their observers to run after the lock.
-  private func flush() -> [(node: GraphNode, row: DerivedGraphCore.Node)] {
+  /// returns those whose value moved, for their observers to run after the lock. A value
+  /// nobody observes any more (``GraphNode/isObserved``) is unwatched instead; one that must
+  /// be computed in another isolation (``GraphNode/refreshesHere``) is returned with the
+  /// version the write reached it at, to refresh there.
+  private func flush() -> [Notification] {
     defer {
       reached.removeAll(keepingCapacity: true)
       reachedVersions.removeAll(keepingCapacity: true)
     }
     guard !reached.isEmpty else { return [] }
     flushCount &+= 1
-    var notify: [(node: GraphNode, row: DerivedGraphCore.Node)] = []
-    for (index, watched) in reached.enumerated() {
+    var notify: [Notification] = []
+    // By index: a refresh below may mark again (inputs that changed while it ran), which
+    // appends to `reached`.
+    var index = 0
+    while index < reached.count {
+      let watched = reached[index]
+      let since = reachedVersions[index]
+      index += 1
       guard let unmanaged = rows[Int(watched)] else { continue }
       let node = unmanaged.takeUnretainedValue()
       guard node.flushMark != flushCount else { continue }
       node.flushMark = flushCount
+      guard node.isObserved else {
+        core.setWatched(watched, false)
+        continue
+      }
+      guard node.refreshesHere else {
+        notify.append((node, watched, since))
+        continue
+      }
       // Refreshed now, so that an observer sees a value that changed (and only then runs).
       if core.isStale(watched) { refresh(watched) }
-      if core.version[Int(watched)] != reachedVersions[index] { notify.append((node, watched)) }
+      if core.version[Int(watched)] != since { notify.append((node, watched, nil)) }
+      if !marksAfterRefresh.isEmpty { applyMarksAfterRefresh() }
     }
     return notify
   }
+
+  /// Stops the program: `row` is read by its own computation, directly or through others.
+  /// The message names the values from `row`'s computation to the read (through
+  /// ``GraphNode/displayName``).
+  private func reportCycle(_ row: DerivedGraphCore.Node) -> Never {
+    let name = { (row: DerivedGraphCore.Node) -> String in
+      self.rows[Int(row)]?.takeUnretainedValue().displayName ?? "row \(row)"
+    }
+    let start = computing.firstIndex(of: row) ?? computing.startIndex
+    let names = computing[start...].map(name) + [name(row)]
+    GraphCycle.report(names)
+  }
 }
 
-/// Reports a cycle; the engine's stop that wires `Derived` names the values, as today.
+/// Reports a cycle, naming the values in it as the current engine does.
 enum GraphCycle {
-  static func report(_ row: DerivedGraphCore.Node) {
-    preconditionFailure("DerivedGraph: a value reads itself (row \(row))")
+  /// Stops the program with the cycle's values, first to last (the first read again).
+  static func report(_ names: [String]) -> Never {
+    fatalError(
+      "ArborealTracking: a derived value depends on itself: \(names.joined(separator: " → "))")
   }
 }
 
@@ -272,6 +450,7 @@ enum GraphCycle {
 /// graph owns it (one retain, taken when the row is added and given back when it is removed),
 /// so the graph never reaches an object that is going away; the handle a user holds
 /// (``GraphSource``, ``GraphComputed``) removes the row when it goes.
+@usableFromInline
 class GraphNode {
   /// Whether its handle went and its row was removed (under the graph's lock): an observer
   /// whose write began before then does not run.
@@ -282,8 +461,26 @@ class GraphNode {
   /// Computes the value again, under the graph's lock; returns whether it changed.
   func recompute() -> Bool { false }
 
-  /// Runs the observer, after a write that changed the value (outside the lock).
-  func notify(in graph: DerivedGraph, row: DerivedGraphCore.Node) {}
+  /// Runs the observer, after a write that changed the value (outside the lock). With
+  /// `since`, the value was not refreshed by the flush (it computes in another isolation):
+  /// it is brought up to date first, and its observer runs if its version is not `since`.
+  func notify(in graph: DerivedGraph, row: DerivedGraphCore.Node, since: UInt32?) {}
+
+  /// Takes the value out of the graph when its handle goes (a handle that disposes through
+  /// its storage, as `GraphDerivedHandle` does; the stop-2 handles remove their row
+  /// themselves).
+  func dispose() {}
+
+  /// The value's name, for a cycle's message.
+  var displayName: String { "derived value" }
+
+  /// Whether something still observes the watched value (under the graph's lock): a flush
+  /// unwatches one that nothing does, rather than computing it.
+  var isObserved: Bool { true }
+
+  /// Whether a flush may compute the value on the calling thread (under the graph's lock);
+  /// otherwise its notification refreshes it in its own isolation.
+  var refreshesHere: Bool { true }
 }
 
 /// A source's storage.
@@ -332,7 +529,7 @@ private final class ComputedNode<Value: Equatable>: GraphNode {
     return true
   }
 
-  override func notify(in graph: DerivedGraph, row: DerivedGraphCore.Node) {
+  override func notify(in graph: DerivedGraph, row: DerivedGraphCore.Node, since: UInt32?) {
     // Read under the lock (one trip per observer, for now): the value as it is, which a
     // write on another thread may have moved on since.
     // The row may hold another node by now if the handle went meanwhile: reading it then is

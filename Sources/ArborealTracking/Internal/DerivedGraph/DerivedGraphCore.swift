@@ -1,8 +1,8 @@
 /// The new derived engine's graph (issue "A new derived engine"): a pure state machine over an
 /// arena, which says what to do (which values to compute, which observers a write reached) and
 /// never runs user code itself. It is built beside the current engine (`DerivedNode` and its
-/// helpers) and not yet wired to `Derived`; the stops that wire it put it behind an internal
-/// switch, and the stop that turns the switch on deletes the old engine.
+/// helpers); `Derived` runs on it when built with the internal switch `ARBOREAL_NEW_DERIVED`
+/// (off by default), and the stop that turns the switch on deletes the old engine.
 ///
 /// ## Data
 /// Nodes and links are rows of arrays indexed by `Int32`: no object per node or link, no

@@ -1,0 +1,322 @@
+#if ARBOREAL_NEW_DERIVED
+  import Synchronization
+
+  /// The public ``Derived`` on the new engine (issue "A new derived engine", stop 4), built
+  /// with `-Xswiftc -DARBOREAL_NEW_DERIVED`: each derived value is a computed row of one
+  /// process-wide ``DerivedGraph`` (``DerivedGraph/shared``), with the same public behaviour
+  /// as the current engine's `DerivedNode`.
+  ///
+  /// ## Rows
+  /// A value owns two rows of the graph, added when it is made and removed when its last
+  /// ``Derived`` goes (``GraphDerivedHandle``):
+  /// - its **computed row**, which the values that read it link to (the graph's own links:
+  ///   cursor reuse, versions, dirty and pending marks, cutoff on an equal result);
+  /// - its **input row**, a source that stands for the tracked properties its last
+  ///   computation read. Every computation reads it first (so the computed row always links
+  ///   to it), and runs inside a tracking scope (``AccessScope``) that records its reads of
+  ///   `@Tracked` properties. After the computation, the value's **input link** (an
+  ///   ``ObserverCore`` of kind `.input`, delivered synchronously on the writing thread) is
+  ///   relinked in place to exactly those properties: a write of one of them marks the input
+  ///   row, which marks the computed row `dirty` and everything that read it `pending`. A
+  ///   property written between the computation's read and the relink is reported by the
+  ///   relink, and the input row is marked once the refresh ends
+  ///   (``DerivedGraph/markAfterRefresh(_:)``). The input row is freed with the computed row;
+  ///   the link is cancelled first, and a notification already under way finds the row gone
+  ///   (``DerivedGraph/markSource(_:holding:)`` checks that the row still holds this value's
+  ///   input node).
+  ///
+  /// ## Writes, transactions and observers
+  /// A write marks at once, also inside a transaction (the registrar hands the input links
+  /// their notification at the write rather than at the transaction's end), so a read inside
+  /// the transaction recomputes what the write made stale. Refreshing the observed values and
+  /// telling their observers waits for the end of the thread's notification loop or
+  /// transaction (``DerivedContext.graphReached``): then every input row is marked, each
+  /// observed value is refreshed once, and reports a change if its version moved (once per
+  /// transaction). A value is observed through its own registrar and key, as before: a read
+  /// outside any computation records the key in the thread's tracking scope, and a read inside
+  /// one (this thread holds the graph's lock and a computation runs) only links the rows. A
+  /// read inside a tracking scope marks the computed row watched; a flush unwatches a row
+  /// whose key no observer holds any more.
+  ///
+  /// ## Stack hops
+  /// A first read of a long chain nests one computation per value; every
+  /// ``DerivedGraph/stackHop`` levels the graph moves the next ones to a thread with a fresh
+  /// stack while the reader waits. Nothing thread-local needs to travel with them: each
+  /// computation opens its own tracking scope on the thread it runs on (and consumes it
+  /// there), a read inside a computation links through the graph's `computing` stack (which
+  /// is the graph's, not the thread's), and the outer reader records the value's key in its
+  /// own scope on its own thread once the graph returns. What does not travel is the
+  /// thread's identity: a value isolated to an actor (the main actor) is computed on the hop
+  /// while its thread waits, so the read's isolation check is skipped there
+  /// (``DerivedGraph/isOnStackHop``); a computation that checks its isolation itself
+  /// (`MainActor.assumeIsolated`) would still fail 256 values deep in a first read.
+  ///
+  /// Invariant (why `@unchecked Sendable` holds): `owner`, the value's slot, `inputLink` and
+  /// `namedKey` are read and written only under the graph's lock; the other stored properties
+  /// are immutable. The computation runs under the graph's lock, in the value's isolation: a
+  /// model's where the model is used, a nonisolated one's closure is `Sendable`, and an
+  /// actor-isolated one's reads are checked to run on its actor, and its refreshes after a
+  /// write happen there (``refreshesHere``).
+  @usableFromInline
+  final class GraphDerivedNode<Value>: GraphNode, @unchecked Sendable {
+    /// The registrar of the value's own key: its observers are the observers of the value.
+    let registrar = TrackingRegistrar()
+    /// The key observers depend on.
+    let key: TrackingKey
+    /// Where the value is computed: checked on read, and where a refresh after a write runs.
+    let delivery: Delivery
+    /// Whether reads must happen in `delivery`'s isolation.
+    let checksIsolation: Bool
+    private let graph: DerivedGraph
+    private let compute: (() -> Value)?
+    private let modelCompute: ((AnyObject) -> Value)?
+    private let isDuplicate: ((Value, Value) -> Bool)?
+    private let name: String
+    /// The input row's storage: a source that holds no value.
+    private let input = GraphInputNode()
+    /// The computed row and the input row.
+    private(set) var row: DerivedGraphCore.Node = DerivedGraphCore.none
+    private(set) var inputRow: DerivedGraphCore.Node = DerivedGraphCore.none
+    /// The model owning the value, set at its first read under the graph's lock (the model
+    /// stores the value, so never released before it).
+    @exclusivity(unchecked) private unowned(unsafe) var owner: AnyObject?
+    @exclusivity(unchecked) private var inputLink: ObserverCore?
+    @exclusivity(unchecked) private var namedKey: TrackingKey?
+    /// The value of the last computation, initialised while `hasValue`.
+    private let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+    @exclusivity(unchecked) private var hasValue = false
+
+    /// Set once, by ``dispose()``.
+    private let disposed = Atomic<Bool>(false)
+
+    /// Whether ``dispose()`` ran.
+    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+    /// A free-standing value, or (with `modelCompute`) a model's.
+    init(
+      name: String, delivery: Delivery, compute: (() -> Value)?,
+      modelCompute: ((AnyObject) -> Value)?, isDuplicate: ((Value, Value) -> Bool)?
+    ) {
+      self.name = name
+      key = TrackingKey(name)
+      self.delivery = delivery
+      if case .synchronous = delivery {
+        checksIsolation = false
+      } else {
+        checksIsolation = true
+      }
+      self.compute = compute
+      self.modelCompute = modelCompute
+      self.isDuplicate = isDuplicate
+      graph = .shared
+      super.init()
+      row = graph.add(self, computed: true)
+      inputRow = graph.add(input, computed: false)
+    }
+
+    deinit {
+      if hasValue { slot.deinitialize(count: 1) }
+      slot.deallocate()
+    }
+
+    /// Takes the value out of the graph (its last ``Derived`` went): cancels the input link
+    /// and frees both rows. A dependent that still links to it is marked dirty by the graph,
+    /// and recomputes without it.
+    override func dispose() {
+      disposed.store(true, ordering: .releasing)
+      let link = graph.withLock { () -> ObserverCore? in
+        defer { inputLink = nil }
+        return inputLink
+      }
+      link?.cancel()
+      graph.remove(inputRow)
+      graph.remove(row)
+    }
+
+    // MARK: Reading
+
+    /// The value for a reader, up to date. Inside a computation the read links the rows;
+    /// elsewhere it is recorded (the value's key) in the thread's tracking scope, if any.
+    ///
+    /// - Parameter owner: The model, when read through its property.
+    @usableFromInline
+    func read(owner: AnyObject?) -> Value {
+      let inside = graph.isComputingOnThisThread
+      // On a stack hop the thread is not the value's, but the value's thread waits for it
+      // (see "Stack hops"): the check would be wrong there.
+      if checksIsolation && !(inside && graph.isOnStackHop) {
+        delivery.preconditionIsolated(displayName)
+      }
+      // Recorded before the value is read: a change after the read finds the key's bit set
+      // (see `isObserved`), and one in between only notifies once more.
+      var watch = false
+      if !inside {
+        registrar.access(key)
+        watch =
+          ThreadContext.unmanagedCurrent?._withUnsafeGuaranteedRef { $0.scope != nil } ?? false
+      }
+      return withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
+        let value = buffer.baseAddress.unsafelyUnwrapped
+        graph.read(
+          row, watch: watch,
+          before: {
+            if self.owner == nil, let owner { self.owner = owner }
+          },
+          {
+            precondition(hasValue, "ArborealTracking: a derived value read before it was computed")
+            value.initialize(to: slot.pointee)
+          })
+        return value.move()
+      }
+    }
+
+    // MARK: Computing (under the graph's lock)
+
+    override func recompute() -> Bool {
+      graph.trackByRunningComputation(inputRow)
+      let owner = self.owner
+      let (value, scope) = AccessScope.run(mergingIntoParent: false) { () -> Value in
+        if let compute = self.compute { return compute() }
+        guard let owner, let modelCompute = self.modelCompute else {
+          fatalError("ArborealTracking: a model's derived value was read before its model")
+        }
+        return modelCompute(owner)
+      }
+      if inputLink == nil, !scope.runs.isEmpty { inputLink = makeInputLink() }
+      if let inputLink {
+        // Computations of one graph run one at a time (under its lock): each relink is the
+        // latest.
+        if !inputLink.relink(scope, isCurrent: { true }).isEmpty {
+          graph.markAfterRefresh(inputRow)
+        }
+      } else {
+        scope.discard()
+      }
+      scope.recycle()
+      guard hasValue else {
+        slot.initialize(to: value)
+        hasValue = true
+        return true
+      }
+      if let isDuplicate, isDuplicate(slot.pointee, value) { return false }
+      slot.pointee = value
+      return true
+    }
+
+    /// The input link: marks the input row when a tracked property the last computation read
+    /// changes, on the writing thread. It holds the input node and the graph, not this value.
+    private func makeInputLink() -> ObserverCore {
+      let (graph, input, inputRow) = (graph, input, inputRow)
+      return ObserverCore(
+        kind: .input, delivery: .synchronous,
+        callback: UncheckedCallback(
+          readsNames: false,
+          unchecked: { _ in
+            let context = ThreadContext.current
+            graph.markSource(inputRow, holding: input, reached: &context.derived.graphReached)
+            if !context.isInTransaction && context.derived.batchDepth == 0 {
+              context.derived.flushGraphIfPending()
+            }
+          }),
+        origin: nil)
+    }
+
+    // MARK: Observers
+
+    override var isObserved: Bool { registrar.core.mayBeObserved(key) }
+
+    override var refreshesHere: Bool { delivery.isImmediate }
+
+    override func notify(in graph: DerivedGraph, row: DerivedGraphCore.Node, since: UInt32?) {
+      guard let since else {
+        reportChange()
+        return
+      }
+      let refresh: @Sendable () -> Void = {
+        if let version = graph.refreshedVersion(row, holding: self), version != since {
+          self.reportChange()
+        }
+      }
+      // Ahead of the observers' runs queued in the same delivery: they then see the change.
+      if let context = ThreadContext.currentIfPresent, context.outbox.isOpen,
+        !delivery.isImmediate
+      {
+        context.outbox.addFirst(refresh, for: delivery)
+      } else {
+        delivery.perform(refresh)
+      }
+    }
+
+    /// Tells the value's observers that it changed. Derived values are not state: the change
+    /// is kept out of change recordings (store logs, `TestStore`).
+    private func reportChange() {
+      guard registrar.core.mayBeObserved(key) else { return }
+      let named = graph.withLock { namedKey } ?? nameKey()
+      registrar.core.didChangeUnlogged(named)
+    }
+
+    /// The key named after the model's property and qualified by the model, when there is one.
+    private func nameKey() -> TrackingKey {
+      var named = key
+      let owner = graph.withLock { self.owner }
+      if let owner, let registrar = (owner as? any Trackable)?.registrar {
+        named = registrar.core.named(key.id, of: owner)
+      }
+      graph.withLock { namedKey = named }
+      return named
+    }
+
+    override var displayName: String {
+      guard let owner else { return name.isEmpty ? "derived#\(key.id)" : name }
+      let type = String(describing: type(of: owner))
+      return "\(type).\(PropertyNames.name(of: key.id, in: owner) ?? "derived#\(key.id)")"
+    }
+  }
+
+  /// A derived value's input row's storage: a source with no value (its version is what
+  /// moves). See ``GraphDerivedNode``, "Rows".
+  final class GraphInputNode: GraphNode, @unchecked Sendable {
+    // Invariant (why `@unchecked Sendable` holds): it has no state of its own beyond
+    // `GraphNode`'s, which only the graph touches, under its lock.
+  }
+
+  /// The owner of a derived value on the new engine on behalf of the ``Derived`` values that
+  /// share it: when the last goes, the value leaves the graph.
+  ///
+  /// Disposal is iterative: a chain's last value holds, through its closure, the previous
+  /// value's handle, so releasing one would release the next inside it, 100,000 deep. The
+  /// handle holds its value by a retain taken in `init`; its `deinit` queues the value on the
+  /// thread's context, and the outermost disposal on the thread disposes and releases the
+  /// queued values in a loop (a release inside it only queues more).
+  ///
+  /// Invariant (why `@unchecked Sendable` holds): `node` is immutable, and a value is
+  /// thread-safe.
+  @usableFromInline
+  final class GraphDerivedHandle<Value>: @unchecked Sendable {
+    /// Held by the retain taken in `init` and handed over in `deinit`.
+    @usableFromInline unowned(unsafe) let node: GraphDerivedNode<Value>
+
+    init(_ node: GraphDerivedNode<Value>) {
+      self.node = node
+      _ = Unmanaged.passRetained(node)
+    }
+
+    deinit {
+      let context = DerivedContext.current
+      context.graphDisposals.append(Unmanaged<GraphNode>.passUnretained(node))
+      guard !context.isDisposingGraph else { return }
+      context.isDisposingGraph = true
+      while let next = context.graphDisposals.popLast() {
+        let node = next.takeRetainedValue()
+        node.dispose()
+      }
+      context.isDisposingGraph = false
+    }
+  }
+
+  extension DerivedGraph {
+    /// The graph of every derived value on the new engine (one lock for all of them, as the
+    /// issue allows).
+    static let shared = DerivedGraph()
+  }
+#endif
