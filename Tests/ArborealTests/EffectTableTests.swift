@@ -231,6 +231,23 @@ import Testing
     #expect(table.release(group).isEmpty)
   }
 
+  @Test func anEffectTaggedTwiceWithOneIdentifierEndsOnce() {
+    // A model nested in a model of its own type: its effect carries the type's membership
+    // from both levels.
+    var table = Table()
+    let shared = CancelID("folders")
+    let group = table.openGroup()
+    let nested = table.start(in: group, cancelIDs: [shared, CancelID("own"), shared])!
+    let other = table.start(in: group, cancelIDs: [shared])!
+    _ = table.attach("nested", to: nested)
+    _ = table.attach("other", to: other)
+    #expect(table.cancel(CancelID("own")).cancel == ["nested"])
+    #expect(table.running(shared) == [other])
+    #expect(table.cancel(shared).cancel == ["other"])
+    #expect(!table.isRunning(shared) && table.listedCount(shared) == 0)
+    #expect(table.release(group).isEmpty)
+  }
+
   @Test func scopedIdentifiersAreDistinctEntries() {
     var table = Table()
     let group = table.openGroup()

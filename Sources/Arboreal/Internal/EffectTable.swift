@@ -265,10 +265,12 @@ struct EffectTable<Handle, Waiter> {
         precondition(
           members.stale == members.list.count - live.count,
           "EffectTable: an identifier list miscounts its ended entries")
-        // Oldest first, each once: strictly increasing (identifiers count up).
+        // Oldest first (identifiers count up). An effect tagged twice with one identifier
+        // (a model nested in a model of its own type carries the type's membership at both
+        // levels) is listed twice, side by side, and ends twice.
         precondition(
-          zip(live, live.dropFirst()).allSatisfy { $0.rawValue < $1.rawValue },
-          "EffectTable: an identifier list out of order, or listing an effect twice")
+          zip(live, live.dropFirst()).allSatisfy { $0.rawValue <= $1.rawValue },
+          "EffectTable: an identifier list out of order")
         for effect in live {
           precondition(
             effects[effect]?.cancelIDs.contains(id) == true,
