@@ -315,19 +315,23 @@ final class Outputs: Sendable {
     }
   }
 
-  /// A first read of a chain made on the main actor, nesting a thousand computations: the
-  /// new engine computes every 256 nested values past the first on a fresh stack while the
-  /// main thread waits, and the values' isolation checks must let those computations read.
-  @MainActor @Test func aFirstReadOfAMainActorChainOfAThousandValues() {
-    let source = Cell()
-    var chain = [Derived { source.value }]
-    for _ in 1..<1_000 {
-      let previous = chain[chain.count - 1]
-      chain.append(Derived { previous.value &+ 1 })
+  #if ARBOREAL_NEW_DERIVED
+    /// A first read of a chain made on the main actor, nesting a thousand computations: the
+    /// new engine computes every 256 nested values past the first on a fresh stack while the
+    /// main thread waits, and the values' isolation checks must let those computations read.
+    /// The new engine's only: the current one nests a thousand computations on the main
+    /// thread's stack, which AddressSanitizer's larger frames overflow.
+    @MainActor @Test func aFirstReadOfAMainActorChainOfAThousandValues() {
+      let source = Cell()
+      var chain = [Derived { source.value }]
+      for _ in 1..<1_000 {
+        let previous = chain[chain.count - 1]
+        chain.append(Derived { previous.value &+ 1 })
+      }
+      #expect(chain[999].value == 999)
+      source.value = 1
+      #expect(chain[999].value == 1_000)
+      #expect(chain[500].value == 501)
     }
-    #expect(chain[999].value == 999)
-    source.value = 1
-    #expect(chain[999].value == 1_000)
-    #expect(chain[500].value == 501)
-  }
+  #endif
 }
