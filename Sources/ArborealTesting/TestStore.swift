@@ -54,7 +54,7 @@ import Synchronization
 /// which a test opts into.
 ///
 /// ## Mistakes the app would only log
-/// In debug builds, what the store reports to ``ArborealDiagnostics/droppedActionHandler``
+/// In debug builds, what the store reports to `ArborealDiagnostics.droppedActionHandler`
 /// during a step's updates fails that step, in either exhaustivity: an action for a child that
 /// is not there (a button of an alert that is not up, a screen that was popped), a `forward`
 /// through a route that `routes` does not list (in every test, though the handler hears it
