@@ -327,49 +327,6 @@ public struct Fx<Action: Sendable>: Sendable {
     return Fx<Parent>(effects: effects.map { $0.tag(transform, scope: scope) })
   }
 
-  /// An effect that cancels every running effect of the child of type `child` with `key`:
-  /// those of a child the parent forwards with ``ArborealModel/forward(_:to:id:environment:)``
-  /// (or ``ArborealModel/forward(_:to:child:environment:)``) for that identifier, or of the
-  /// stack screen with that ``StackElementID``, and those of the child's own children.
-  ///
-  /// Return it to stop what a child is doing while it stays in the state:
-  ///
-  /// ```swift
-  /// case .stopRow(let id):
-  ///   return .cancel(child: Row.self, key: id)
-  /// ```
-  ///
-  /// A child that leaves the state needs none: `forward` ends its effects within the action
-  /// that removes it.
-  ///
-  /// - Parameters:
-  ///   - child: The child's model type.
-  ///   - key: The child's identifier among its siblings.
-  /// - Returns: The cancellation, performed in order with the other effects it is merged with.
-  public static func cancel<Child: ArborealModel>(
-    child: Child.Type, key: some Hashable & Sendable
-  ) -> Fx {
-    Fx(effects: [.cancel(CancelID(member: EffectScope(Child.Action.self, key: key)))])
-  }
-
-  /// An effect that cancels every running effect of a child of type `child` the parent
-  /// forwards without an identifier (always held, optional or presented, see
-  /// ``ArborealModel/forward(_:to:environment:)``), and
-  /// those of the child's own children.
-  ///
-  /// ```swift
-  /// case .stopEditor:
-  ///   return .cancel(child: Editor.self)
-  /// ```
-  ///
-  /// A child set to nil or replaced needs none: `forward` ends its effects within that action.
-  ///
-  /// - Parameter child: The child's model type.
-  /// - Returns: The cancellation, performed in order with the other effects it is merged with.
-  public static func cancel<Child: ArborealModel>(child: Child.Type) -> Fx {
-    Fx(effects: [.cancel(CancelID(member: EffectScope(Child.Action.self)))])
-  }
-
   /// An action delivered at once: the store handles it right after the action whose update
   /// returned it, before any effect's action, without starting a task.
   ///

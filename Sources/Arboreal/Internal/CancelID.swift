@@ -59,11 +59,11 @@ struct CancelID: Hashable, @unchecked Sendable {
 }
 
 /// One level of effect scoping: the child a parent forwarded an action to with `forward` (the
-/// child instance itself, and its key among its siblings), or a kind of child, for
-/// `Fx.cancel(child:)` and `Fx.cancel(child:key:)`: the child's action type, and its key.
+/// child instance itself, and its key among its siblings), or a kind of child keyed by a value
+/// (`Subscription`'s own identifiers): the child's action type, and its key.
 ///
 /// Invariant (why `@unchecked Sendable` holds): `key` is only ever made from a `Sendable`
-/// value (`Fx.cancel(child:key:)` and `forward` take `some Hashable & Sendable` keys or key
+/// value (`forward` and subscriptions take `some Hashable & Sendable` keys or key
 /// paths, which are immutable), and `ObjectIdentifier` is a plain value.
 ///
 /// An instance scope names a model by its `ObjectIdentifier`, which the runtime may reuse once
@@ -77,8 +77,7 @@ struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
   let actionName: String
   /// The child's key among its siblings, or nil for a child held without one.
   let key: AnyHashable?
-  /// The child model itself, for a child forwarded to with `forward`; nil for a kind of child
-  /// (`Fx.cancel(child:)`'s membership).
+  /// The child model itself, for a child forwarded to with `forward`; nil for a kind of child.
   let instance: ObjectIdentifier?
 
   /// The scope of the children of a type held without a key.

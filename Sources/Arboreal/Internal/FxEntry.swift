@@ -57,12 +57,12 @@ enum FxEntry<Action: Sendable>: Sendable {
 
   /// The same entry as the parent of the child `scope` sees it: its actions transformed by
   /// `transform`, its identifiers scoped to the child, and (for work) cancellable with every
-  /// other effect of the child by the child's membership identifier, and by `alsoMember`.
+  /// other effect of the child by the child's membership identifier.
   ///
   /// With `link` (a `forward`), the work also belongs to the link's child.
   func tag<Parent: Sendable>(
     _ transform: @escaping @Sendable (Action) -> Parent, scope: EffectScope,
-    alsoMember: CancelID? = nil, link: ChildLink? = nil
+    link: ChildLink? = nil
   ) -> FxEntry<Parent> {
     switch self {
     case .cancel(let id):
@@ -76,13 +76,12 @@ enum FxEntry<Action: Sendable>: Sendable {
       if let link { owners.append(link) }
       return .subscribe(
         owners: owners,
-        subscriptions.map { $0.tagged(transform, scope: scope, alsoMember: alsoMember, link: link) }
+        subscriptions.map { $0.tagged(transform, scope: scope, link: link) }
       )
     case .run(let work):
       let operation = work.operation
       var cancelIDs = work.cancelIDs.map { $0.scoped(in: scope) }
       cancelIDs.append(CancelID(member: scope))
-      if let alsoMember { cancelIDs.append(alsoMember) }
       var owners = work.owners
       if let link { owners.append(link) }
       return .run(

@@ -1,131 +1,9 @@
-// The `forward` of an enumeration of destinations (or screens), which its route calls, is a
-// deliberate twin of the `forward` of one presented child (or stack) in
-// ArborealModel+Forward.swift: the same
-// dismissal and the same dropped-action report, finding the child by its case instead.
+// How a forward reaches the model an enumeration's case holds (a destination, or a screen of a
+// stack of several kinds): the enumeration's two switches say which case the action is for
+// and what the place holds, with no reflection.
 extension ArborealModel {
-  /// Handles the actions of an enumeration of destinations (TCA's `ifLet` over a
-  /// `@Reducer enum Destination`): sends each action to the child of its case, closes an alert
-  /// when one of its buttons is chosen, and sets the destination to nil on
-  /// ``PresentationAction/dismiss``.
-  ///
-  /// Forward every action of the destination, then act on the ones this model cares about
-  /// (an alert's button, a child's delegate action), as above: the alert closes here. A
-  /// child's effects belong to it and end within the action that sets the destination to nil
-  /// or to another case; when the child returns ``Fx/dismiss``, this model receives
-  /// `tag(.dismiss)`. An action for a case that is not the one presented is dropped, and
-  /// reported in debug builds.
-  ///
-  /// - Parameters:
-  ///   - action: The presentation action.
-  ///   - destination: Where this model holds the destination; writable, to dismiss it.
-  ///   - environment: The services the cases' models use.
-  ///   - tag: Makes this model's action of a presentation action.
-  /// - Returns: The child's effects, tagged.
-  /// - Complexity: O(1) to find the child (the enumeration's two switches, and a second run
-  ///   of ``ModelCases/child(of:)`` that checks the case), plus O(*e*) for *e* effects and the
-  ///   child's update. No reflection.
-  @inlinable @inline(__always)
-  func forward<Cases: ModelCases>(
-    _ action: PresentationAction<Cases.Action>,
-    to destination: ReferenceWritableKeyPath<Self, Cases?>,
-    environment: Cases.Environment,
-    tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Action
-  ) -> Fx<Action> {
-    switch action {
-    case .dismiss:
-      // A second dismissal writes nothing: no change, no notification.
-      if self[keyPath: destination] != nil { self[keyPath: destination] = nil }
-      return Fx(storage: nil)
-    case .presented(let action):
-      // Read here, where a literal key path folds into a direct read.
-      return forwardCase(action, to: self[keyPath: destination], environment: environment) {
-        .destination(destination, tag: tag)
-      }
-    }
-  }
-
-  /// Handles the actions of a stack of several kinds of screen (TCA's `forEach` over a
-  /// `@Reducer enum Path`): sends each screen its actions, and pops on
-  /// ``StackAction/popFrom(id:)``.
-  ///
-  /// The same as ``forward(_:in:environment:tag:)-(StackAction<Element.Action>,_,_,_)`` for a
-  /// stack of one kind of screen, each screen found through its case.
-  ///
-  /// - Parameters:
-  ///   - action: The stack action.
-  ///   - stack: Where this model holds the stack; writable, to pop.
-  ///   - environment: The services the screens' models use.
-  ///   - tag: Makes this model's action of a stack action.
-  /// - Returns: The screen's effects, tagged.
-  /// - Complexity: O(log *n*) to find the screen among *n*, O(1) to find its case (no
-  ///   reflection), plus O(*e*) for *e* effects and the screen's update.
-  @inlinable @inline(__always)
-  func forward<Cases: ModelCases>(
-    _ action: StackAction<Cases.Action>,
-    in stack: ReferenceWritableKeyPath<Self, ModelStack<Cases>>,
-    environment: Cases.Environment,
-    tag: @escaping @Sendable (StackAction<Cases.Action>) -> Action
-  ) -> Fx<Action> {
-    switch action {
-    case .popFrom(let id):
-      return popForwarded(action, from: id, in: stack)
-    case .element(let id, let action):
-      return forwardCase(action, to: self[keyPath: stack][id: id], environment: environment) {
-        .screen(id, of: stack, tag: tag)
-      }
-    }
-  }
-
-  /// Pushes a screen of one of several kinds and starts its subscriptions at once, when its
-  /// model is a ``SubscribingModel``: a recording screen's timer runs from the push, with no
-  /// action sent to it, and ends when it is popped.
-  ///
-  /// The same as `path.push(screen)` for a screen whose model does not subscribe. One pushed
-  /// with ``ModelStack/push(_:)`` has its subscriptions evaluated after the action when the
-  /// stack is one of this model's ``ArborealModel/routes``, and otherwise only after the first
-  /// action forwarded to it.
-  ///
-  /// - Parameters:
-  ///   - screen: The screen.
-  ///   - stack: Where this model holds the stack.
-  ///   - environment: The services the screens' models use.
-  ///   - tag: Makes this model's action of a stack action.
-  /// - Returns: The screen's subscriptions, tagged; ``Fx/none`` for a screen without any.
-  func push<Cases: ModelCases>(
-    _ screen: Cases,
-    on stack: ReferenceWritableKeyPath<Self, ModelStack<Cases>>,
-    environment: Cases.Environment,
-    tag: @escaping @Sendable (StackAction<Cases.Action>) -> Action
-  ) -> Fx<Action> {
-    let id = self[keyPath: stack].push(screen)
-    return startCase(screen, at: .screen(id, of: stack, tag: tag), environment: environment)
-  }
-
-  /// Presents one case of an enumeration of destinations and starts its model's
-  /// subscriptions at once, when it is a ``SubscribingModel``.
-  ///
-  /// The same as assigning the destination when its model does not subscribe, or when the
-  /// destination is one of this model's ``ArborealModel/routes`` (its subscriptions then start
-  /// after the action).
-  ///
-  /// - Parameters:
-  ///   - destination: The destination.
-  ///   - path: Where this model holds the destination.
-  ///   - environment: The services the cases' models use.
-  ///   - tag: Makes this model's action of a presentation action.
-  /// - Returns: The model's subscriptions, tagged; ``Fx/none`` for a model without any.
-  func present<Cases: ModelCases>(
-    _ destination: Cases,
-    at path: ReferenceWritableKeyPath<Self, Cases?>,
-    environment: Cases.Environment,
-    tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Action
-  ) -> Fx<Action> {
-    self[keyPath: path] = destination
-    return startCase(destination, at: .destination(path, tag: tag), environment: environment)
-  }
-
   /// Starts the subscriptions of the model `value` holds.
-  private func startCase<Cases: ModelCases>(
+  func startCase<Cases: ModelCases>(
     _ value: Cases, at place: CasePlace<Self, Cases>, environment: Cases.Environment
   ) -> Fx<Action> {
     let held = value.child
@@ -169,7 +47,9 @@ extension ArborealModel {
   /// Reports an action for a case that is not there; debug builds only. Out of line.
   @usableFromInline
   func dropCase<Cases: ModelCases>(_ routed: CaseAction<Cases>, at place: CasePlace<Self, Cases>) {
-    dropForwarded(routed.action, child: routed.kind.heldType, path: place.path, key: place.key)
+    dropForwarded(
+      routed.action, child: routed.kind.heldType, path: place.path,
+      key: place.key.map(AnyHashable.init))
   }
 
   /// The effects (and subscriptions) of the child `held` holds, made this model's: the way of
@@ -414,8 +294,6 @@ final class ModelCase<Child: ArborealModel>: CaseKind {
       key: place.key.map(AnyHashable.init)
     ) {
       ForwardRoute(
-        alsoMember: place.key.map { EffectScope(Child.Action.self, key: $0) }
-          ?? EffectScope(Child.Action.self),
         dismissal: place.dismissal, read: { place.presence(parent) },
         tag: { embedParent(embedAction($0)) })
     }

@@ -110,15 +110,13 @@ struct RouteEntry {
   var keyText: String { PlaceNames.keyText(key) }
 }
 
-// The factories below are deliberate twins, two per way a parent holds a child (with the
-// parent's services or with a function of them), each inlinable and calling the spelled-out
-// `forward` of its kind, so that the route's closure is specialised where the parent is
-// compiled. Two details make a forward through a route cost what a spelled-out one does (a key
-// path read folds into a direct read only where the key path is a literal): the key path is an
-// autoclosure, so that each closure evaluates the caller's literal afresh (a literal captured
-// by a closure and used elsewhere too is read through the key path runtime, about 740
-// instructions a read), and the factories are always inlined, so that the literal reaches the
-// closure even in a `static let`'s initialiser. `route-vs-spelled` in `compare.sh` measures it.
+// Each kind of place has one factory taking the child's services as a function of the parent's,
+// and a twin for a child whose services are the parent's. A factory is always inlined, and its
+// key path is an autoclosure, so that its `forward` closure, made where the parent is
+// compiled, reads the caller's key path literal as a direct read (a captured key path is read
+// through the key path runtime, about 740 instructions) and calls the child's update
+// specialised; everything else about the place is its `ModelPlace`, made out of line.
+// `forward-vs-tag` in `compare.sh` measures it.
 extension ChildRoute {
   /// A child the parent always holds, whose services are the parent's.
   ///
@@ -147,8 +145,11 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
   ) -> ModelRoute<Parent, Child, Held, Child.Action> {
-    return heldRoute(path(), environment: environment, tag: tag) { parent, action, services in
-      parent.forward(action, to: path(), environment: environment(services), tag: tag)
+    let place = ModelPlace.held(path(), tag: tag)
+    return ModelRoute(place, environment: environment) { parent, action, services in
+      parent.deliver(
+        action, to: parent[keyPath: path()], key: Held(), environment: environment(services),
+        at: place)
     }
   }
 
@@ -179,8 +180,11 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
   ) -> ModelRoute<Parent, Child, Void, Child.Action> {
-    return optionalRoute(path(), environment: environment, tag: tag) { parent, action, services in
-      parent.forward(action, to: path(), environment: environment(services), tag: tag)
+    let place = ModelPlace.optional(path(), embed: tag, dismissal: nil)
+    return ModelRoute(place, environment: environment) { parent, action, services in
+      parent.deliver(
+        action, to: parent[keyPath: path()], key: (), environment: environment(services),
+        at: place)
     }
   }
 
@@ -200,7 +204,8 @@ extension ChildRoute {
     child(path(), environment: { $0 }, tag: tag)
   }
 
-  /// A presented child, forwarded with ``PresentationAction``.
+  /// A presented child, forwarded with ``PresentationAction``: `.dismiss` sets it to nil, and
+  /// a child that returns ``Fx/dismiss`` makes the parent receive `.dismiss`.
   ///
   /// - Parameters:
   ///   - path: Where the parent holds the child.
@@ -213,8 +218,23 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Parent.Action
   ) -> ModelRoute<Parent, Child, Void, PresentationAction<Child.Action>> {
-    presentedRoute(path(), environment: environment, tag: tag) { parent, action, services in
-      parent.forward(action, to: path(), environment: environment(services), tag: tag)
+    let place = ModelPlace.optional(
+      path(), embed: { tag(.presented($0)) }, dismissal: tag(.dismiss))
+    return ModelRoute(
+      place, environment: environment,
+      insert: { parent, child, services in
+        parent[keyPath: path()] = child
+        return parent.started(child, key: (), environment: environment(services), at: place)
+      }
+    ) { parent, action, services in
+      switch action {
+      case .dismiss:
+        return parent.dismiss(path())
+      case .presented(let action):
+        return parent.deliver(
+          action, to: parent[keyPath: path()], key: (), environment: environment(services),
+          at: place)
+      }
     }
   }
 
@@ -257,19 +277,18 @@ extension ChildRoute {
     Parent, Children.Element, Children.Element.ID, (Children.Element.ID, Children.Element.Action)
   >
   where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
-    return collectionRoute(
-      path(), environment: environment, tag: tag,
-      forward: { parent, input, services in
-        parent.forward(
-          input.1, to: path(), id: input.0, environment: environment(services),
-          tag: { tag(input.0, $0) })
-      },
+    let place = ModelPlace.collection(path(), tag: tag)
+    return ModelRoute(
+      place, environment: environment,
       forwardChild: { parent, child, action, services in
-        let id = child.id
-        return parent.forward(
-          action, to: child, in: path(), environment: environment(services),
-          tag: { tag(id, $0) })
-      })
+        parent.deliver(
+          action, to: child, key: child.id, environment: environment(services), at: place)
+      }
+    ) { parent, input, services in
+      parent.deliver(
+        input.1, to: parent[keyPath: path()].first { $0.id == input.0 }, key: input.0,
+        environment: environment(services), at: place)
+    }
   }
 
   /// A navigation stack of one kind of screen whose services are the parent's.
@@ -287,7 +306,8 @@ extension ChildRoute {
     stack(path(), environment: { $0 }, tag: tag)
   }
 
-  /// A navigation stack of one kind of screen.
+  /// A navigation stack of one kind of screen: `.popFrom(id:)` pops, and a screen that returns
+  /// ``Fx/dismiss`` makes the parent receive `.popFrom(id:)` for it.
   ///
   /// - Parameters:
   ///   - path: Where the parent holds the stack.
@@ -300,8 +320,22 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Element.Environment,
     tag: @escaping @Sendable (StackAction<Element.Action>) -> Parent.Action
   ) -> ModelRoute<Parent, Element, StackElementID, StackAction<Element.Action>> {
-    return stackRoute(path(), environment: environment, tag: tag) { parent, action, services in
-      parent.forward(action, in: path(), environment: environment(services), tag: tag)
+    let place = ModelPlace.stack(path(), tag: tag)
+    return ModelRoute(
+      place, environment: environment,
+      insert: { parent, screen, services in
+        let id = parent[keyPath: path()].push(screen)
+        return parent.started(screen, key: id, environment: environment(services), at: place)
+      }
+    ) { parent, action, services in
+      switch action {
+      case .popFrom(let id):
+        return parent.popForwarded(action, from: id, in: path())
+      case .element(let id, let action):
+        return parent.deliver(
+          action, to: parent[keyPath: path()][id: id], key: id,
+          environment: environment(services), at: place)
+      }
     }
   }
 
@@ -333,8 +367,15 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
     tag: @escaping @Sendable (StackAction<Cases.Action>) -> Parent.Action
   ) -> CasesRoute<Parent, Cases, StackElementID, StackAction<Cases.Action>> {
-    return caseStackRoute(path(), environment: environment, tag: tag) { parent, action, services in
-      parent.forward(action, in: path(), environment: environment(services), tag: tag)
+    caseStackRoute(path(), environment: environment, tag: tag) { parent, action, services in
+      switch action {
+      case .popFrom(let id):
+        return parent.popForwarded(action, from: id, in: path())
+      case .element(let id, let action):
+        return parent.forwardCase(
+          action, to: parent[keyPath: path()][id: id], environment: environment(services)
+        ) { .screen(id, of: path(), tag: tag) }
+      }
     }
   }
 
@@ -353,7 +394,10 @@ extension ChildRoute {
     destination(path(), environment: { $0 }, tag: tag)
   }
 
-  /// An enumeration of destinations (sheets, alerts, dialogs).
+  /// An enumeration of destinations (TCA's `ifLet` over a `@Reducer enum Destination`): sends
+  /// each action to the child of its case, closes an alert when one of its buttons is chosen,
+  /// and sets the destination to nil on ``PresentationAction/dismiss``. An action for a case
+  /// that is not the one presented is dropped, and reported in debug builds.
   ///
   /// - Parameters:
   ///   - path: Where the parent holds the destination.
@@ -366,9 +410,16 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
     tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
   ) -> CasesRoute<Parent, Cases, Void, PresentationAction<Cases.Action>> {
-    return destinationRoute(path(), environment: environment, tag: tag) {
-      parent, action, services in
-      parent.forward(action, to: path(), environment: environment(services), tag: tag)
+    destinationRoute(path(), environment: environment, tag: tag) { parent, action, services in
+      switch action {
+      case .dismiss:
+        return parent.dismiss(path())
+      case .presented(let action):
+        // Read here, where a literal key path folds into a direct read.
+        return parent.forwardCase(
+          action, to: parent[keyPath: path()], environment: environment(services)
+        ) { .destination(path(), tag: tag) }
+      }
     }
   }
 
@@ -408,82 +459,8 @@ extension ChildRoute {
 
   // MARK: Out of line
 
-  /// The rest of `child(_:environment:tag:)`, out of line: all but the `forward`, which is
-  /// made in the caller's module, specialised for its models.
-  @usableFromInline
-  static func heldRoute<Child: ArborealModel>(
-    _ path: KeyPath<Parent, Child>,
-    environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
-    tag: @escaping @Sendable (Child.Action) -> Parent.Action,
-    forward: @escaping RouteForward<Parent, Child.Action>
-  ) -> ModelRoute<Parent, Child, Held, Child.Action> {
-    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    let following = models(
-      of: Child.self, path, environment: environment,
-      entries: { .held($0, path) },
-      wrap: { parent, fx, child, _, environment in
-        parent.forwarded(fx, of: child, at: path, environment: environment, tag: tag)
-      })
-    return ModelRoute(
-      following: following, forward: forward,
-      find: { parent, _ in parent[keyPath: path] },
-      all: { [(Held(), $0[keyPath: path])] },
-      embedding: { _, _ in tag }, effectKey: { _ in nil }, keyName: { _ in nil })
-  }
-
-  /// The rest of `child(_:environment:tag:)`, out of line: all but the `forward`, which is
-  /// made in the caller's module, specialised for its models.
-  @usableFromInline
-  static func optionalRoute<Child: ArborealModel>(
-    _ path: KeyPath<Parent, Child?>,
-    environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
-    tag: @escaping @Sendable (Child.Action) -> Parent.Action,
-    forward: @escaping RouteForward<Parent, Child.Action>
-  ) -> ModelRoute<Parent, Child, Void, Child.Action> {
-    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    let following = models(
-      of: Child.self, path, environment: environment,
-      entries: { .optional($0, path) },
-      wrap: { parent, fx, child, _, environment in
-        parent.forwarded(fx, of: child, atOptional: path, environment: environment, tag: tag)
-      })
-    return ModelRoute(
-      following: following, forward: forward,
-      find: { parent, _ in parent[keyPath: path] },
-      all: { parent in parent[keyPath: path].map { [((), $0)] } ?? [] },
-      embedding: { _, _ in tag }, effectKey: { _ in nil },
-      keyName: { _ in "\(Child.self) (presented in \(Parent.self))" })
-  }
-
-  /// The rest of `child(_:environment:tag:)`, out of line: all but the `forward`, which is
-  /// made in the caller's module, specialised for its models.
-  @usableFromInline
-  static func presentedRoute<Child: ArborealModel>(
-    _ path: ReferenceWritableKeyPath<Parent, Child?>,
-    environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
-    tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Parent.Action,
-    forward: @escaping RouteForward<Parent, PresentationAction<Child.Action>>
-  ) -> ModelRoute<Parent, Child, Void, PresentationAction<Child.Action>> {
-    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    let following = models(
-      of: Child.self, path, environment: environment,
-      entries: { .optional($0, path) },
-      wrap: { parent, fx, child, _, environment in
-        parent.forwarded(fx, of: child, presentedAt: path, environment: environment, tag: tag)
-      })
-    return ModelRoute(
-      following: following, forward: forward,
-      find: { parent, _ in parent[keyPath: path] },
-      all: { parent in parent[keyPath: path].map { [((), $0)] } ?? [] },
-      embedding: { _, _ in { tag(.presented($0)) } }, effectKey: { _ in nil },
-      keyName: { _ in "\(Child.self) (presented in \(Parent.self))" },
-      insert: { parent, child, services in
-        parent.present(child, at: path, environment: environment(services), tag: tag)
-      })
-  }
-
-  /// The rest of `alert(_:tag:)`, out of line: an alert holds no model, so the route has no
-  /// children to follow or list.
+  /// The rest of `alert(_:tag:)`: an alert holds no model, so the route has no children to
+  /// follow or list.
   @usableFromInline
   static func alertRoute<AlertAction: Sendable>(
     _ path: ReferenceWritableKeyPath<Parent, AlertState<AlertAction>?>,
@@ -495,73 +472,7 @@ extension ChildRoute {
     return InputRoute(following: following, forward: forward)
   }
 
-  /// The rest of `children(_:environment:tag:)`, out of line: all but the `forward`, which is
-  /// made in the caller's module, specialised for its models.
-  @usableFromInline
-  static func collectionRoute<Children: Collection>(
-    _ path: KeyPath<Parent, Children>,
-    environment: @escaping @Sendable (Parent.Environment) -> Children.Element.Environment,
-    tag: @escaping @Sendable (Children.Element.ID, Children.Element.Action) -> Parent.Action,
-    forward: @escaping RouteForward<Parent, (Children.Element.ID, Children.Element.Action)>,
-    forwardChild:
-      @escaping (
-        Parent, Children.Element, Children.Element.Action, Parent.Environment
-      ) -> Fx<Parent.Action>
-  ) -> ModelRoute<
-    Parent, Children.Element, Children.Element.ID, (Children.Element.ID, Children.Element.Action)
-  >
-  where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
-    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    let following = models(
-      of: Children.Element.self, path, environment: environment,
-      entries: { .collection($0, path) },
-      wrap: { parent, fx, child, _, environment in
-        let id = child.id
-        return parent.forwarded(
-          fx, of: child, in: path, environment: environment, tag: { tag(id, $0) })
-      })
-    return ModelRoute(
-      following: following, forward: forward,
-      find: { parent, id in parent[keyPath: path].first { $0.id == id } },
-      all: { parent in parent[keyPath: path].map { ($0.id, $0) } },
-      embedding: { _, id in { tag(id, $0) } }, effectKey: { AnyHashable($0) },
-      keyName: { "\(Children.Element.self)[\(String(reflecting: $0))]" },
-      forwardChild: forwardChild)
-  }
-
-  /// The rest of `stack(_:environment:tag:)`, out of line: all but the `forward`, which is
-  /// made in the caller's module, specialised for its models.
-  @usableFromInline
-  static func stackRoute<Element: ArborealModel>(
-    _ path: ReferenceWritableKeyPath<Parent, ModelStack<Element>>,
-    environment: @escaping @Sendable (Parent.Environment) -> Element.Environment,
-    tag: @escaping @Sendable (StackAction<Element.Action>) -> Parent.Action,
-    forward: @escaping RouteForward<Parent, StackAction<Element.Action>>
-  ) -> ModelRoute<Parent, Element, StackElementID, StackAction<Element.Action>> {
-    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
-    let following = models(
-      of: Element.self, path, environment: environment,
-      entries: { .stack($0, path) },
-      wrap: { parent, fx, child, key, environment in
-        // A stack's entries are keyed by their element identifiers, so the cast holds.
-        guard let id = key?.base as? StackElementID else { return .none }
-        return parent.forwarded(
-          fx, of: child, on: path, id: id, environment: environment, tag: tag)
-      })
-    return ModelRoute(
-      following: following, forward: forward,
-      find: { parent, id in parent[keyPath: path][id: id] },
-      all: { parent in parent[keyPath: path].screensWithIDs },
-      embedding: { _, id in { tag(.element(id: id, action: $0)) } },
-      effectKey: { AnyHashable($0) },
-      keyName: { "\(Element.self)[\(String(reflecting: $0))]" },
-      insert: { parent, screen, services in
-        parent.push(screen, on: path, environment: environment(services), tag: tag)
-      })
-  }
-
-  /// The rest of `stack(_:environment:tag:)`, out of line: all but the `forward`, which is
-  /// made in the caller's module, specialised for its models.
+  /// The rest of `stack(_:environment:tag:)` for several kinds of screen.
   @usableFromInline
   static func caseStackRoute<Cases: ModelCases>(
     _ path: ReferenceWritableKeyPath<Parent, ModelStack<Cases>>,
@@ -586,12 +497,13 @@ extension ChildRoute {
       effectKey: { AnyHashable($0) },
       keyName: { "\(Cases.self)[\(String(reflecting: $0))]" },
       insert: { parent, screen, services in
-        parent.push(screen, on: path, environment: environment(services), tag: tag)
+        let id = parent[keyPath: path].push(screen)
+        return parent.startCase(
+          screen, at: .screen(id, of: path, tag: tag), environment: environment(services))
       })
   }
 
-  /// The rest of `destination(_:environment:tag:)`, out of line: all but the `forward`, which is
-  /// made in the caller's module, specialised for its models.
+  /// The rest of `destination(_:environment:tag:)`.
   @usableFromInline
   static func destinationRoute<Cases: ModelCases>(
     _ path: ReferenceWritableKeyPath<Parent, Cases?>,
@@ -613,34 +525,32 @@ extension ChildRoute {
       embed: { _, action in tag(.presented(action)) }, effectKey: { _ in nil },
       keyName: { _ in "\(Cases.self) (presented in \(Parent.self))" },
       insert: { parent, destination, services in
-        parent.present(destination, at: path, environment: environment(services), tag: tag)
+        parent[keyPath: path] = destination
+        return parent.startCase(
+          destination, at: .destination(path, tag: tag), environment: environment(services))
       })
   }
 
   // MARK: Builders
 
-  /// A route whose children are models of one type.
-  private static func models<Child: ArborealModel>(
-    of child: Child.Type, _ path: AnyKeyPath,
-    environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
-    entries: @escaping (Parent) -> [RouteEntry],
-    wrap:
-      @escaping (
-        Parent, Fx<Child.Action>, Child, AnyHashable?, Child.Environment
-      ) -> Fx<Parent.Action>
+  /// What the store follows of a route whose children are models of one type, read from its
+  /// place: the one description `forward`, view stores and cancellations read too.
+  static func models<Child: ArborealModel, Key>(
+    _ place: ModelPlace<Parent, Child, Key>,
+    environment: @escaping @Sendable (Parent.Environment) -> Child.Environment
   ) -> ChildRoute {
+    let (path, entries) = (place.path, place.entries)
     return ChildRoute(
       path: path, isFollowed: { Child.subscribes || !Child.routes.isEmpty },
       entries: entries,
       enter: { node, entry in
-        guard let child = entry.object as? Child else { return nil }
+        guard let child = entry.object as? Child, let key = place.key(entry) else { return nil }
         let parent = node.model
-        let key = entry.key
         return node.enter(
           child, environment: environment(node.environment),
           place: ChildRoute.place(of: entry, under: node.place, in: node.model, path, entries),
           wrap: { [weak parent] fx, environment in
-            parent.map { wrap($0, fx, child, key, environment) }
+            parent?.forwarded(fx, of: child, key: key, environment: environment, at: place)
           })
       },
       list: { parent, entry, place, places in

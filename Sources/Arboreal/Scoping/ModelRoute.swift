@@ -68,21 +68,11 @@ public struct Held: Sendable {
 /// ``InputRoute`` for the verbs.
 ///
 /// Invariant (why `@unchecked Sendable` holds): as ``InputRoute``'s.
-public final class ModelRoute<Parent: ArborealModel, Child: ArborealModel, Key, Input>:
+public final class ModelRoute<Parent: ArborealModel, Child: ArborealModel, Key: Sendable, Input>:
   InputRoute<Parent, Input>, @unchecked Sendable
 {
-  /// The child with `key` now, or nil.
-  @usableFromInline let find: (Parent, Key) -> Child?
-  /// Every child the route holds now, with its key, in order.
-  let all: (Parent) -> [(key: Key, child: Child)]
-  /// How a view store of the child with `key` sends its actions, learnt from the parent now;
-  /// nil when the child cannot be sent to (its case is gone).
-  @usableFromInline let embedding: (Parent, Key) -> ((Child.Action) -> Parent.Action)?
-  /// The key under which `forward` owns the child's effects (nil for an unkeyed child).
-  let effectKey: (Key) -> AnyHashable?
-  /// The child's name in a view store's report of a dropped send (`Row[2]`); nil for a child
-  /// always there.
-  let keyName: (Key) -> String?
+  /// Where the children are and how they are reached.
+  @usableFromInline let place: ModelPlace<Parent, Child, Key>
   /// Sends an action to a child the parent has in hand, without finding it: set by the route
   /// of a collection (``forward(_:to:child:environment:)``), nil for any other.
   let forwardChild: ((Parent, Child, Child.Action, Parent.Environment) -> Fx<Parent.Action>)?
@@ -91,25 +81,148 @@ public final class ModelRoute<Parent: ArborealModel, Child: ArborealModel, Key, 
   /// (``ArborealModel/present(_:at:environment:)-(Child,_,_)``), nil for any other.
   let insert: ((Parent, Child, Parent.Environment) -> Fx<Parent.Action>)?
 
+  /// A route of a place of its own, which the store follows with the children's `environment`.
+  @usableFromInline
+  convenience init(
+    _ place: ModelPlace<Parent, Child, Key>,
+    environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
+    forwardChild: ((Parent, Child, Child.Action, Parent.Environment) -> Fx<Parent.Action>)? = nil,
+    insert: ((Parent, Child, Parent.Environment) -> Fx<Parent.Action>)? = nil,
+    forward: @escaping RouteForward<Parent, Input>
+  ) {
+    self.init(
+      following: .models(place, environment: environment), place: place, forward: forward,
+      forwardChild: forwardChild, insert: insert)
+  }
+
   init(
-    following route: ChildRoute<Parent>,
+    following route: ChildRoute<Parent>, place: ModelPlace<Parent, Child, Key>,
     forward: @escaping RouteForward<Parent, Input>,
-    find: @escaping (Parent, Key) -> Child?,
-    all: @escaping (Parent) -> [(key: Key, child: Child)],
-    embedding: @escaping (Parent, Key) -> ((Child.Action) -> Parent.Action)?,
-    effectKey: @escaping (Key) -> AnyHashable?,
-    keyName: @escaping (Key) -> String?,
     forwardChild: ((Parent, Child, Child.Action, Parent.Environment) -> Fx<Parent.Action>)? = nil,
     insert: ((Parent, Child, Parent.Environment) -> Fx<Parent.Action>)? = nil
   ) {
-    self.find = find
-    self.all = all
-    self.embedding = embedding
-    self.effectKey = effectKey
-    self.keyName = keyName
+    self.place = place
     self.forwardChild = forwardChild
     self.insert = insert
     super.init(following: route, forward: forward)
+  }
+}
+
+/// Where a parent holds children of one type, and how each is reached: the one description of
+/// a place that its route's `forward`, view stores, cancellations, the store's following and
+/// the lifetime records read. Made once per route, out of line, by the kind's builder
+/// (`held`, `optional`, `collection`, `stack`) or by a case's route (`CasesRoute[case:]`).
+///
+/// - `entries` is the kind's one reader (`[RouteEntry].held` and its siblings), which the
+///   store's watch of the place and a forward's lifetime link both call: they cannot disagree.
+/// - `find(parent, key)` and `all(parent)` return what `entries` lists, typed.
+/// - `embedding(parent, key)` is never nil for a place of its own; a case's is nil while
+///   another case is held.
+///
+/// Invariant (why `@unchecked Sendable` holds): every property is a `let` holding a closure
+/// that captures only key paths (immutable values) and `@Sendable` closures, called in the
+/// isolation of the store whose model it reads.
+@usableFromInline
+final class ModelPlace<Parent: ArborealModel, Child: ArborealModel, Key: Sendable>:
+  @unchecked Sendable
+{
+  /// The parent's property: with a parent instance, the place's identity.
+  let path: AnyKeyPath
+  /// The children held now, for the store's watch and the lifetime links.
+  let entries: (Parent) -> [RouteEntry]
+  /// The child with `key` now, or nil.
+  @usableFromInline let find: (Parent, Key) -> Child?
+  /// Every child held now, with its key, in order.
+  let all: (Parent) -> [(key: Key, child: Child)]
+  /// The key of an entry of `entries`.
+  let key: (RouteEntry) -> Key?
+  /// The key under which the child's effects are its own (nil for an unkeyed child).
+  let effectKey: (Key) -> AnyHashable?
+  /// How the child with `key` sends its actions, learnt from the parent now.
+  @usableFromInline let embedding: (Parent, Key) -> (@Sendable (Child.Action) -> Parent.Action)?
+  /// What the parent receives when the child with `key` returns ``Fx/dismiss``; nil for a
+  /// place that cannot dismiss.
+  let dismissal: (Key) -> Parent.Action?
+  /// The child's name in a view store's report of a dropped send (`Row[2]`); nil for a child
+  /// always there.
+  let keyName: (Key) -> String?
+
+  init(
+    path: AnyKeyPath, entries: @escaping (Parent) -> [RouteEntry],
+    find: @escaping (Parent, Key) -> Child?,
+    all: @escaping (Parent) -> [(key: Key, child: Child)],
+    key: @escaping (RouteEntry) -> Key?, effectKey: @escaping (Key) -> AnyHashable?,
+    embedding: @escaping (Parent, Key) -> (@Sendable (Child.Action) -> Parent.Action)?,
+    dismissal: @escaping (Key) -> Parent.Action?, keyName: @escaping (Key) -> String?
+  ) {
+    self.path = path
+    self.entries = entries
+    self.find = find
+    self.all = all
+    self.key = key
+    self.effectKey = effectKey
+    self.embedding = embedding
+    self.dismissal = dismissal
+    self.keyName = keyName
+  }
+
+  /// A child always held.
+  @usableFromInline
+  static func held(
+    _ path: KeyPath<Parent, Child>, tag: @escaping @Sendable (Child.Action) -> Parent.Action
+  ) -> ModelPlace where Key == Held {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    return ModelPlace(
+      path: path, entries: { .held($0, path) }, find: { parent, _ in parent[keyPath: path] },
+      all: { [(Held(), $0[keyPath: path])] }, key: { _ in Held() }, effectKey: { _ in nil },
+      embedding: { _, _ in tag }, dismissal: { _ in nil }, keyName: { _ in nil })
+  }
+
+  /// An optional child: presented (its dismissal is the parent's `.dismiss`) or not.
+  @usableFromInline
+  static func optional(
+    _ path: KeyPath<Parent, Child?>, embed: @escaping @Sendable (Child.Action) -> Parent.Action,
+    dismissal: Parent.Action?
+  ) -> ModelPlace where Key == Void {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    return ModelPlace(
+      path: path, entries: { .optional($0, path) }, find: { parent, _ in parent[keyPath: path] },
+      all: { parent in parent[keyPath: path].map { [((), $0)] } ?? [] }, key: { _ in () },
+      effectKey: { _ in nil }, embedding: { _, _ in embed }, dismissal: { _ in dismissal },
+      keyName: { _ in "\(Child.self) (presented in \(Parent.self))" })
+  }
+
+  /// The children of a collection, each found by its identifier.
+  @usableFromInline
+  static func collection<Children: Collection>(
+    _ path: KeyPath<Parent, Children>,
+    tag: @escaping @Sendable (Child.ID, Child.Action) -> Parent.Action
+  ) -> ModelPlace where Children.Element == Child, Child: Identifiable, Key == Child.ID {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    return ModelPlace(
+      path: path, entries: { .collection($0, path) },
+      find: { parent, id in parent[keyPath: path].first { $0.id == id } },
+      all: { parent in parent[keyPath: path].map { ($0.id, $0) } },
+      key: { $0.key?.base as? Child.ID }, effectKey: { AnyHashable($0) },
+      embedding: { _, id in { tag(id, $0) } }, dismissal: { _ in nil },
+      keyName: { "\(Child.self)[\(String(reflecting: $0))]" })
+  }
+
+  /// The screens of a stack of one kind; a screen's dismissal is the parent's `.popFrom(id:)`.
+  @usableFromInline
+  static func stack(
+    _ path: KeyPath<Parent, ModelStack<Child>>,
+    tag: @escaping @Sendable (StackAction<Child.Action>) -> Parent.Action
+  ) -> ModelPlace where Key == StackElementID {
+    nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
+    return ModelPlace(
+      path: path, entries: { .stack($0, path) },
+      find: { parent, id in parent[keyPath: path][id: id] },
+      all: { parent in parent[keyPath: path].screensWithIDs },
+      key: { $0.key?.base as? StackElementID }, effectKey: { AnyHashable($0) },
+      embedding: { _, id in { tag(.element(id: id, action: $0)) } },
+      dismissal: { tag(.popFrom(id: $0)) },
+      keyName: { "\(Child.self)[\(String(reflecting: $0))]" })
   }
 }
 
@@ -118,7 +231,7 @@ public final class ModelRoute<Parent: ArborealModel, Child: ArborealModel, Key, 
 /// made of (``subscript(case:)``).
 ///
 /// Invariant (why `@unchecked Sendable` holds): as ``InputRoute``'s.
-public final class CasesRoute<Parent: ArborealModel, Cases: ModelCases, Key, Input>:
+public final class CasesRoute<Parent: ArborealModel, Cases: ModelCases, Key: Sendable, Input>:
   InputRoute<Parent, Input>, @unchecked Sendable
 {
   /// The value with `key` now, or nil.
@@ -168,19 +281,21 @@ public final class CasesRoute<Parent: ArborealModel, Cases: ModelCases, Key, Inp
     -> ModelRoute<Parent, Child, Key, Input>
   {
     let (find, all, embedCases) = (self.find, self.all, self.embed)
-    return ModelRoute(
-      following: self, forward: forward,
-      find: { find($0, $1)?[case: embed] },
+    let place = ModelPlace<Parent, Child, Key>(
+      path: path, entries: entries, find: { find($0, $1)?[case: embed] },
       all: { parent in
         all(parent).compactMap { entry in entry.value[case: embed].map { (entry.key, $0) } }
       },
+      // Entered, listed and forwarded through the enumeration's route, never through this.
+      key: { _ in nil }, effectKey: effectKey,
       embedding: { parent, key in
         guard let value = find(parent, key), value[case: embed] != nil,
           let embedChild = Cases.embedding(actionsOf: Child.self, heldIn: value)
         else { return nil }
         return { embedCases(key, embedChild($0)) }
       },
-      effectKey: effectKey, keyName: keyName)
+      dismissal: { _ in nil }, keyName: keyName)
+    return ModelRoute(following: self, place: place, forward: forward)
   }
 }
 
@@ -557,12 +672,12 @@ extension ArborealStore {
   public func viewStore<Child: ArborealModel, Input>(
     _ route: ModelRoute<Model, Child, Held, Input>
   ) -> ViewStore<Child> {
-    let find = route.find
+    let find = route.place.find
     #if DEBUG
       RouteDeclarations.check(route, in: state)
     #endif
     // A held child is always there, and its actions always embed.
-    let embed = route.embedding(state, Held()).unsafelyUnwrapped
+    let embed = route.place.embedding(state, Held()).unsafelyUnwrapped
     // The forwarding closure is made here, inlined in the caller's module, so that it calls
     // this store's `send` specialised for its model rather than through the protocol.
     return makeViewStore(
@@ -615,15 +730,16 @@ extension ArborealStore {
     #if DEBUG
       RouteDeclarations.check(route, in: model)
     #endif
-    guard let child = route.find(model, id), let embed = route.embedding(model, id) else {
+    guard let child = route.place.find(model, id), let embed = route.place.embedding(model, id)
+    else {
       return nil
     }
-    let find = route.find
+    let find = route.place.find
     return ViewStore(
       child: child,
       resolve: { self.presentState.flatMap { find($0, id) } },
       isParentPresent: { self.isPresent },
-      keyName: route.keyName(id),
+      keyName: route.place.keyName(id),
       parentType: Model.self,
       forward: { action in self.send(embed(action)) })
   }
@@ -646,16 +762,16 @@ extension ArborealStore {
     #if DEBUG
       RouteDeclarations.check(route, in: model)
     #endif
-    let find = route.find
+    let find = route.place.find
     // Each made with its child in hand: finding each by its key would be O(n²).
-    return route.all(model).compactMap { entry in
+    return route.place.all(model).compactMap { entry in
       let key = entry.key
-      guard let embed = route.embedding(model, key) else { return nil }
+      guard let embed = route.place.embedding(model, key) else { return nil }
       return ViewStore(
         child: entry.child,
         resolve: { self.presentState.flatMap { find($0, key) } },
         isParentPresent: { self.isPresent },
-        keyName: route.keyName(key),
+        keyName: route.place.keyName(key),
         parentType: Model.self,
         forward: { action in self.send(embed(action)) })
     }
@@ -685,8 +801,8 @@ extension ArborealModel {
   public func cancel<Child: ArborealModel, Key, Input>(
     _ route: ModelRoute<Self, Child, Key, Input>
   ) -> Fx<Action> {
-    let effectKey = route.effectKey
-    let ids = route.all(self).map { entry in
+    let effectKey = route.place.effectKey
+    let ids = route.place.all(self).map { entry in
       CancelID(
         member: EffectScope(Child.Action.self, instance: entry.child, key: effectKey(entry.key)))
     }
@@ -709,8 +825,8 @@ extension ArborealModel {
   public func cancel<Child: ArborealModel, Key, Input>(
     _ route: ModelRoute<Self, Child, Key, Input>, id: Key
   ) -> Fx<Action> {
-    guard let child = route.find(self, id) else { return .none }
-    let membership = EffectScope(Child.Action.self, instance: child, key: route.effectKey(id))
+    guard let child = route.place.find(self, id) else { return .none }
+    let membership = EffectScope(Child.Action.self, instance: child, key: route.place.effectKey(id))
     return Fx(effects: [.cancel(CancelID(member: membership))])
   }
 }

@@ -109,14 +109,13 @@ public struct Subscription<Action: Sendable>: @unchecked Sendable {
   public func tag<Parent: Sendable>(
     key: some Hashable & Sendable, _ transform: @escaping @Sendable (Action) -> Parent
   ) -> Subscription<Parent> {
-    tagged(transform, scope: EffectScope(Action.self, key: key), alsoMember: nil, link: nil)
+    tagged(transform, scope: EffectScope(Action.self, key: key), link: nil)
   }
 
   /// The same subscription as the parent of the child `scope` sees it (see `FxEntry.tag`):
   /// how `forward` hands a subscribing child's subscriptions up.
   func tagged<Parent: Sendable>(
-    _ transform: @escaping @Sendable (Action) -> Parent, scope: EffectScope,
-    alsoMember: CancelID?, link: ChildLink?
+    _ transform: @escaping @Sendable (Action) -> Parent, scope: EffectScope, link: ChildLink?
   ) -> Subscription<Parent> {
     let fx = self.fx
     return Subscription<Parent>(
@@ -124,7 +123,7 @@ public struct Subscription<Action: Sendable>: @unchecked Sendable {
       fx: {
         Fx<Parent>(
           effects: fx().effects.map {
-            $0.tag(transform, scope: scope, alsoMember: alsoMember, link: link)
+            $0.tag(transform, scope: scope, link: link)
           })
       })
   }

@@ -155,7 +155,7 @@ final class Board: ArborealModel {
       jobs.removeAll { $0.id == id }
       return fx
     case .cancelJob(let id):
-      return .cancel(child: Job.self, key: id)
+      return cancel(Self.jobs, id: id)
     case .reverse:
       jobs.reverse()
       return .none

@@ -94,9 +94,9 @@ final class UploadList: ArborealModel {
       rows.removeAll { $0.id == id }
       return .none
     case .cancelRow(let id):
-      return .cancel(child: UploadRow.self, key: id)
+      return cancel(Self.rows, id: id)
     case .cancelFeatured:
-      return .cancel(child: UploadRow.self)
+      return cancel(Self.featured)
     case .cancelParentUpload:
       return .cancel(id: UploadRow.UploadID())
     }
