@@ -19,6 +19,7 @@ func opaque<T>(_ value: T) -> T { value }
 let arguments = CommandLine.arguments
 let everyScenario = scenarios.merging(movedScenarios) { first, _ in first }
   .merging(shapeScenarios) { first, _ in first }
+  .merging(childScenarios) { first, _ in first }
 let names = everyScenario.keys.sorted().joined(separator: ", ")
 guard arguments.count >= 2, let run = everyScenario[arguments[1]] else {
   fatalError("usage: TrackingProfile <scenario> [count]; scenarios: \(names)")

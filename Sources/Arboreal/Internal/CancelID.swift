@@ -64,7 +64,8 @@ struct CancelID: Hashable, @unchecked Sendable {
 ///
 /// Invariant (why `@unchecked Sendable` holds): `key` is only ever made from a `Sendable`
 /// value (`forward` and subscriptions take `some Hashable & Sendable` keys or key
-/// paths, which are immutable), and `ObjectIdentifier` is a plain value.
+/// paths, which are immutable), `ObjectIdentifier` is a plain value, and `actionType` is a
+/// metatype, immutable and only named.
 ///
 /// An instance scope names a model by its `ObjectIdentifier`, which the runtime may reuse once
 /// the model is freed. It cannot be mistaken for a later model: the store's lifetime records
@@ -73,8 +74,9 @@ struct CancelID: Hashable, @unchecked Sendable {
 struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// The child's action type.
   let action: ObjectIdentifier
-  /// Its name, for messages; not part of the identity.
-  let actionName: String
+  /// The type itself, named only in messages (naming it on every forward would cost more than
+  /// the rest of the scope); not part of the identity.
+  let actionType: Any.Type
   /// The child's key among its siblings, or nil for a child held without one.
   let key: AnyHashable?
   /// The child model itself, for a child forwarded to with `forward`; nil for a kind of child.
@@ -83,7 +85,7 @@ struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// The scope of the children of a type held without a key.
   init<Action>(_ action: Action.Type) {
     self.action = ObjectIdentifier(action)
-    self.actionName = String(reflecting: action)
+    self.actionType = action
     self.key = nil
     self.instance = nil
   }
@@ -91,7 +93,7 @@ struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// The scope of the child with `key`.
   init<Action>(_ action: Action.Type, key: some Hashable & Sendable) {
     self.action = ObjectIdentifier(action)
-    self.actionName = String(reflecting: action)
+    self.actionType = action
     self.key = AnyHashable(key)
     self.instance = nil
   }
@@ -99,7 +101,7 @@ struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// The scope of one child model instance, forwarded to with `forward`.
   init<Action>(_ action: Action.Type, instance: AnyObject, key: AnyHashable?) {
     self.action = ObjectIdentifier(action)
-    self.actionName = String(reflecting: action)
+    self.actionType = action
     self.key = key
     self.instance = ObjectIdentifier(instance)
   }
@@ -115,7 +117,8 @@ struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
   }
 
   var description: String {
-    guard let key else { return actionName }
-    return "\(actionName)[\(String(reflecting: key.base))]"
+    let name = String(reflecting: actionType)
+    guard let key else { return name }
+    return "\(name)[\(String(reflecting: key.base))]"
   }
 }

@@ -9,13 +9,39 @@ extension ArborealModel {
   /// Inlined into each route's `forward`, so that a child update returning `Fx.none` (the
   /// common case) costs what calling it costs: no closure, no identifier, no generic
   /// metadata. A child that returned effects or subscribes goes on out of line.
+  ///
+  /// `route` is the route itself, handed to its closure rather than captured by it: a closure
+  /// whose captures are all constants (the key path literal, the tag, the services' function)
+  /// is specialised with them folded in, and one object among them would stop that, and read
+  /// the key path through the runtime. Its `ModelPlace` is read from it out of line.
   @inlinable @inline(__always)
-  func deliver<Child: ArborealModel, Key>(
+  func deliver<Child: ArborealModel, Key: Sendable>(
     _ action: Child.Action, to child: Child?, key: Key, environment: Child.Environment,
-    at place: ModelPlace<Self, Child, Key>
+    at route: ChildRoute<Self>
   ) -> Fx<Action> {
-    guard let child else { return dropForwarded(action, at: place, key: key) }
+    guard let child else { return dropForwarded(action, of: Child.self, key: key, at: route) }
     guard let fx = childEffects(of: child, action, environment) else { return Fx(storage: nil) }
+    return forwarded(fx, of: child, key: key, environment: environment, at: route)
+  }
+
+  /// `deliver(_:to:key:environment:at:)` for a child that is always there.
+  @inlinable @inline(__always)
+  func deliver<Child: ArborealModel, Key: Sendable>(
+    _ action: Child.Action, toHeld child: Child, key: Key, environment: Child.Environment,
+    at route: ChildRoute<Self>
+  ) -> Fx<Action> {
+    guard let fx = childEffects(of: child, action, environment) else { return Fx(storage: nil) }
+    return forwarded(fx, of: child, key: key, environment: environment, at: route)
+  }
+
+  /// `forwarded(_:of:key:environment:at:)` with the place read from its route.
+  @usableFromInline
+  func forwarded<Child: ArborealModel, Key: Sendable>(
+    _ fx: Fx<Child.Action>, of child: Child, key: Key, environment: Child.Environment,
+    at route: ChildRoute<Self>
+  ) -> Fx<Action> {
+    let place = unsafeDowncast(
+      route.placeObject.unsafelyUnwrapped, to: ModelPlace<Self, Child, Key>.self)
     return forwarded(fx, of: child, key: key, environment: environment, at: place)
   }
 
@@ -31,7 +57,7 @@ extension ArborealModel {
   /// way of a child that returned effects or subscribes, out of line. Also what a route's
   /// push or present, and the store's following of a route, call.
   @usableFromInline
-  func forwarded<Child: ArborealModel, Key>(
+  func forwarded<Child: ArborealModel, Key: Sendable>(
     _ fx: Fx<Child.Action>, of child: Child, key: Key, environment: Child.Environment,
     at place: ModelPlace<Self, Child, Key>
   ) -> Fx<Action> {
@@ -43,14 +69,13 @@ extension ArborealModel {
     }
   }
 
-  /// Starts the subscriptions of `child`, just put at `key` of `place` (pushed, presented).
+  /// Starts the subscriptions of `child`, just put at `key` of `route` (pushed, presented).
   @usableFromInline
-  func started<Child: ArborealModel, Key>(
-    _ child: Child, key: Key, environment: Child.Environment,
-    at place: ModelPlace<Self, Child, Key>
+  func started<Child: ArborealModel, Key: Sendable>(
+    _ child: Child, key: Key, environment: Child.Environment, at route: ChildRoute<Self>
   ) -> Fx<Action> {
     guard Child.subscribes else { return .none }
-    return forwarded(.none, of: child, key: key, environment: environment, at: place)
+    return forwarded(.none, of: child, key: key, environment: environment, at: route)
   }
 
   /// Pops the screen `id` and those above it, for a `.popFrom(id:)` a stack's `forward`
@@ -86,11 +111,13 @@ extension ArborealModel {
     return Fx(storage: nil)
   }
 
-  /// Drops an action for the child at `key` of `place`, which is not there. Out of line.
+  /// Drops an action for the child at `key` of `route`, which is not there. Out of line.
   @usableFromInline
-  func dropForwarded<Child: ArborealModel, Key>(
-    _ action: Child.Action, at place: ModelPlace<Self, Child, Key>, key: Key
+  func dropForwarded<Child: ArborealModel, Key: Sendable>(
+    _ action: Child.Action, of child: Child.Type, key: Key, at route: ChildRoute<Self>
   ) -> Fx<Action> {
+    let place = unsafeDowncast(
+      route.placeObject.unsafelyUnwrapped, to: ModelPlace<Self, Child, Key>.self)
     dropForwarded(action, child: Child.self, path: place.path, key: place.effectKey(key))
     return Fx.dropped
   }

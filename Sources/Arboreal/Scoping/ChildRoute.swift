@@ -56,6 +56,8 @@ public class ChildRoute<Parent: ArborealModel>: @unchecked Sendable {
   let enter: (ModelMountNode<Parent>, RouteEntry) -> MountNode?
   /// Lists the child of `entry` and its descendants under `place`.
   let list: (Parent, RouteEntry, String, inout [ChildPlace]) -> Void
+  /// The route's `ModelPlace`, for a route to models of one type; nil for any other.
+  @usableFromInline let placeObject: AnyObject?
 
   init(
     path: AnyKeyPath,
@@ -71,10 +73,12 @@ public class ChildRoute<Parent: ArborealModel>: @unchecked Sendable {
     self.entries = entries
     self.enter = enter
     self.list = list
+    self.placeObject = nil
   }
 
-  /// A copy of `route`'s following, for a typed route made over it.
-  init(following route: ChildRoute) {
+  /// A copy of `route`'s following, for a typed route made over it, with its own place.
+  init(following route: ChildRoute, place: AnyObject?) {
+    self.placeObject = place
     self.path = route.path
     self.isFollowed = route.isFollowed
     self.hasFollowedChildren = route.hasFollowedChildren
@@ -146,10 +150,10 @@ extension ChildRoute {
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
   ) -> ModelRoute<Parent, Child, Held, Child.Action> {
     let place = ModelPlace.held(path(), tag: tag)
-    return ModelRoute(place, environment: environment) { parent, action, services in
+    return ModelRoute(place, environment: environment) { parent, action, services, route in
       parent.deliver(
-        action, to: parent[keyPath: path()], key: Held(), environment: environment(services),
-        at: place)
+        action, toHeld: parent[keyPath: path()], key: Held(),
+        environment: environment(services), at: route)
     }
   }
 
@@ -181,10 +185,10 @@ extension ChildRoute {
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
   ) -> ModelRoute<Parent, Child, Void, Child.Action> {
     let place = ModelPlace.optional(path(), embed: tag, dismissal: nil)
-    return ModelRoute(place, environment: environment) { parent, action, services in
+    return ModelRoute(place, environment: environment) { parent, action, services, route in
       parent.deliver(
         action, to: parent[keyPath: path()], key: (), environment: environment(services),
-        at: place)
+        at: route)
     }
   }
 
@@ -222,18 +226,18 @@ extension ChildRoute {
       path(), embed: { tag(.presented($0)) }, dismissal: tag(.dismiss))
     return ModelRoute(
       place, environment: environment,
-      insert: { parent, child, services in
+      insert: { parent, child, services, route in
         parent[keyPath: path()] = child
-        return parent.started(child, key: (), environment: environment(services), at: place)
+        return parent.started(child, key: (), environment: environment(services), at: route)
       }
-    ) { parent, action, services in
+    ) { parent, action, services, route in
       switch action {
       case .dismiss:
         return parent.dismiss(path())
       case .presented(let action):
         return parent.deliver(
           action, to: parent[keyPath: path()], key: (), environment: environment(services),
-          at: place)
+          at: route)
       }
     }
   }
@@ -280,14 +284,14 @@ extension ChildRoute {
     let place = ModelPlace.collection(path(), tag: tag)
     return ModelRoute(
       place, environment: environment,
-      forwardChild: { parent, child, action, services in
+      forwardChild: { parent, child, action, services, route in
         parent.deliver(
-          action, to: child, key: child.id, environment: environment(services), at: place)
+          action, to: child, key: child.id, environment: environment(services), at: route)
       }
-    ) { parent, input, services in
+    ) { parent, input, services, route in
       parent.deliver(
         input.1, to: parent[keyPath: path()].first { $0.id == input.0 }, key: input.0,
-        environment: environment(services), at: place)
+        environment: environment(services), at: route)
     }
   }
 
@@ -323,18 +327,18 @@ extension ChildRoute {
     let place = ModelPlace.stack(path(), tag: tag)
     return ModelRoute(
       place, environment: environment,
-      insert: { parent, screen, services in
+      insert: { parent, screen, services, route in
         let id = parent[keyPath: path()].push(screen)
-        return parent.started(screen, key: id, environment: environment(services), at: place)
+        return parent.started(screen, key: id, environment: environment(services), at: route)
       }
-    ) { parent, action, services in
+    ) { parent, action, services, route in
       switch action {
       case .popFrom(let id):
         return parent.popForwarded(action, from: id, in: path())
       case .element(let id, let action):
         return parent.deliver(
           action, to: parent[keyPath: path()][id: id], key: id,
-          environment: environment(services), at: place)
+          environment: environment(services), at: route)
       }
     }
   }
@@ -367,7 +371,7 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
     tag: @escaping @Sendable (StackAction<Cases.Action>) -> Parent.Action
   ) -> CasesRoute<Parent, Cases, StackElementID, StackAction<Cases.Action>> {
-    caseStackRoute(path(), environment: environment, tag: tag) { parent, action, services in
+    caseStackRoute(path(), environment: environment, tag: tag) { parent, action, services, route in
       switch action {
       case .popFrom(let id):
         return parent.popForwarded(action, from: id, in: path())
@@ -410,7 +414,8 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
     tag: @escaping @Sendable (PresentationAction<Cases.Action>) -> Parent.Action
   ) -> CasesRoute<Parent, Cases, Void, PresentationAction<Cases.Action>> {
-    destinationRoute(path(), environment: environment, tag: tag) { parent, action, services in
+    destinationRoute(path(), environment: environment, tag: tag) {
+      parent, action, services, route in
       switch action {
       case .dismiss:
         return parent.dismiss(path())
@@ -454,7 +459,7 @@ extension ChildRoute {
       >,
     tag: @escaping @Sendable (PresentationAction<AlertAction>) -> Parent.Action
   ) -> InputRoute<Parent, PresentationAction<AlertAction>> {
-    alertRoute(path()) { parent, action, _ in parent.forwardAlert(action, at: path()) }
+    alertRoute(path()) { parent, action, _, _ in parent.forwardAlert(action, at: path()) }
   }
 
   // MARK: Out of line
@@ -496,7 +501,7 @@ extension ChildRoute {
       embed: { id, action in tag(.element(id: id, action: action)) },
       effectKey: { AnyHashable($0) },
       keyName: { "\(Cases.self)[\(String(reflecting: $0))]" },
-      insert: { parent, screen, services in
+      insert: { parent, screen, services, _ in
         let id = parent[keyPath: path].push(screen)
         return parent.startCase(
           screen, at: .screen(id, of: path, tag: tag), environment: environment(services))
@@ -524,7 +529,7 @@ extension ChildRoute {
       all: { parent in parent[keyPath: path].map { [((), $0)] } ?? [] },
       embed: { _, action in tag(.presented(action)) }, effectKey: { _ in nil },
       keyName: { _ in "\(Cases.self) (presented in \(Parent.self))" },
-      insert: { parent, destination, services in
+      insert: { parent, destination, services, _ in
         parent[keyPath: path] = destination
         return parent.startCase(
           destination, at: .destination(path, tag: tag), environment: environment(services))

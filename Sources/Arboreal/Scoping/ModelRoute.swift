@@ -51,10 +51,11 @@ public class InputRoute<Parent: ArborealModel, Input>: ChildRoute<Parent>, @unch
   @usableFromInline let forward: RouteForward<Parent, Input>
 
   init(
-    following route: ChildRoute<Parent>, forward: @escaping RouteForward<Parent, Input>
+    following route: ChildRoute<Parent>, place: AnyObject? = nil,
+    forward: @escaping RouteForward<Parent, Input>
   ) {
     self.forward = forward
-    super.init(following: route)
+    super.init(following: route, place: place)
   }
 }
 
@@ -64,30 +65,50 @@ public struct Held: Sendable {
   @usableFromInline init() {}
 }
 
+/// A route to values of one type, child models or an enumeration's values: what ``ArborealModel/push(_:on:environment:)``
+/// and ``ArborealModel/present(_:at:environment:)`` take. Every factory of ``ChildRoute`` that
+/// makes one says which, as a ``ModelRoute`` or a ``CasesRoute``; a user never names it.
+///
+/// Invariant (why `@unchecked Sendable` holds): as ``InputRoute``'s.
+public class ValueRoute<Parent: ArborealModel, Value, Key: Sendable, Input>:
+  InputRoute<Parent, Input>, @unchecked Sendable
+{
+  /// Puts a value in the place and starts its model's subscriptions at once: set by the
+  /// route of a stack, of a presented child and of a destination, nil for any other.
+  let insert: ((Parent, Value, Parent.Environment, ChildRoute<Parent>) -> Fx<Parent.Action>)?
+
+  init(
+    following route: ChildRoute<Parent>, place: AnyObject? = nil,
+    forward: @escaping RouteForward<Parent, Input>,
+    insert: ((Parent, Value, Parent.Environment, ChildRoute<Parent>) -> Fx<Parent.Action>)?
+  ) {
+    self.insert = insert
+    super.init(following: route, place: place, forward: forward)
+  }
+}
+
 /// A route to child models of one type: what view stores and cancellations take. See
 /// ``InputRoute`` for the verbs.
 ///
 /// Invariant (why `@unchecked Sendable` holds): as ``InputRoute``'s.
 public final class ModelRoute<Parent: ArborealModel, Child: ArborealModel, Key: Sendable, Input>:
-  InputRoute<Parent, Input>, @unchecked Sendable
+  ValueRoute<Parent, Child, Key, Input>, @unchecked Sendable
 {
   /// Where the children are and how they are reached.
   @usableFromInline let place: ModelPlace<Parent, Child, Key>
   /// Sends an action to a child the parent has in hand, without finding it: set by the route
   /// of a collection (``forward(_:to:child:environment:)``), nil for any other.
-  let forwardChild: ((Parent, Child, Child.Action, Parent.Environment) -> Fx<Parent.Action>)?
-  /// Puts a child in the place and starts its subscriptions at once: set by the route of a
-  /// stack (``ArborealModel/push(_:on:environment:)-(Child,_,_)``) and of a presented child
-  /// (``ArborealModel/present(_:at:environment:)-(Child,_,_)``), nil for any other.
-  let insert: ((Parent, Child, Parent.Environment) -> Fx<Parent.Action>)?
-
+  let forwardChild:
+    ((Parent, Child, Child.Action, Parent.Environment, ChildRoute<Parent>) -> Fx<Parent.Action>)?
   /// A route of a place of its own, which the store follows with the children's `environment`.
   @usableFromInline
   convenience init(
     _ place: ModelPlace<Parent, Child, Key>,
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
-    forwardChild: ((Parent, Child, Child.Action, Parent.Environment) -> Fx<Parent.Action>)? = nil,
-    insert: ((Parent, Child, Parent.Environment) -> Fx<Parent.Action>)? = nil,
+    forwardChild: (
+      (Parent, Child, Child.Action, Parent.Environment, ChildRoute<Parent>) -> Fx<Parent.Action>
+    )? = nil,
+    insert: ((Parent, Child, Parent.Environment, ChildRoute<Parent>) -> Fx<Parent.Action>)? = nil,
     forward: @escaping RouteForward<Parent, Input>
   ) {
     self.init(
@@ -98,13 +119,14 @@ public final class ModelRoute<Parent: ArborealModel, Child: ArborealModel, Key: 
   init(
     following route: ChildRoute<Parent>, place: ModelPlace<Parent, Child, Key>,
     forward: @escaping RouteForward<Parent, Input>,
-    forwardChild: ((Parent, Child, Child.Action, Parent.Environment) -> Fx<Parent.Action>)? = nil,
-    insert: ((Parent, Child, Parent.Environment) -> Fx<Parent.Action>)? = nil
+    forwardChild: (
+      (Parent, Child, Child.Action, Parent.Environment, ChildRoute<Parent>) -> Fx<Parent.Action>
+    )? = nil,
+    insert: ((Parent, Child, Parent.Environment, ChildRoute<Parent>) -> Fx<Parent.Action>)? = nil
   ) {
     self.place = place
     self.forwardChild = forwardChild
-    self.insert = insert
-    super.init(following: route, forward: forward)
+    super.init(following: route, place: place, forward: forward, insert: insert)
   }
 }
 
@@ -232,7 +254,7 @@ final class ModelPlace<Parent: ArborealModel, Child: ArborealModel, Key: Sendabl
 ///
 /// Invariant (why `@unchecked Sendable` holds): as ``InputRoute``'s.
 public final class CasesRoute<Parent: ArborealModel, Cases: ModelCases, Key: Sendable, Input>:
-  InputRoute<Parent, Input>, @unchecked Sendable
+  ValueRoute<Parent, Cases, Key, Input>, @unchecked Sendable
 {
   /// The value with `key` now, or nil.
   let find: (Parent, Key) -> Cases?
@@ -244,10 +266,6 @@ public final class CasesRoute<Parent: ArborealModel, Cases: ModelCases, Key: Sen
   let effectKey: (Key) -> AnyHashable?
   /// The key in a view store's name.
   let keyName: (Key) -> String?
-  /// Puts a value in the place and starts its model's subscriptions at once: set by the route
-  /// of a stack of several kinds and of a destination, nil for any other.
-  let insert: ((Parent, Cases, Parent.Environment) -> Fx<Parent.Action>)?
-
   init(
     following route: ChildRoute<Parent>,
     forward: @escaping RouteForward<Parent, Input>,
@@ -256,15 +274,14 @@ public final class CasesRoute<Parent: ArborealModel, Cases: ModelCases, Key: Sen
     embed: @escaping @Sendable (Key, Cases.Action) -> Parent.Action,
     effectKey: @escaping (Key) -> AnyHashable?,
     keyName: @escaping (Key) -> String?,
-    insert: ((Parent, Cases, Parent.Environment) -> Fx<Parent.Action>)? = nil
+    insert: ((Parent, Cases, Parent.Environment, ChildRoute<Parent>) -> Fx<Parent.Action>)? = nil
   ) {
     self.find = find
     self.all = all
     self.embed = embed
     self.effectKey = effectKey
     self.keyName = keyName
-    self.insert = insert
-    super.init(following: route, forward: forward)
+    super.init(following: route, forward: forward, insert: insert)
   }
 
   /// The route to the model one case holds, within this route: what view stores and
@@ -304,7 +321,7 @@ public final class CasesRoute<Parent: ArborealModel, Cases: ModelCases, Key: Sen
 /// the route (the factories are inlinable), so that it is specialised for its models.
 @usableFromInline
 typealias RouteForward<Parent: ArborealModel, Input> =
-  (Parent, Input, Parent.Environment) -> Fx<Parent.Action>
+  (Parent, Input, Parent.Environment, ChildRoute<Parent>) -> Fx<Parent.Action>
 
 // MARK: - Forward
 
@@ -338,7 +355,7 @@ extension ArborealModel {
   public func forward<Input>(
     _ input: Input, to route: InputRoute<Self, Input>, environment: Environment
   ) -> Fx<Action> {
-    let fx = route.forward(self, input, environment)
+    let fx = route.forward(self, input, environment, route)
     #if DEBUG
       RouteDeclarations.check(route, in: self)
     #endif
@@ -365,7 +382,7 @@ extension ArborealModel {
     _ action: Child.Action, to route: ModelRoute<Self, Child, Key, (Key, Child.Action)>,
     id: Key, environment: Environment
   ) -> Fx<Action> {
-    let fx = route.forward(self, (id, action), environment)
+    let fx = route.forward(self, (id, action), environment, route)
     #if DEBUG
       RouteDeclarations.check(route, in: self)
     #endif
@@ -400,7 +417,7 @@ extension ArborealModel {
     guard let forwardChild = route.forwardChild else {
       preconditionFailure("a route of a collection without its forward to a child in hand")
     }
-    let fx = forwardChild(self, child, action, environment)
+    let fx = forwardChild(self, child, action, environment, route)
     #if DEBUG
       RouteDeclarations.check(route, in: self)
     #endif
@@ -411,13 +428,14 @@ extension ArborealModel {
 // MARK: - Push and present
 
 extension ArborealModel {
-  /// Pushes a screen on the stack `route` reaches and starts its subscriptions at once, when it
-  /// is a ``SubscribingModel``: a timer screen that runs from the start ticks without being
-  /// sent an action first.
+  /// Pushes a screen on the stack `route` reaches and starts its subscriptions at once, when its
+  /// model is a ``SubscribingModel``: a timer screen that runs from the start ticks without
+  /// being sent an action first.
   ///
   /// ```swift
   /// case .recordTapped:
   ///   return push(Recorder(), on: Self.path, environment: environment)
+  ///   // a stack of several kinds: push(.record(Recorder()), on: Self.path, environment: …)
   /// ```
   ///
   /// The same as `path.push(screen)` for any other screen. A screen pushed with
@@ -426,94 +444,46 @@ extension ArborealModel {
   /// forwarded to it.
   ///
   /// - Parameters:
-  ///   - screen: The screen.
+  ///   - screen: The screen: a model, or a value of the stack's enumeration of screens.
   ///   - route: The stack's route, declared once (`static let path = ChildRoute.stack(…)`).
   ///   - environment: This model's services; the route makes the screen's.
   /// - Returns: The screen's subscriptions, tagged; ``Fx/none`` for a screen without any.
-  public func push<Child: ArborealModel>(
-    _ screen: Child, on route: ModelRoute<Self, Child, StackElementID, StackAction<Child.Action>>,
+  public func push<Screen, ScreenAction>(
+    _ screen: Screen,
+    on route: ValueRoute<Self, Screen, StackElementID, StackAction<ScreenAction>>,
     environment: Environment
   ) -> Fx<Action> {
     // Only `ChildRoute.stack` makes a route of this type, and it always sets the closure.
-    guard let insert = route.insert else {
-      preconditionFailure("a route of a stack without its push")
-    }
-    return insert(self, screen, environment)
+    guard let insert = route.insert else { preconditionFailure("a stack's route without its push") }
+    return insert(self, screen, environment, route)
   }
 
-  /// Pushes a screen of one of several kinds on the stack `route` reaches and starts its
-  /// model's subscriptions at once, when it is a ``SubscribingModel``.
-  ///
-  /// ```swift
-  /// case .recordTapped:
-  ///   return push(.record(Recorder()), on: Self.path, environment: environment)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - screen: The screen.
-  ///   - route: The stack's route, declared once (`static let path = ChildRoute.stack(…)`).
-  ///   - environment: This model's services; the route makes the screens'.
-  /// - Returns: The screen's subscriptions, tagged; ``Fx/none`` for a screen without any.
-  public func push<Cases: ModelCases>(
-    _ screen: Cases, on route: CasesRoute<Self, Cases, StackElementID, StackAction<Cases.Action>>,
-    environment: Environment
-  ) -> Fx<Action> {
-    guard let insert = route.insert else {
-      preconditionFailure("a route of a stack without its push")
-    }
-    return insert(self, screen, environment)
-  }
-
-  /// Presents a child at the place `route` reaches and starts its subscriptions at once, when
-  /// it is a ``SubscribingModel``.
+  /// Presents a child or a destination at the place `route` reaches and starts its model's
+  /// subscriptions at once, when it is a ``SubscribingModel``.
   ///
   /// ```swift
   /// case .recordTapped:
   ///   return present(Recorder(), at: Self.recorder, environment: environment)
+  ///   // an enumeration of destinations: present(.record(Recorder()), at: Self.destination, …)
   /// ```
   ///
-  /// The same as assigning the child for any other model. A child assigned directly has its
+  /// The same as assigning it for any other model. One assigned directly has its
   /// subscriptions started after the action when the property is one of this model's
   /// ``ArborealModel/routes``, and otherwise only after the first action forwarded to it.
   ///
   /// - Parameters:
-  ///   - child: The child.
-  ///   - route: The presented child's route, declared once (`ChildRoute.child(…)` over an
-  ///     optional property whose `tag` takes a ``PresentationAction``).
+  ///   - value: The child, or the destination.
+  ///   - route: The route, declared once: `ChildRoute.child(…)` over an optional property
+  ///     whose `tag` takes a ``PresentationAction``, or `ChildRoute.destination(…)`.
   ///   - environment: This model's services; the route makes the child's.
-  /// - Returns: The child's subscriptions, tagged; ``Fx/none`` for a child without any.
-  public func present<Child: ArborealModel>(
-    _ child: Child, at route: ModelRoute<Self, Child, Void, PresentationAction<Child.Action>>,
-    environment: Environment
-  ) -> Fx<Action> {
-    guard let insert = route.insert else {
-      preconditionFailure("a route of a presented child without its present")
-    }
-    return insert(self, child, environment)
-  }
-
-  /// Presents one case of an enumeration of destinations at the place `route` reaches and
-  /// starts its model's subscriptions at once, when it is a ``SubscribingModel``.
-  ///
-  /// ```swift
-  /// case .recordTapped:
-  ///   return present(.record(Recorder()), at: Self.destination, environment: environment)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - destination: The destination.
-  ///   - route: The destination's route, declared once (`ChildRoute.destination(…)`).
-  ///   - environment: This model's services; the route makes the destination's.
   /// - Returns: The model's subscriptions, tagged; ``Fx/none`` for a model without any.
-  public func present<Cases: ModelCases>(
-    _ destination: Cases,
-    at route: CasesRoute<Self, Cases, Void, PresentationAction<Cases.Action>>,
+  public func present<Value, ValueAction>(
+    _ value: Value, at route: ValueRoute<Self, Value, Void, PresentationAction<ValueAction>>,
     environment: Environment
   ) -> Fx<Action> {
-    guard let insert = route.insert else {
-      preconditionFailure("a route of a destination without its present")
-    }
-    return insert(self, destination, environment)
+    // Only the factories of presentations make a route of this type, and they set the closure.
+    guard let insert = route.insert else { preconditionFailure("a presentation without present") }
+    return insert(self, value, environment, route)
   }
 }
 

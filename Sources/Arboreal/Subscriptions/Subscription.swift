@@ -94,8 +94,8 @@ public struct Subscription<Action: Sendable>: @unchecked Sendable {
   /// key, not by the child instance, and had to repeat the child's rules. Make the child a
   /// ``SubscribingModel`` instead: every `forward` evaluates its subscriptions after each of
   /// its actions and ends them when it leaves the state, and
-  /// ``ArborealModel/present(_:at:environment:)-(Child,_,_)`` and
-  /// ``ArborealModel/push(_:on:environment:)-(Child,_,_)`` start them as soon as it appears.
+  /// ``ArborealModel/present(_:at:environment:)`` and
+  /// ``ArborealModel/push(_:on:environment:)`` start them as soon as it appears.
   ///
   /// - Parameters:
   ///   - key: The child's identity among its siblings.
