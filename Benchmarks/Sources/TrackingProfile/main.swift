@@ -20,6 +20,7 @@ let arguments = CommandLine.arguments
 let everyScenario = scenarios.merging(movedScenarios) { first, _ in first }
   .merging(shapeScenarios) { first, _ in first }
   .merging(childScenarios) { first, _ in first }
+  .merging(taggedChildScenarios) { first, _ in first }
 let names = everyScenario.keys.sorted().joined(separator: ", ")
 guard arguments.count >= 2, let run = everyScenario[arguments[1]] else {
   fatalError("usage: TrackingProfile <scenario> [count]; scenarios: \(names)")

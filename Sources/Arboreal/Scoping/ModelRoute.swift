@@ -527,68 +527,6 @@ extension ArborealModel {
   ) -> Fx<Action> {
     fatalError("unavailable")
   }
-
-  /// No longer available: `forward` with a collection's key path, an identifier and a tag.
-  @available(
-    *, unavailable,
-    message:
-      "forward takes a route: declare it once (`static let rows = ChildRoute.children(\\Parent.rows, tag: Action.row)`) and write `forward(action, to: Self.rows, id: id, environment: environment)`"
-  )
-  public func forward<Value, ID>(
-    _ action: some Any, to path: KeyPath<Self, Value>, id: ID, environment: some Any,
-    tag: Any
-  ) -> Fx<Action> {
-    fatalError("unavailable")
-  }
-
-  /// No longer available: `forward` to a child in hand, with a collection's key path and a tag.
-  @available(
-    *, unavailable,
-    message:
-      "forward takes a route: declare it once (`static let rows = ChildRoute.children(\\Parent.rows, tag: Action.row)`) and write `forward(action, to: Self.rows, child: row, environment: environment)`"
-  )
-  public func forward<Value, Element>(
-    _ action: some Any, to child: Element, in path: KeyPath<Self, Value>, environment: some Any,
-    tag: Any
-  ) -> Fx<Action> {
-    fatalError("unavailable")
-  }
-
-  /// No longer available: `push` with a stack's key path and a tag.
-  @available(
-    *, unavailable,
-    message:
-      "push takes the stack's route: declare it once (`static let path = ChildRoute.stack(\\Parent.path, tag: Action.path)`) and write `push(screen, on: Self.path, environment: environment)`"
-  )
-  public func push<Value, Tag>(
-    _ screen: some Any, on path: KeyPath<Self, Value>, environment: some Any, tag: Tag
-  ) -> Fx<Action> {
-    fatalError("unavailable")
-  }
-
-  /// No longer available: `present` with a key path and a tag.
-  @available(
-    *, unavailable,
-    message:
-      "present takes the child's route: declare it once (`static let sheet = ChildRoute.child(\\Parent.sheet, tag: Action.sheet)`; `.destination` for an enumeration) and write `present(child, at: Self.sheet, environment: environment)`"
-  )
-  public func present<Value, Tag>(
-    _ child: some Any, at path: KeyPath<Self, Value>, environment: some Any, tag: Tag
-  ) -> Fx<Action> {
-    fatalError("unavailable")
-  }
-
-  /// No longer available: `forward` with a stack's key path and a tag.
-  @available(
-    *, unavailable,
-    message:
-      "forward takes a route: declare it once (`static let path = ChildRoute.stack(\\Parent.path, tag: Action.path)`) and write `forward(action, to: Self.path, environment: environment)`"
-  )
-  public func forward<Value, Tag>(
-    _ action: some Any, in path: KeyPath<Self, Value>, environment: some Any, tag: Tag
-  ) -> Fx<Action> {
-    fatalError("unavailable")
-  }
 }
 
 /// The routes `forward` was given that their model's `routes` does not list, reported once
