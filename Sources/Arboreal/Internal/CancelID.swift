@@ -11,50 +11,56 @@
 /// itself `Sendable` (the initialisers take `some Hashable & Sendable` or an ``EffectScope``,
 /// which is `Sendable`), and `AnyHashable` adds no shared mutable state of its own.
 struct CancelID: Hashable, @unchecked Sendable {
-  let base: AnyHashable
+  /// A user's value, or the membership of a child (a case of its own, so that no user value can
+  /// equal it, and compared without `AnyHashable`'s dynamic casts: ending a child's effects
+  /// looks its membership up in the effect table once per effect, and a boxed comparison cost
+  /// thousands of instructions there).
+  private enum Base: Hashable {
+    case value(AnyHashable)
+    case membership(EffectScope)
+  }
+
+  private let base: Base
   /// The children, outermost first, between the store's model and the model that made the
   /// identifier: empty for the root model's own identifiers.
   private(set) var scope: [EffectScope] = []
-  /// Whether this is the membership of one model instance (`ChildLink.membership`): unique in
-  /// the whole state, so it is never scoped, and the store's lifetime records find it at any
-  /// depth (a grandchild replaced while its parent stays).
-  private let isInstanceMembership: Bool
 
   init(_ value: some Hashable & Sendable) {
-    base = AnyHashable(value)
-    isInstanceMembership = false
+    base = .value(AnyHashable(value))
   }
 
   /// The identifier every effect a parent tags for `child` carries, in the parent's scope:
   /// cancelling it cancels all of that child's effects (and its descendants').
   init(member child: EffectScope) {
-    base = AnyHashable(Membership(child: child))
-    isInstanceMembership = child.instance != nil
+    base = .membership(child)
   }
 
-  /// The same identifier, seen from the parent that tagged it for `child`; an instance's
-  /// membership unchanged.
+  /// The same identifier, seen from the parent that tagged it for `child`. The membership of
+  /// an instance is unchanged: it is unique in the whole state, so it is never scoped, and the
+  /// store's lifetime records find it at any depth (a grandchild replaced while its parent
+  /// stays).
   func scoped(in child: EffectScope) -> CancelID {
-    if isInstanceMembership { return self }
+    if case .membership(let member) = base, member.instance != nil { return self }
     var copy = self
     copy.scope.insert(child, at: 0)
     return copy
   }
 
   /// Whether this is the membership identifier of a child.
-  var isMembership: Bool { base.base is Membership }
+  var isMembership: Bool {
+    if case .membership = base { true } else { false }
+  }
 
   /// What describes the identifier in a failure message: its value, and the children it is
   /// scoped to.
   var debugDescription: String {
-    let value = String(reflecting: base.base)
+    let value =
+      switch base {
+      case .value(let value): String(reflecting: value.base)
+      case .membership(let child): "membership of \(child)"
+      }
     if scope.isEmpty { return value }
     return "\(value) in \(scope.map(\.description).joined(separator: " › "))"
-  }
-
-  /// The base of a membership identifier; a type of its own, so no user value can equal it.
-  private struct Membership: Hashable, Sendable {
-    let child: EffectScope
   }
 }
 
@@ -107,7 +113,8 @@ struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
   }
 
   static func == (lhs: EffectScope, rhs: EffectScope) -> Bool {
-    lhs.action == rhs.action && lhs.key == rhs.key && lhs.instance == rhs.instance
+    // The instance first: it tells siblings apart without comparing their boxed keys.
+    lhs.instance == rhs.instance && lhs.action == rhs.action && lhs.key == rhs.key
   }
 
   func hash(into hasher: inout Hasher) {

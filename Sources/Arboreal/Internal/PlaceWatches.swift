@@ -37,6 +37,7 @@ struct PlaceReading {
 // both call, so that the two cannot disagree.
 extension [RouteEntry] {
   /// The child a parent always holds.
+  @inlinable
   static func held<Parent, Child: AnyObject>(
     _ parent: Parent, _ path: KeyPath<Parent, Child>
   ) -> Self {
@@ -44,6 +45,7 @@ extension [RouteEntry] {
   }
 
   /// An optional or presented child, when it is there.
+  @inlinable
   static func optional<Parent, Child: AnyObject>(
     _ parent: Parent, _ path: KeyPath<Parent, Child?>
   ) -> Self {
@@ -53,6 +55,7 @@ extension [RouteEntry] {
   /// The children of a collection, keyed by their identifiers.
   ///
   /// - Complexity: O(*n*) for *n* children.
+  @inlinable
   static func collection<Parent, Children: Collection>(
     _ parent: Parent, _ path: KeyPath<Parent, Children>
   ) -> Self where Children.Element: AnyObject & Identifiable {
@@ -62,10 +65,17 @@ extension [RouteEntry] {
   /// The screens of a stack of one kind, keyed by their element identifiers.
   ///
   /// - Complexity: O(*n*) for *n* screens.
+  @inlinable
   static func stack<Parent, Screen: ArborealModel>(
     _ parent: Parent, _ path: KeyPath<Parent, ModelStack<Screen>>
   ) -> Self {
-    parent[keyPath: path].screensWithIDs.map { RouteEntry(object: $1, key: AnyHashable($0)) }
+    let stack = parent[keyPath: path]
+    var entries: [RouteEntry] = []
+    entries.reserveCapacity(stack.count)
+    for position in stack.indices {
+      entries.append(RouteEntry(object: stack[position], key: AnyHashable(stack.id(at: position))))
+    }
+    return entries
   }
 
   /// The models the screens of a stack of several kinds hold, keyed by their element
@@ -76,9 +86,10 @@ extension [RouteEntry] {
     _ parent: Parent, _ path: KeyPath<Parent, ModelStack<Cases>>
   ) -> Self {
     var entries: [RouteEntry] = []
-    for (id, screen) in parent[keyPath: path].screensWithIDs {
-      if let object = screen.heldObject {
-        entries.append(RouteEntry(object: object, key: AnyHashable(id)))
+    let stack = parent[keyPath: path]
+    for position in stack.indices {
+      if let object = stack[position].heldObject {
+        entries.append(RouteEntry(object: object, key: AnyHashable(stack.id(at: position))))
       }
     }
     return entries

@@ -104,9 +104,16 @@ public struct ChildPlace: CustomStringConvertible {
 
 /// One child a route holds: its identity, its key (a collection's identifier, a stack's
 /// element identifier) and, in an enumeration, its case.
+@usableFromInline
 struct RouteEntry {
-  let object: AnyObject
-  let key: AnyHashable?
+  @usableFromInline let object: AnyObject
+  @usableFromInline let key: AnyHashable?
+
+  @inlinable
+  init(object: AnyObject, key: AnyHashable?) {
+    self.object = object
+    self.key = key
+  }
 
   var id: ObjectIdentifier { ObjectIdentifier(object) }
 
@@ -149,7 +156,7 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
   ) -> ModelRoute<Parent, Child, Held, Child.Action> {
-    let place = ModelPlace.held(path(), tag: tag)
+    let place = ModelPlace.held(path(), entries: { .held($0, path()) }, tag: tag)
     return ModelRoute(place, environment: environment) { parent, action, services, route in
       parent.deliver(
         action, toHeld: parent[keyPath: path()], key: Held(),
@@ -184,7 +191,8 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Child.Environment,
     tag: @escaping @Sendable (Child.Action) -> Parent.Action
   ) -> ModelRoute<Parent, Child, Void, Child.Action> {
-    let place = ModelPlace.optional(path(), embed: tag, dismissal: nil)
+    let place = ModelPlace.optional(
+      path(), entries: { .optional($0, path()) }, embed: tag, dismissal: nil)
     return ModelRoute(place, environment: environment) { parent, action, services, route in
       parent.deliver(
         action, to: parent[keyPath: path()], key: (), environment: environment(services),
@@ -223,7 +231,8 @@ extension ChildRoute {
     tag: @escaping @Sendable (PresentationAction<Child.Action>) -> Parent.Action
   ) -> ModelRoute<Parent, Child, Void, PresentationAction<Child.Action>> {
     let place = ModelPlace.optional(
-      path(), embed: { tag(.presented($0)) }, dismissal: tag(.dismiss))
+      path(), entries: { .optional($0, path()) }, embed: { tag(.presented($0)) },
+      dismissal: tag(.dismiss))
     return ModelRoute(
       place, environment: environment,
       insert: { parent, child, services, route in
@@ -281,7 +290,8 @@ extension ChildRoute {
     Parent, Children.Element, Children.Element.ID, (Children.Element.ID, Children.Element.Action)
   >
   where Children.Element: ArborealModel & Identifiable, Children.Element.ID: Sendable {
-    let place = ModelPlace.collection(path(), tag: tag)
+    let place = ModelPlace.collection(
+      path(), entries: { .collection($0, path()) }, tag: tag)
     return ModelRoute(
       place, environment: environment,
       forwardChild: { parent, child, action, services, route in
@@ -324,7 +334,7 @@ extension ChildRoute {
     environment: @escaping @Sendable (Parent.Environment) -> Element.Environment,
     tag: @escaping @Sendable (StackAction<Element.Action>) -> Parent.Action
   ) -> ModelRoute<Parent, Element, StackElementID, StackAction<Element.Action>> {
-    let place = ModelPlace.stack(path(), tag: tag)
+    let place = ModelPlace.stack(path(), entries: { .stack($0, path()) }, tag: tag)
     return ModelRoute(
       place, environment: environment,
       insert: { parent, screen, services, route in

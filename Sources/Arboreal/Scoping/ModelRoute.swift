@@ -188,14 +188,20 @@ final class ModelPlace<Parent: ArborealModel, Child: ArborealModel, Key: Sendabl
     self.keyName = keyName
   }
 
+  // The builders of each kind, out of line but for `entries`, the reader that the store's watch
+  // of the place calls after every change of it: the factory makes it where the parent is
+  // compiled, specialised, with its key path literal folded (read generically, a stack's was
+  // most of a push and pop).
+
   /// A child always held.
   @usableFromInline
   static func held(
-    _ path: KeyPath<Parent, Child>, tag: @escaping @Sendable (Child.Action) -> Parent.Action
+    _ path: KeyPath<Parent, Child>, entries: @escaping (Parent) -> [RouteEntry],
+    tag: @escaping @Sendable (Child.Action) -> Parent.Action
   ) -> ModelPlace where Key == Held {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     return ModelPlace(
-      path: path, entries: { .held($0, path) }, find: { parent, _ in parent[keyPath: path] },
+      path: path, entries: entries, find: { parent, _ in parent[keyPath: path] },
       all: { [(Held(), $0[keyPath: path])] }, key: { _ in Held() }, effectKey: { _ in nil },
       embedding: { _, _ in tag }, dismissal: { _ in nil }, keyName: { _ in nil })
   }
@@ -203,12 +209,12 @@ final class ModelPlace<Parent: ArborealModel, Child: ArborealModel, Key: Sendabl
   /// An optional child: presented (its dismissal is the parent's `.dismiss`) or not.
   @usableFromInline
   static func optional(
-    _ path: KeyPath<Parent, Child?>, embed: @escaping @Sendable (Child.Action) -> Parent.Action,
-    dismissal: Parent.Action?
+    _ path: KeyPath<Parent, Child?>, entries: @escaping (Parent) -> [RouteEntry],
+    embed: @escaping @Sendable (Child.Action) -> Parent.Action, dismissal: Parent.Action?
   ) -> ModelPlace where Key == Void {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     return ModelPlace(
-      path: path, entries: { .optional($0, path) }, find: { parent, _ in parent[keyPath: path] },
+      path: path, entries: entries, find: { parent, _ in parent[keyPath: path] },
       all: { parent in parent[keyPath: path].map { [((), $0)] } ?? [] }, key: { _ in () },
       effectKey: { _ in nil }, embedding: { _, _ in embed }, dismissal: { _ in dismissal },
       keyName: { _ in "\(Child.self) (presented in \(Parent.self))" })
@@ -217,12 +223,12 @@ final class ModelPlace<Parent: ArborealModel, Child: ArborealModel, Key: Sendabl
   /// The children of a collection, each found by its identifier.
   @usableFromInline
   static func collection<Children: Collection>(
-    _ path: KeyPath<Parent, Children>,
+    _ path: KeyPath<Parent, Children>, entries: @escaping (Parent) -> [RouteEntry],
     tag: @escaping @Sendable (Child.ID, Child.Action) -> Parent.Action
   ) -> ModelPlace where Children.Element == Child, Child: Identifiable, Key == Child.ID {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     return ModelPlace(
-      path: path, entries: { .collection($0, path) },
+      path: path, entries: entries,
       find: { parent, id in parent[keyPath: path].first { $0.id == id } },
       all: { parent in parent[keyPath: path].map { ($0.id, $0) } },
       key: { $0.key?.base as? Child.ID }, effectKey: { AnyHashable($0) },
@@ -233,12 +239,12 @@ final class ModelPlace<Parent: ArborealModel, Child: ArborealModel, Key: Sendabl
   /// The screens of a stack of one kind; a screen's dismissal is the parent's `.popFrom(id:)`.
   @usableFromInline
   static func stack(
-    _ path: KeyPath<Parent, ModelStack<Child>>,
+    _ path: KeyPath<Parent, ModelStack<Child>>, entries: @escaping (Parent) -> [RouteEntry],
     tag: @escaping @Sendable (StackAction<Child.Action>) -> Parent.Action
   ) -> ModelPlace where Key == StackElementID {
     nonisolated(unsafe) let path = path  // Immutable: sharing it cannot race.
     return ModelPlace(
-      path: path, entries: { .stack($0, path) },
+      path: path, entries: entries,
       find: { parent, id in parent[keyPath: path][id: id] },
       all: { parent in parent[keyPath: path].screensWithIDs },
       key: { $0.key?.base as? StackElementID }, effectKey: { AnyHashable($0) },

@@ -271,7 +271,13 @@ extension ModelStack {
   ///
   /// - Complexity: O(*n*) for *n* screens.
   var screensWithIDs: [(StackElementID, Element)] {
-    zip(elementIDs, self).map { ($0, $1) }
+    // A loop, not `zip(…).map`: the store's watch of a stack calls this from code that is not
+    // specialised, where the standard library's generic `zip` looked up its metadata on every
+    // element (most of a push and pop).
+    var screens: [(StackElementID, Element)] = []
+    screens.reserveCapacity(elements.count)
+    for position in elements.indices { screens.append((ids[position], elements[position])) }
+    return screens
   }
 }
 
