@@ -461,6 +461,18 @@ private final class Sheet: ArborealModel {
     #expect(store.watchedPlaceCount == 0)
   }
 
+  @Test func aPlacesWatchGoesWithItsParent() {
+    // A panel's feed works: the lifetime records watch the panel's place of the feed, shared
+    // with the mounts. Popping the panel ends that watch.
+    let store = Store(state: Hub(), environment: Feed.Environment())
+    let before = store.watchedPlaceCount
+    store.send(.set(.pushPanel(withFeed: true)))
+    store.send(.panels(.element(id: 0, action: .feed(.presented(.received("start"))))))
+    #expect(store.watchedPlaceCount == before + 1)
+    store.send(.panels(.popFrom(id: 0)))
+    #expect(store.watchedPlaceCount == before)
+  }
+
   @Test func aModelWithoutRoutesFollowsNothing() {
     let store = Store(state: Feed(), environment: Feed.Environment())
     #expect(store.children.isEmpty)
