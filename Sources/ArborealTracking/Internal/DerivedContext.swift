@@ -87,6 +87,9 @@ final class DerivedContext {
   @exclusivity(unchecked) var disposals: [Unmanaged<DerivedNodeBase>] = []
   /// Whether ``DerivedNodeBase/disposeIteratively(_:)`` runs on this thread.
   @exclusivity(unchecked) var isDisposing = false
+  /// The thread's computations and refreshes on each ``DerivedGraph`` it used (the new
+  /// derived engine's, see `GraphThread`).
+  @exclusivity(unchecked) var graphThreads: [GraphThread] = []
   /// How many notification loops run on this thread (see "Deferred refreshes").
   @exclusivity(unchecked) var batchDepth = 0
   /// The observed derived values to bring up to date when the outermost loop ends.

@@ -23,8 +23,10 @@ import Synchronization
 ///
 /// Held only around short bookkeeping: never around user code, and never while taking
 /// another lock, except an observer's lock while taking a registrar's (see `ObserverCore`).
-/// One exception, documented where it is taken: the new derived engine's graph lock runs the
-/// graph's computations (see `DerivedGraph`).
+/// One exception, documented where it is taken: the new derived engine's graph lock compares
+/// a new result with the stored one (`==`) and relinks a value's input link, which takes an
+/// observer's and registrars' locks (see `DerivedGraph`, "Locking"); its computations run
+/// outside it.
 struct Lock: ~Copyable {
   private let mutex = Mutex(())
 

@@ -158,6 +158,7 @@ final class ObserverCore: @unchecked Sendable {
     var changed = SmallList<TrackingKey>()
     let registrations = register(scope, changed: &changed)
     let fire = withState { state -> TrackingChanges? in
+      state.forgetGone()
       state.registrations = registrations
       if state.phase == .finished {
         state.unregisterAll(self)
@@ -216,6 +217,7 @@ final class ObserverCore: @unchecked Sendable {
   private func settle(_ scope: AccessScope, reruns: Int) -> Next {
     var changed = SmallList<TrackingKey>()
     let settled = withState { state -> Next? in
+      state.forgetGone()
       guard Self.same(state, scope) else {
         state.unregisterAll(self)
         return nil
@@ -226,6 +228,7 @@ final class ObserverCore: @unchecked Sendable {
     if let settled { return settled }
     let registrations = register(scope, changed: &changed)
     return withState { state in
+      state.forgetGone()
       state.registrations = registrations
       return decide(&state, changed: changed, reruns: reruns)
     }
@@ -315,6 +318,7 @@ final class ObserverCore: @unchecked Sendable {
         scope.discard()
         return
       }
+      state.forgetGone()
       if Self.same(state, scope) {
         Self.keepRegistrations(for: scope, changed: &changed)
         return
@@ -353,9 +357,7 @@ final class ObserverCore: @unchecked Sendable {
 
   /// Forgets the registrations with a registrar that is being deinitialised.
   func registrarWillDeinit(_ identity: ObjectIdentifier) {
-    withState { state in
-      state.registrations = state.registrations.removing(identity)
-    }
+    withState { state in state.registrarWillDeinit(identity) }
   }
 
   var isCancelled: Bool { withState { $0.cancelled } }

@@ -19,6 +19,9 @@ struct Registration {
   }
 
   var core: RegistrarCore { unmanagedCore.takeUnretainedValue() }
+
+  /// The registrar's address, read without making a reference (it may be gone).
+  var address: UInt { UInt(bitPattern: unmanagedCore.toOpaque()) }
 }
 
 /// An observer's registrations with registrars.
@@ -109,6 +112,19 @@ struct Registrations {
     }
     guard var registrations = list else { return .none }
     registrations.removeAll { ObjectIdentifier($0.core) == identity }
+    return .many(registrations)
+  }
+
+  /// The registrations without those with the registrars at `addresses`, in one pass.
+  /// Compared by address only: those registrars are gone, and no reference to them is made.
+  ///
+  /// - Complexity: O(*n*), *n* the number of registrations.
+  func removing(addresses: Set<UInt>) -> Registrations {
+    if let core = oneCore {
+      return addresses.contains(UInt(bitPattern: core.toOpaque())) ? .none : self
+    }
+    guard var registrations = list else { return .none }
+    registrations.removeAll { addresses.contains($0.address) }
     return .many(registrations)
   }
 }

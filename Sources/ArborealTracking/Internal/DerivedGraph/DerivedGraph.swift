@@ -9,7 +9,7 @@ import Synchronization
 #endif
 
 /// The new derived engine's graph with its values and its one lock (issue "A new derived
-/// engine", stops 2 to 4): sources and computed values over ``DerivedGraphCore``, safe from
+/// engine", stops 2 to 5): sources and computed values over ``DerivedGraphCore``, safe from
 /// any thread. Its own cells (``GraphSource``, ``GraphComputed``) are what its tests drive;
 /// built with `-DARBOREAL_NEW_DERIVED`, every public `Derived` is a computed row of
 /// ``shared`` (`GraphDerivedNode`), whose tracked properties reach it through an input row
@@ -20,109 +20,115 @@ import Synchronization
 /// - `rows`: the storage of each row (``GraphNode``; `Unmanaged`, retained once by the graph
 ///   while the row lives, so reaching one costs no reference count); nil for a free row. The
 ///   handle a user holds keeps the graph and removes its row when it goes.
-/// - `computing`: the rows whose computations run now, innermost last: what a read links to.
-/// - `reached`: scratch for the watched rows a write reaches.
+/// - Per thread (``GraphThread``, one per thread and graph): the computations running on the
+///   thread, innermost last, with what each read so far (row, generation, version); the
+///   frames of its refreshes (``DerivedGraphCore/Walk``); the watched rows its writes and
+///   computations marked, to refresh and report once its batch ends.
 ///
-/// ## Locking
-/// One lock per graph, taken once per top-level read that must refresh (and per clean read,
-/// for now: publishing values for lock-free clean reads is a later stop), and once per write.
-/// Computations run while it is held: a read inside a computation is on the thread that holds
-/// it (`holder` says so) and takes it no more. So a computation must not wait
-/// for another thread that reads or writes this graph. Observers run after the write, outside
-/// the lock. The one exception is the graph's own: a first read nests one computation per
-/// value, and every `stackHop` levels the next ones run on a thread with a fresh stack while
-/// the holder waits for it (`holder` names that thread meanwhile). What a computation keeps in
-/// thread-local storage does not travel with it: `GraphDerivedNode` needs none to (each
-/// computation opens and consumes its own tracking scope on the thread it runs on, and the
-/// reader's link goes through `computing`), and its isolation check trusts a hop
-/// (``isOnStackHop``). With `Derived` on the graph (stop 4), one lock serves every derived
-/// value of the process (``shared``): a computation that waits for another thread which
-/// reads, writes or disposes any derived value deadlocks, where the current engine, which
-/// computes outside its locks, does not.
+/// ## Locking (stop 5): computations run outside the lock
+/// One lock per graph, held only around bookkeeping: a clean read takes it once, a read that
+/// must recompute once per step (what to compute next, and the end of each computation), a
+/// write once. No user code runs under it: a computation runs with the lock free, so that it
+/// may wait for another thread that reads, writes or disposes derived values (with one graph
+/// for the process, that is any derived value), and no thread ever waits for another's
+/// computation. Two threads that both need a stale value both compute it, as with the
+/// current engine. What keeps reads linearizable is the end of a computation
+/// (``commit(_:_:)``), under the lock: a computation notes the write epoch when it begins and
+/// the version of each row it reads; its result is stored only if its row still holds the
+/// same node and no computation that began at that epoch or later stored one (a later write
+/// began after it, so its result may be older); otherwise it is dropped, and the reader
+/// reads the newer one. A stored result's links carry the versions it read: if one moved
+/// meanwhile, or a source it read is marked again, the value is marked again (`dirty` or
+/// `pending`), with what depends on it, so the next read computes it once more. A refresh
+/// counts a value stored by a computation that began after the refresh did as up to date
+/// for itself, so each refresh computes each value at most once, however busy the writers:
+/// its read returns a value at least as new as the read's beginning. Each wait in the
+/// engine is for the lock, which no holder keeps while waiting for anything.
 ///
-/// ## Cost, and what the next stops change
-/// Measured with a throwaway driver on the deep, broad and diamond shapes (release, CPU time,
-/// quiet machine): 57–65 ns per recomputed value on the chain, 104–107 on the broad shape
-/// (1,000 observers per write) and 79–82 on the diamond, observers included (the current
-/// engine: 587–2,374; alien-signals: 40.5, 65.1 and 39.0 in this week's run; the core alone:
-/// 31–36). Keeping a computed value in an optional had cost 189–245: unspecialised generic
-/// code looked up `Optional<Value>`'s metadata on every access. Still to take: an observer's
-/// lock trip to read its value after the write (most of what the broad shape costs over the
-/// others), and the reference counting around the compute closure and the node.
+/// The one exception to "no user code under the lock": a result's comparison with the stored
+/// one (`Equatable`'s `==`, or a source's), and the relink of a value's input link, which
+/// takes registrars' locks (always in that order: graph, observer, registrar). An `==` must
+/// not read derived values or wait for other threads. The replaced result is released after
+/// the lock (its `deinit` may do anything).
+///
+/// ## Stack hops
+/// A first read nests one computation per value; every `stackHop` levels the next ones run
+/// on a thread with a fresh stack while the reader waits for it. The new thread works on the
+/// reader's ``GraphThread`` (its computations, reads and frames), which it installs in its own
+/// context; the reader waits meanwhile, so they never touch it at once. What a computation
+/// keeps elsewhere in thread-local storage does not travel with it: `GraphDerivedNode` needs
+/// none to (each computation opens and consumes its own tracking scope on the thread it runs
+/// on), and its isolation check trusts a hop (``isOnStackHop``).
+///
+/// ## Cost
+/// Measured in stop 4, before computations moved out of the lock, with a throwaway driver on
+/// the deep, broad and diamond shapes (release, CPU time, quiet machine): 57–65 ns per
+/// recomputed value on the chain, 104–107 on the broad shape and 79–82 on the diamond (the
+/// current engine: 587–2,374; alien-signals: 40.5, 65.1 and 39.0; the core alone: 31–36).
+/// Computing outside the lock costs two lock trips and a thread-local lookup per computation
+/// more; the next stops measure it.
 ///
 /// ## Invariants
-/// - `core` and `rows` change only under the lock; `rows[r]` is non-nil exactly while row `r`
-///   is live in `core`.
-/// - `computing` is empty whenever the lock is free.
-/// - A computed cell's `value` is the result of its last computation, and the core's version
-///   of its row went up exactly when that result differed from the one before.
+/// 1. The lock is never held while a computation, an observer or a replaced value's `deinit`
+///    runs, and never taken by a thread that holds it (no locked body calls back in).
+/// 2. `core` and `rows` change only under the lock; `rows[r]` is non-nil exactly while row `r`
+///    is live in `core`.
+/// 3. `core.computingCount[r]` is the number of computations of row `r` that began and have
+///    not ended, on any thread; a computation ends exactly once, in ``commit(_:_:)``.
+/// 4. A row's stored result is that of the computation that began last among those that
+///    ended on the same node (`core.committedAt`), and the core's version of the row went up
+///    exactly when a stored result differed from the one before.
+/// 5. After a commit, a clean computed row's sources are clean at the versions its links
+///    carry, and its dependents are either marked or saw its current version.
 final class DerivedGraph: @unchecked Sendable {
+  // Invariant (why `@unchecked Sendable` holds): `core`, `rows` and `flushCount` are read and
+  // written only under `lock`; a `GraphThread` is used by its thread only (or by a stack hop
+  // while its thread waits).
   private let lock = Lock()
-  /// The thread that holds `lock` (its `pthread_self()`), or 0.
-  private let holder = Atomic<UInt>(0)
   private let core = DerivedGraphCore()
   @exclusivity(unchecked) private var rows: [Unmanaged<GraphNode>?] = []
-  @exclusivity(unchecked) private var computing: [DerivedGraphCore.Node] = []
-  @exclusivity(unchecked) private var reached: [DerivedGraphCore.Node] = []
-  /// The version each entry of `reached` had when a write reached it (its observer runs if
-  /// the refresh at the end of the write, or of the batch, moved it).
-  @exclusivity(unchecked) private var reachedVersions: [UInt32] = []
-  /// How many `batch` calls are open (on the thread that holds the lock: a batch holds it).
-  @exclusivity(unchecked) private var batchDepth = 0
-  /// Counts flushes, so that a value reached twice in one batch is notified once.
+  /// Counts flushes, so that a value reached twice in one flush is notified once.
   @exclusivity(unchecked) private var flushCount = 0
-  /// How many stack hops are under way (under the lock: the holder's chain of hops).
-  @exclusivity(unchecked) private var hopDepth = 0
-  /// Source rows to mark once the outermost refresh ends (``markAfterRefresh(_:)``).
-  @exclusivity(unchecked) private var marksAfterRefresh: [DerivedGraphCore.Node] = []
+  /// Scratch for the watched rows a write or a commit reaches (under the lock).
+  @exclusivity(unchecked) private var scratch: [DerivedGraphCore.Node] = []
 
   /// An empty graph.
   init() {}
 
   /// How many cells are live; for tests.
-  var cellCount: Int { locked { $0.core.nodeCount } }
+  var cellCount: Int { locked { core.nodeCount } }
 
   /// How many rows the arena has for nodes and links; for tests (a warm graph's stay put).
-  var capacity: (nodes: Int, links: Int) { locked { $0.core.capacity } }
+  var capacity: (nodes: Int, links: Int) { locked { core.capacity } }
 
   // MARK: Locking
 
-  /// Runs `body` holding the lock, or at once on the thread that holds it (a read inside a
-  /// computation).
+  /// Runs `body` holding the lock; `body` never calls back into the graph.
   @inline(__always)
-  private func locked<R>(_ body: (DerivedGraph) -> R) -> R {
-    // Only the holder stores its own thread here, so a thread that finds itself holds the
-    // lock; any other finds another thread or none (a relaxed load is enough for that).
-    #if canImport(Darwin)
-      let thread = UInt(bitPattern: pthread_self())
-    #else
-      let thread = UInt(pthread_self())
-    #endif
-    if holder.load(ordering: .relaxed) == thread { return body(self) }
-    return lock.withLock(owner: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())) {
-      holder.store(thread, ordering: .relaxed)
-      defer { holder.store(0, ordering: .relaxed) }
-      return body(self)
-    }
+  private func locked<R>(_ body: () -> R) -> R {
+    lock.withLock(owner: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()), body)
   }
 
-  /// Runs `body` holding the lock (or at once on the thread that holds it): for state a
-  /// row's storage keeps under the graph's lock.
+  /// Runs `body` holding the lock: for state a row's storage keeps under the graph's lock.
+  /// Never from inside another locked body (the lock is not re-entrant).
   func withLock<R>(_ body: () -> R) -> R {
-    locked { _ in body() }
+    locked(body)
   }
+
+  /// The calling thread's state for this graph.
+  private var thread: GraphThread { GraphThread.current(in: self) }
 
   // MARK: Cells
 
   /// Adds a row holding `node` (retained until the row is removed).
   func add(_ node: GraphNode, computed: Bool) -> DerivedGraphCore.Node {
-    locked { graph in
-      let row = computed ? graph.core.addComputed() : graph.core.addSource()
+    locked {
+      let row = computed ? core.addComputed() : core.addSource()
       let index = Int(row)
-      if index == graph.rows.count {
-        graph.rows.append(Unmanaged.passRetained(node))
+      if index == rows.count {
+        rows.append(Unmanaged.passRetained(node))
       } else {
-        graph.rows[index] = Unmanaged.passRetained(node)
+        rows[index] = Unmanaged.passRetained(node)
       }
       return row
     }
@@ -131,17 +137,32 @@ final class DerivedGraph: @unchecked Sendable {
   /// Removes a row, and releases its node after the lock (its value's deinit may run user
   /// code).
   func remove(_ row: DerivedGraphCore.Node) {
-    let node = locked { graph in
-      graph.core.remove(row)
-      defer { graph.rows[Int(row)] = nil }
-      graph.rows[Int(row)]?.takeUnretainedValue().isRemoved = true
-      return graph.rows[Int(row)]
-    }
+    let node = locked { take(row) }
     node?.release()
   }
 
+  /// Runs `body` and removes two rows, in one trip under the lock (a computation that ends
+  /// afterwards finds both gone, and `body`'s changes made); releases their nodes after it.
+  func remove<R>(
+    _ first: DerivedGraphCore.Node, _ second: DerivedGraphCore.Node, after body: () -> R
+  ) -> R {
+    let (result, nodes) = locked { (body(), (take(first), take(second))) }
+    nodes.0?.release()
+    nodes.1?.release()
+    return result
+  }
+
+  /// Under the lock: frees `row` and hands back its node's retain.
+  private func take(_ row: DerivedGraphCore.Node) -> Unmanaged<GraphNode>? {
+    guard let node = rows[Int(row)] else { return nil }
+    core.remove(row)
+    node.takeUnretainedValue().isRemoved = true
+    rows[Int(row)] = nil
+    return node
+  }
+
   func setWatched(_ row: DerivedGraphCore.Node, _ watched: Bool) {
-    locked { $0.core.setWatched(row, watched) }
+    locked { core.setWatched(row, watched) }
   }
 
   // MARK: Reading
@@ -149,107 +170,196 @@ final class DerivedGraph: @unchecked Sendable {
   /// Brings `row` up to date if it is stale, links it to the computation that reads it, and
   /// returns `read(node)` under the lock.
   func read<R>(_ row: DerivedGraphCore.Node, _ value: () -> R) -> R {
-    read(row, watch: false, before: {}, value)
+    read(row, holding: nil, watch: false, before: {}, value)
   }
 
   /// ``read(_:_:)`` that first runs `before` under the lock (a model's value notes its model
   /// there) and, with `watch`, marks the row watched: an observer outside the graph depends on
-  /// it, so that a write that reaches it reports it (see ``flush()``). A row whose
-  /// computation reads inputs that changed while it ran is marked again after the refresh, and
-  /// the watched values that reaches are refreshed and reported after the lock.
+  /// it, so that a write that reaches it reports it (see ``flush(_:)``). With `node`, a row
+  /// that no longer holds it (removed meanwhile) is neither refreshed nor linked: `value` is
+  /// read as it is. The watched values that the refresh's computations marked again are
+  /// refreshed and reported after the lock.
   func read<R>(
-    _ row: DerivedGraphCore.Node, watch: Bool, before: () -> Void, _ value: () -> R
+    _ row: DerivedGraphCore.Node, holding node: GraphNode?, watch: Bool, before: () -> Void,
+    _ value: () -> R
   ) -> R {
-    var notify: [Notification] = []
-    let result = locked { graph in
+    let thread = self.thread
+    var result: R?
+    let stale = locked { () -> Bool in
       before()
-      if graph.core.isStale(row) {
-        // Every `stackHop` nested computations, the next ones run on a fresh stack: a first
-        // read of a long chain nests one computation per value (its sources are not known
-        // until it runs), which no fixed stack holds.
-        let depth = graph.computing.count
-        if depth > 0, depth % Self.stackHop == 0 {
-          graph.refreshOnFreshStack(row)
-        } else {
-          graph.refresh(row)
-        }
+      guard holds(row, node) else {
+        result = value()
+        return false
       }
-      if let reader = graph.computing.last {
-        if !graph.core.track(row, by: reader) { graph.reportCycle(row) }
-      } else {
-        if watch { graph.core.setWatched(row, true) }
-        if !graph.marksAfterRefresh.isEmpty {
-          graph.applyMarksAfterRefresh()
-          notify = graph.batchDepth > 0 ? [] : graph.flush()
-        }
-      }
-      return value()
+      if core.computingCount[Int(row)] > 0, thread.isComputing(row) { reportCycle(row, thread) }
+      if core.isStale(row) { return true }
+      result = finishRead(row, watch: watch, thread: thread, value)
+      return false
     }
-    if !notify.isEmpty { Self.deliver(notify, in: self) }
-    return result
+    if stale {
+      // Every `stackHop` nested computations, the next ones run on a fresh stack: a first
+      // read of a long chain nests one computation per value (its sources are not known
+      // until it runs), which no fixed stack holds.
+      let depth = thread.computations.count
+      if depth > 0, depth % Self.stackHop == 0 {
+        refreshOnFreshStack(row, thread)
+      } else {
+        refresh(row, thread)
+      }
+      result = locked {
+        holds(row, node) ? finishRead(row, watch: watch, thread: thread, value) : value()
+      }
+    }
+    if thread.computations.isEmpty, !thread.reached.isEmpty, thread.batchDepth == 0 {
+      deliver(flush(thread))
+    }
+    return result.unsafelyUnwrapped
+  }
+
+  /// Under the lock: links `row` (up to date, or computed for this read) to the computation
+  /// that reads it, or watches it for a reader outside the graph, and reads it.
+  @inline(__always)
+  private func finishRead<R>(
+    _ row: DerivedGraphCore.Node, watch: Bool, thread: GraphThread, _ value: () -> R
+  ) -> R {
+    if thread.computations.isEmpty {
+      if watch { core.setWatched(row, true) }
+    } else {
+      thread.reads.append(
+        GraphThread.Read(
+          row: row, generation: core.generation[Int(row)], version: core.version[Int(row)]))
+    }
+    return value()
+  }
+
+  /// Under the lock: whether `row` holds `node` (or any node, without one).
+  @inline(__always)
+  private func holds(_ row: DerivedGraphCore.Node, _ node: GraphNode?) -> Bool {
+    guard let node else { return true }
+    guard let held = rows[Int(row)] else { return false }
+    return held.toOpaque() == Unmanaged.passUnretained(node).toOpaque()
   }
 
   /// Whether a computation of this graph runs on the calling thread now (a read there links
   /// to it rather than to an observer outside the graph).
-  var isComputingOnThisThread: Bool {
-    #if canImport(Darwin)
-      let thread = UInt(bitPattern: pthread_self())
-    #else
-      let thread = UInt(pthread_self())
-    #endif
-    guard holder.load(ordering: .relaxed) == thread else { return false }
-    // This thread holds the lock, so `computing` is its to read.
-    return !computing.isEmpty
-  }
+  var isComputingOnThisThread: Bool { !thread.computations.isEmpty }
 
-  /// Whether the calling thread runs computations on a stack hop (``refreshOnFreshStack(_:)``)
+  /// Whether the calling thread runs computations on a stack hop (``refreshOnFreshStack(_:_:)``)
   /// now: it stands in for the thread that waits for it, whose isolation its computations
   /// keep (that thread is blocked meanwhile, so they run exclusively), though an isolation
-  /// check that looks at the thread cannot tell. False on any thread but the lock's holder.
+  /// check that looks at the thread cannot tell.
   var isOnStackHop: Bool {
-    isComputingOnThisThread && hopDepth > 0
+    let thread = self.thread
+    return !thread.computations.isEmpty && thread.hopDepth > 0
   }
 
-  /// Under the lock, inside a computation: links the running computation to `row` (a source
-  /// it depends on by construction: a computed value's input row).
-  func trackByRunningComputation(_ row: DerivedGraphCore.Node) {
-    guard let reader = computing.last else { return }
-    core.track(row, by: reader)
-  }
-
-  /// Under the lock, inside a computation: marks the source `row` once the outermost refresh
-  /// ends (what the computation read changed while it ran; marking its row now would meet the
-  /// computation half done).
-  func markAfterRefresh(_ row: DerivedGraphCore.Node) {
-    marksAfterRefresh.append(row)
-  }
-
-  /// Under the lock, outside any computation: applies ``markAfterRefresh(_:)``'s marks.
-  private func applyMarksAfterRefresh() {
-    var rows: [DerivedGraphCore.Node] = []
-    swap(&rows, &marksAfterRefresh)
-    for row in rows where self.rows[Int(row)] != nil { mark(row) }
-    rows.removeAll(keepingCapacity: true)
-    if marksAfterRefresh.isEmpty { swap(&rows, &marksAfterRefresh) }
-  }
-
-  /// Under the lock: computes what the core asks, innermost first, until `row` is up to date.
-  private func refresh(_ row: DerivedGraphCore.Node) {
-    core.beginRefresh(row)
+  /// Computes what the core asks, innermost first, until `row` is up to date for this read;
+  /// each step under the lock, each computation outside it.
+  private func refresh(_ row: DerivedGraphCore.Node, _ thread: GraphThread) {
+    locked { core.beginRefresh(row, in: thread.walk) }
     while true {
-      switch core.nextStep() {
-      case .compute(let next):
-        let node = rows[Int(next)]!.takeUnretainedValue()
-        core.beginCompute(next)
-        computing.append(next)
-        let changed = node.recompute()
-        computing.removeLast()
-        core.endCompute(next, changed: changed)
-      case .done:
-        return
-      case .cycle(let node):
-        reportCycle(node)
+      let next = locked { () -> Unmanaged<GraphNode>? in
+        switch core.nextStep(in: thread.walk) {
+        case .compute(let node):
+          if core.computingCount[Int(node)] > 0, thread.isComputing(node) {
+            reportCycle(node, thread)
+          }
+          return begin(node, thread)
+        case .done:
+          return nil
+        case .cycle(let node):
+          reportCycle(node, thread)
+        }
       }
+      guard let next else { return }
+      // Retained by `begin`: a handle released meanwhile on another thread removes the row,
+      // and the node lives until its computation has ended.
+      next.takeUnretainedValue().recompute(in: self, thread: thread)
+      next.release()
+    }
+  }
+
+  /// Under the lock: starts a computation of `row` on `thread` (see ``commit(_:_:)``) and
+  /// returns its node, retained.
+  private func begin(
+    _ row: DerivedGraphCore.Node, _ thread: GraphThread
+  ) -> Unmanaged<GraphNode> {
+    let index = Int(row)
+    let node = rows[index]!
+    let inputRow = node.takeUnretainedValue().inputRow
+    core.computingCount[index] += 1
+    thread.computations.append(
+      GraphThread.Computation(
+        row: row, generation: core.generation[index], epoch: core.epoch,
+        firstRead: thread.reads.count, inputRow: inputRow))
+    if inputRow != DerivedGraphCore.none {
+      // Read first: every computation of a value links to its input row.
+      thread.reads.append(
+        GraphThread.Read(
+          row: inputRow, generation: core.generation[Int(inputRow)],
+          version: core.version[Int(inputRow)]))
+    }
+    return node.retain()
+  }
+
+  /// How a computation ends (``commit(_:_:)``), for the node to store its result or not.
+  enum CommitOutcome {
+    /// The result is the row's value now.
+    case stored
+    /// A computation that began later stored its result first: this one is dropped.
+    case superseded
+    /// The row was removed while it ran: its reader still reads the result from the node.
+    case removed
+  }
+
+  /// Ends the innermost computation of `thread`, under the lock: `store` is told whether to
+  /// store the result (see "Locking") and returns whether the value changed and whether the
+  /// tracked properties it read changed before its input link was relinked to them. A stored
+  /// result's links are made from what the computation read, at the versions it read; the
+  /// value is marked again if one of them moved or is marked, and its clean dependents if it
+  /// changed. The watched rows that reaches are noted on `thread`, to refresh and report once
+  /// its outermost read ends.
+  func commit(
+    _ thread: GraphThread, _ store: (CommitOutcome) -> (changed: Bool, inputsMoved: Bool)
+  ) {
+    locked {
+      let computation = thread.computations.removeLast()
+      defer { thread.reads.removeSubrange(computation.firstRead...) }
+      let row = computation.row
+      let index = Int(row)
+      guard core.isLive(row, generation: computation.generation) else {
+        _ = store(.removed)
+        return
+      }
+      core.computingCount[index] -= 1
+      guard computation.epoch > core.committedAt[index] else {
+        _ = store(.superseded)
+        return
+      }
+      let (changed, inputsMoved) = store(.stored)
+      let structure = core.structureEpoch
+      var stale = false
+      core.beginCompute(row)
+      for read in thread.reads[computation.firstRead...] {
+        guard core.isLive(read.row, generation: read.generation) else {
+          stale = true  // what it read is gone
+          continue
+        }
+        core.track(read.row, by: row, seen: read.version)
+      }
+      core.endCompute(row, changed: changed)
+      core.committedAt[index] = computation.epoch
+      thread.walk.ownChanges &+= core.structureEpoch &- structure
+      scratch.removeAll(keepingCapacity: true)
+      if inputsMoved, computation.inputRow != DerivedGraphCore.none {
+        // A property it read changed before the input link followed it: a write of the input
+        // row, which marks the value through the link just made.
+        core.write(computation.inputRow, reached: &scratch)
+      }
+      let how = stale ? DerivedGraphCore.Flags.dirty : core.staleness(of: row)
+      if !how.isEmpty { core.markStale(row, how, reached: &scratch) }
+      if changed { core.markDependents(of: row, reached: &scratch) }
+      for watched in scratch { thread.reached.append((watched, core.version[Int(watched)])) }
     }
   }
 
@@ -260,41 +370,40 @@ final class DerivedGraph: @unchecked Sendable {
   /// build (each nests a few frames of this file and the computation's own).
   private static let hopStackBytes = 64 << 20
 
-  /// Under the lock: ``refresh(_:)`` on a thread of its own with a large stack, this thread
-  /// waiting for it. The lock stays held (by this thread, which waits); `holder` names the
-  /// new thread while it runs, so that its reads take the lock no more, and this one again
-  /// after. Creating and joining the thread order its memory with this one's.
-  private func refreshOnFreshStack(_ row: DerivedGraphCore.Node) {
-    hopDepth += 1
-    defer { hopDepth -= 1 }
-    let previous = holder.load(ordering: .relaxed)
+  /// ``refresh(_:_:)`` on a thread of its own with a large stack, this thread waiting for it.
+  /// The new thread works on this thread's `GraphThread` (installed in its context while it
+  /// runs). Creating and joining the thread order its memory with this one's.
+  private func refreshOnFreshStack(_ row: DerivedGraphCore.Node, _ thread: GraphThread) {
+    thread.hopDepth += 1
+    defer { thread.hopDepth -= 1 }
     let job = StackHop {
-      #if canImport(Darwin)
-        let thread = UInt(bitPattern: pthread_self())
-      #else
-        let thread = UInt(pthread_self())
-      #endif
-      self.holder.store(thread, ordering: .relaxed)
-      self.refresh(row)
+      GraphThread.install(thread)
+      self.refresh(row, thread)
+      GraphThread.uninstall(thread)
     }
     job.runOnFreshStack(bytes: Self.hopStackBytes)
-    holder.store(previous, ordering: .relaxed)
   }
 
   // MARK: Writing
 
   /// Stores a source's new value (`store`, under the lock, returns whether it changed), marks
   /// what depends on it, and runs the observers of the watched values it reached whose value
-  /// changed, once each, after the lock.
+  /// changed, once each, after the lock (after the batch, in one).
   fileprivate func write(_ row: DerivedGraphCore.Node, _ store: () -> Bool) {
-    // Strong references, taken under the lock: a handle released meanwhile on another thread
-    // removes its row, and the node lives until its observer has run.
-    let notify: [Notification] = locked { graph in
-      guard store() else { return [] }
-      graph.mark(row)
-      return graph.batchDepth > 0 ? [] : graph.flush()
+    let thread = self.thread
+    locked {
+      guard store() else { return }
+      mark(row, into: thread)
     }
-    Self.deliver(notify, in: self)
+    if thread.batchDepth == 0, thread.computations.isEmpty { deliver(flush(thread)) }
+  }
+
+  /// Under the lock: marks what depends on a source that changed, noting the watched values
+  /// it reached with their versions on `thread`.
+  private func mark(_ row: DerivedGraphCore.Node, into thread: GraphThread) {
+    scratch.removeAll(keepingCapacity: true)
+    core.write(row, reached: &scratch)
+    for watched in scratch { thread.reached.append((watched, core.version[Int(watched)])) }
   }
 
   /// Marks what depends on the source `row` when it still holds `node` (a row removed
@@ -307,35 +416,26 @@ final class DerivedGraph: @unchecked Sendable {
   func markSource(
     _ row: DerivedGraphCore.Node, holding node: GraphNode, reached: inout [Reached]
   ) {
-    locked { graph in
-      guard let held = graph.rows[Int(row)],
-        held.toOpaque() == Unmanaged.passUnretained(node).toOpaque()
-      else { return }
-      let first = graph.reached.count
-      graph.core.write(row, reached: &graph.reached)
-      for index in first..<graph.reached.count {
-        let watched = graph.reached[index]
-        reached.append((watched, graph.core.version[Int(watched)]))
-      }
-      graph.reached.removeSubrange(first...)
+    locked {
+      guard holds(row, node) else { return }
+      scratch.removeAll(keepingCapacity: true)
+      core.write(row, reached: &scratch)
+      for watched in scratch { reached.append((watched, core.version[Int(watched)])) }
     }
   }
 
   /// A watched row a write reached, with its version then.
   typealias Reached = (row: DerivedGraphCore.Node, version: UInt32)
 
-  /// Refreshes the watched values in `reached` (and any the graph's own marks reached), and
-  /// runs their notifications after the lock (see ``flush()``); empties `reached`.
+  /// Refreshes the watched values in `reached` (and any this thread's computations marked),
+  /// and runs their notifications after the lock (see ``flush(_:)``); empties `reached`.
+  /// Inside a batch or a computation, they wait for its end.
   func flushAndNotify(_ reached: inout [Reached]) {
-    let notify: [Notification] = locked { graph in
-      for (row, version) in reached {
-        graph.reached.append(row)
-        graph.reachedVersions.append(version)
-      }
-      return graph.batchDepth > 0 || !graph.computing.isEmpty ? [] : graph.flush()
-    }
+    let thread = self.thread
+    thread.reached.append(contentsOf: reached)
     reached.removeAll(keepingCapacity: reached.capacity <= 4_096)
-    Self.deliver(notify, in: self)
+    guard thread.batchDepth == 0, thread.computations.isEmpty else { return }
+    deliver(flush(thread))
   }
 
   /// A watched value to notify after a flush: `since` is nil when the flush refreshed it and
@@ -344,96 +444,186 @@ final class DerivedGraph: @unchecked Sendable {
   typealias Notification = (node: GraphNode, row: DerivedGraphCore.Node, since: UInt32?)
 
   /// Runs the notifications of a flush, after the lock, in order.
-  private static func deliver(_ notify: [Notification], in graph: DerivedGraph) {
-    for (node, row, since) in notify { node.notify(in: graph, row: row, since: since) }
+  private func deliver(_ notify: [Notification]) {
+    for (node, row, since) in notify { node.notify(in: self, row: row, since: since) }
   }
 
   /// The version of `row` now, brought up to date first; for a notification that refreshes
   /// in its value's isolation (``GraphNode/refreshesHere``).
   func refreshedVersion(_ row: DerivedGraphCore.Node, holding node: GraphNode) -> UInt32? {
-    locked { graph -> UInt32? in
-      guard let held = graph.rows[Int(row)],
-        held.toOpaque() == Unmanaged.passUnretained(node).toOpaque()
-      else { return nil }
-      if graph.core.isStale(row) { graph.refresh(row) }
-      return graph.core.version[Int(row)]
+    let thread = self.thread
+    let stale = locked { holds(row, node) && core.isStale(row) }
+    if stale { refresh(row, thread) }
+    let version = locked { holds(row, node) ? core.version[Int(row)] : nil }
+    if thread.computations.isEmpty, !thread.reached.isEmpty, thread.batchDepth == 0 {
+      deliver(flush(thread))
     }
+    return version
   }
 
   /// Runs `body`, whose writes mark what they reach and run no observer until it returns:
   /// then each watched value they reached is refreshed once, and its observer runs once if
-  /// its value changed (a batch, as alien-signals' `startBatch`/`endBatch`). The lock is held
-  /// for the whole body: write sources in it, nothing that waits for other threads.
+  /// its value changed (a batch, as alien-signals' `startBatch`/`endBatch`). Per thread: the
+  /// lock is not held across `body`.
   func batch(_ body: () -> Void) {
-    let notify: [Notification] = locked { graph in
-      graph.batchDepth += 1
-      body()
-      graph.batchDepth -= 1
-      return graph.batchDepth > 0 ? [] : graph.flush()
-    }
-    Self.deliver(notify, in: self)
+    let thread = self.thread
+    thread.batchDepth += 1
+    body()
+    thread.batchDepth -= 1
+    guard thread.batchDepth == 0, thread.computations.isEmpty else { return }
+    deliver(flush(thread))
   }
 
-  /// Under the lock: marks what depends on a source that changed, noting the watched values
-  /// it reached with their versions.
-  private func mark(_ row: DerivedGraphCore.Node) {
-    let first = reached.count
-    core.write(row, reached: &reached)
-    for index in first..<reached.count {
-      reachedVersions.append(core.version[Int(reached[index])])
-    }
+  /// What a flush does with a watched row it reached.
+  private enum FlushStep {
+    case skip
+    case refresh(GraphNode, generation: UInt32)
+    case notify(GraphNode)
   }
 
-  /// Under the lock: refreshes each watched value reached since the last flush, once, and
-  /// returns those whose value moved, for their observers to run after the lock. A value
-  /// nobody observes any more (``GraphNode/isObserved``) is unwatched instead; one that must
-  /// be computed in another isolation (``GraphNode/refreshesHere``) is returned with the
-  /// version the write reached it at, to refresh there.
-  private func flush() -> [Notification] {
-    defer {
-      reached.removeAll(keepingCapacity: true)
-      reachedVersions.removeAll(keepingCapacity: true)
-    }
-    guard !reached.isEmpty else { return [] }
-    flushCount &+= 1
+  /// Refreshes each watched value that `thread`'s writes and computations reached, once, and
+  /// returns those whose value moved, for their observers to run after it. A value nobody
+  /// observes any more (``GraphNode/isObserved``) is unwatched instead; one that must be
+  /// computed in another isolation (``GraphNode/refreshesHere``) is returned with the version
+  /// the write reached it at, to refresh there. Outside the lock: each row is looked at under
+  /// it, and refreshed outside it.
+  private func flush(_ thread: GraphThread) -> [Notification] {
     var notify: [Notification] = []
-    // By index: a refresh below may mark again (inputs that changed while it ran), which
-    // appends to `reached`.
-    var index = 0
-    while index < reached.count {
-      let watched = reached[index]
-      let since = reachedVersions[index]
-      index += 1
-      guard let unmanaged = rows[Int(watched)] else { continue }
-      let node = unmanaged.takeUnretainedValue()
-      guard node.flushMark != flushCount else { continue }
-      node.flushMark = flushCount
-      guard node.isObserved else {
-        core.setWatched(watched, false)
-        continue
+    let mark = locked { () -> Int in
+      flushCount &+= 1
+      return flushCount
+    }
+    var reached: [Reached] = []
+    // A refresh below may mark again (inputs that changed while it ran), which appends to
+    // `thread.reached`.
+    while !thread.reached.isEmpty {
+      swap(&reached, &thread.reached)
+      for (row, since) in reached {
+        let step = locked { () -> FlushStep in
+          guard let unmanaged = rows[Int(row)] else { return .skip }
+          let node = unmanaged.takeUnretainedValue()
+          guard node.flushMark != mark else { return .skip }
+          node.flushMark = mark
+          guard node.isObserved else {
+            core.setWatched(row, false)
+            return .skip
+          }
+          guard node.refreshesHere else { return .notify(node) }
+          return .refresh(node, generation: core.generation[Int(row)])
+        }
+        switch step {
+        case .skip:
+          continue
+        case .notify(let node):
+          notify.append((node, row, since))
+        case .refresh(let node, let generation):
+          // Refreshed now, so that an observer sees a value that changed (and only then runs).
+          let stale = locked { core.isLive(row, generation: generation) && core.isStale(row) }
+          if stale { refresh(row, thread) }
+          let moved = locked {
+            core.isLive(row, generation: generation) && core.version[Int(row)] != since
+          }
+          if moved { notify.append((node, row, nil)) }
+        }
       }
-      guard node.refreshesHere else {
-        notify.append((node, watched, since))
-        continue
-      }
-      // Refreshed now, so that an observer sees a value that changed (and only then runs).
-      if core.isStale(watched) { refresh(watched) }
-      if core.version[Int(watched)] != since { notify.append((node, watched, nil)) }
-      if !marksAfterRefresh.isEmpty { applyMarksAfterRefresh() }
+      reached.removeAll(keepingCapacity: true)
     }
     return notify
   }
 
   /// Stops the program: `row` is read by its own computation, directly or through others.
   /// The message names the values from `row`'s computation to the read (through
-  /// ``GraphNode/displayName``).
-  private func reportCycle(_ row: DerivedGraphCore.Node) -> Never {
+  /// ``GraphNode/displayName``). Under the lock.
+  private func reportCycle(_ row: DerivedGraphCore.Node, _ thread: GraphThread) -> Never {
     let name = { (row: DerivedGraphCore.Node) -> String in
       self.rows[Int(row)]?.takeUnretainedValue().displayName ?? "row \(row)"
     }
+    let computing = thread.computations.map(\.row)
     let start = computing.firstIndex(of: row) ?? computing.startIndex
     let names = computing[start...].map(name) + [name(row)]
     GraphCycle.report(names)
+  }
+}
+
+/// A thread's computations and refreshes on one ``DerivedGraph``, kept in the thread's
+/// ``DerivedContext``.
+///
+/// ## Data
+/// - `computations`: the computations running on the thread, innermost last, each with the
+///   row, its generation and the write epoch when it began; `reads` holds what each read so
+///   far, from its `firstRead` on (a nested computation's reads are above its reader's, and
+///   taken off when it ends).
+/// - `walk`: the frames of the thread's refreshes.
+/// - `reached`: watched rows its writes and computations marked, with their versions, to
+///   refresh and report when its outermost read, write or batch ends.
+///
+/// Invariant: used only by its thread, or by a stack hop while its thread waits for it
+/// (`install`). `reads` is empty when `computations` is.
+final class GraphThread {
+  struct Computation {
+    let row: DerivedGraphCore.Node
+    let generation: UInt32
+    let epoch: UInt64
+    let firstRead: Int
+    /// The value's input row (``GraphNode/inputRow``), read first; `none` for other cells.
+    let inputRow: DerivedGraphCore.Node
+  }
+
+  struct Read {
+    let row: DerivedGraphCore.Node
+    let generation: UInt32
+    let version: UInt32
+  }
+
+  /// The graph it is for.
+  let graph: ObjectIdentifier
+  @exclusivity(unchecked) var computations: [Computation] = []
+  @exclusivity(unchecked) var reads: [Read] = []
+  let walk = DerivedGraphCore.Walk()
+  @exclusivity(unchecked) var reached: [DerivedGraph.Reached] = []
+  /// How many `batch` calls are open on the thread.
+  @exclusivity(unchecked) var batchDepth = 0
+  /// How many stack hops are under way for the thread's computations.
+  @exclusivity(unchecked) var hopDepth = 0
+
+  init(graph: ObjectIdentifier) {
+    self.graph = graph
+  }
+
+  /// Whether it holds no work in progress.
+  var isIdle: Bool {
+    computations.isEmpty && reached.isEmpty && batchDepth == 0 && hopDepth == 0
+  }
+
+  /// Whether `row` is computed on this thread now (reading it again is a cycle).
+  func isComputing(_ row: DerivedGraphCore.Node) -> Bool {
+    computations.contains { $0.row == row }
+  }
+
+  /// The calling thread's state for `graph`, made on first use. A context keeps the states
+  /// of the graphs it used; idle ones of other graphs are dropped past a few (a test makes
+  /// graphs of its own).
+  static func current(in graph: DerivedGraph) -> GraphThread {
+    let context = DerivedContext.current
+    let id = ObjectIdentifier(graph)
+    for thread in context.graphThreads where thread.graph == id { return thread }
+    if context.graphThreads.count >= 8 { context.graphThreads.removeAll { $0.isIdle } }
+    let thread = GraphThread(graph: id)
+    context.graphThreads.append(thread)
+    return thread
+  }
+
+  /// Makes `thread` the calling thread's state for its graph (a stack hop's, while the
+  /// thread that owns it waits).
+  static func install(_ thread: GraphThread) {
+    let context = DerivedContext.current
+    context.graphThreads.removeAll { $0.graph == thread.graph }
+    context.graphThreads.append(thread)
+  }
+
+  /// Undoes ``install(_:)``.
+  static func uninstall(_ thread: GraphThread) {
+    DerivedContext.current.graphThreads.removeAll { $0 === thread }
   }
 }
 
@@ -458,8 +648,12 @@ class GraphNode {
   /// The graph's flush that last considered it (under the graph's lock).
   @exclusivity(unchecked) final var flushMark = 0
 
-  /// Computes the value again, under the graph's lock; returns whether it changed.
-  func recompute() -> Bool { false }
+  /// Computes the value again, outside the graph's lock, and ends the computation with
+  /// ``DerivedGraph/commit(_:_:)``, which says whether to store the result.
+  func recompute(in graph: DerivedGraph, thread: GraphThread) {}
+
+  /// The row of the value's input (a source every computation of it reads first), or `none`.
+  var inputRow: DerivedGraphCore.Node { DerivedGraphCore.none }
 
   /// Runs the observer, after a write that changed the value (outside the lock). With
   /// `since`, the value was not refreshed by the flush (it computes in another isolation):
@@ -495,7 +689,7 @@ private final class SourceNode<Value: Equatable>: GraphNode {
 /// The value lives in a slot of its own, initialised by the first computation: an optional
 /// would make the unspecialised code look up `Optional<Value>`'s metadata on every access.
 private final class ComputedNode<Value: Equatable>: GraphNode {
-  // Read and written under the graph's lock only.
+  // Read and written under the graph's lock only; `compute` runs outside it.
   private let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
   @exclusivity(unchecked) private var hasValue = false
   let compute: @Sendable () -> Value
@@ -517,16 +711,26 @@ private final class ComputedNode<Value: Equatable>: GraphNode {
     return slot.pointee
   }
 
-  override func recompute() -> Bool {
+  override func recompute(in graph: DerivedGraph, thread: GraphThread) {
     let new = compute()
-    guard hasValue else {
-      slot.initialize(to: new)
-      hasValue = true
-      return true
+    withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { replaced in
+      var didReplace = false
+      graph.commit(thread) { outcome in
+        if case .superseded = outcome { return (false, false) }
+        guard hasValue else {
+          slot.initialize(to: new)
+          hasValue = true
+          return (true, false)
+        }
+        if slot.pointee == new { return (false, false) }
+        // The replaced value goes after the lock.
+        replaced.baseAddress.unsafelyUnwrapped.moveInitialize(from: slot, count: 1)
+        slot.initialize(to: new)
+        didReplace = true
+        return (true, false)
+      }
+      if didReplace { replaced.baseAddress.unsafelyUnwrapped.deinitialize(count: 1) }
     }
-    if slot.pointee == new { return false }
-    slot.pointee = new
-    return true
   }
 
   override func notify(in graph: DerivedGraph, row: DerivedGraphCore.Node, since: UInt32?) {

@@ -21,8 +21,18 @@
 ///   before the first): reading the source the link after it names reuses that link in place;
 ///   reading another inserts a link there. When the computation ends, the links after the
 ///   cursor (sources no longer read) are purged.
-/// - `stack` and `frames` are scratch space that the operations reuse: every walk is a loop
-///   over them, never a recursion, so a chain of 100,000 values is walked like one of two.
+/// - For a caller that computes outside its lock, on several threads at once (``DerivedGraph``):
+///   `generation` goes up when a row is freed (a computation that began on a row knows at its
+///   end whether the row still holds its node), `epoch` goes up at every write and removal
+///   (a computation notes it when it begins), `committedAt` is the epoch at which the
+///   computation whose result a node holds began, and `computingCount` how many computations
+///   of it run now (kept by the caller). The caller records a computation's reads itself and
+///   replays them at its end, under its lock (``beginCompute(_:)``, ``track(_:by:seen:)``,
+///   ``endCompute(_:changed:)``, then ``staleness(of:)``).
+/// - `stack` and a ``Walk``'s frames are scratch space that the operations reuse: every walk
+///   is a loop over them, never a recursion, so a chain of 100,000 values is walked like one
+///   of two. A walk's frames stay valid while the caller's lock is let go only if no other
+///   thread changed the links meanwhile (`structureEpoch`); otherwise the walk starts again.
 ///
 /// ## Operations
 /// - ``write(_:reached:)``: a source changed. Its version goes up; its direct dependents are marked
@@ -34,6 +44,9 @@
 ///   and asks for the next step, until ``RefreshStep/done``. A `pending` node whose sources'
 ///   versions all equal what it saw is up to date without computing (equal-result cutoff).
 /// - ``remove(_:)``: a node is disposed; its links go, and its row is reused.
+/// - ``markStale(_:_:reached:)`` and ``markDependents(of:reached:)``: a computation that ended
+///   found what it read moved, or its value changed while dependents were clean: they are
+///   marked as a write would.
 ///
 /// ## Cost
 /// Every operation reads and writes the columns: each is a buffer the core owns (``Column``),
@@ -51,9 +64,13 @@
 /// 2. No node is both free and linked; a free row has no links.
 /// 3. A node's dependency list holds each source at most once outside a computation.
 /// 4. Outside a refresh, a node is `computing` only while its computation runs, and no node
-///    is both `dirty` and free.
+///    is both `dirty` and free. (``DerivedGraph`` sets `computing` only while it replays an
+///    ended computation under its lock, and keeps its own count of running ones.)
 /// 5. `watched` nodes reached by a write are reported once until refreshed (a reported node
 ///    is `dirty` or `pending`, and a second write that reaches it reports nothing).
+/// 6. A walk (``nextStep(in:)``) computes a node at most once: a node whose `committedAt` is at
+///    least the epoch the walk began at is up to date for it, even if marked again; a node it
+///    passes over that way keeps its marks, and so does each node that read it.
 final class DerivedGraphCore {
   /// A node's row in the arena.
   typealias Node = Int32
@@ -84,6 +101,14 @@ final class DerivedGraphCore {
   @exclusivity(unchecked) private var firstSub = Column<Link>()
   @exclusivity(unchecked) private var lastSub = Column<Link>()
   @exclusivity(unchecked) private var freeNodes = Column<Node>()
+  /// Goes up each time the row is freed: a computation that began on a row finds out, when it
+  /// ends, whether the row still holds the same node.
+  @exclusivity(unchecked) private(set) var generation = Column<UInt32>()
+  /// The write epoch at which the computation whose result the node holds began (0: none
+  /// yet). A computation that began earlier than this ends without storing anything.
+  @exclusivity(unchecked) var committedAt = Column<UInt64>()
+  /// How many computations of the node run now, on any thread (kept by the caller).
+  @exclusivity(unchecked) var computingCount = Column<Int32>()
 
   // Links.
   @exclusivity(unchecked) private var dep = Column<Node>()
@@ -97,14 +122,17 @@ final class DerivedGraphCore {
   @exclusivity(unchecked) private var freeLink: Link = none
   /// How many links are in use.
   @exclusivity(unchecked) private(set) var linkCount = 0
+  /// Goes up at every write and removal: a computation notes it when it begins.
+  @exclusivity(unchecked) private(set) var epoch: UInt64 = 1
+  /// Goes up whenever a dependency list or a dependent list loses or gains a link, or a node is
+  /// freed: a refresh that let go of the caller's lock checks it before trusting its frames.
+  @exclusivity(unchecked) private(set) var structureEpoch: UInt64 = 0
 
   // Scratch.
   @exclusivity(unchecked) private var stack = Column<Node>()
-  /// The refreshes' frames: a node being brought up to date, and the link of its sources it
-  /// checks now (`none` before the first). Refreshes nest (a computation reads a value it
-  /// never read before, which is refreshed then and there): `bases` holds where each began.
-  @exclusivity(unchecked) private var frames = Column<(node: Node, link: Link)>()
-  @exclusivity(unchecked) private var bases = Column<Int>()
+  /// The walk of ``beginRefresh(_:)`` and ``nextStep()`` (a caller with one thread); a caller
+  /// whose refreshes run on several threads gives each thread a ``Walk`` of its own.
+  private let ownWalk = Walk()
 
   /// An empty graph.
   init() {}
@@ -118,6 +146,9 @@ final class DerivedGraphCore {
     firstSub.deallocate()
     lastSub.deallocate()
     freeNodes.deallocate()
+    generation.deallocate()
+    committedAt.deallocate()
+    computingCount.deallocate()
     dep.deallocate()
     sub.deallocate()
     seen.deallocate()
@@ -126,8 +157,6 @@ final class DerivedGraphCore {
     nextSub.deallocate()
     prevSub.deallocate()
     stack.deallocate()
-    frames.deallocate()
-    bases.deallocate()
   }
 
   /// How many nodes are live.
@@ -151,10 +180,15 @@ final class DerivedGraphCore {
       let index = Int(node)
       flags[index] = initial
       version[index] = 0
+      committedAt[index] = 0
+      computingCount[index] = 0
       return node
     }
     flags.append(initial)
     version.append(0)
+    generation.append(0)
+    committedAt.append(0)
+    computingCount.append(0)
     firstDep.append(Self.none)
     lastDep.append(Self.none)
     depCursor.append(Self.none)
@@ -197,7 +231,18 @@ final class DerivedGraphCore {
     firstSub[index] = Self.none
     lastSub[index] = Self.none
     flags[index] = .free
+    generation[index] &+= 1
+    committedAt[index] = 0
+    computingCount[index] = 0
+    epoch &+= 1
+    structureEpoch &+= 1
     freeNodes.append(node)
+  }
+
+  /// Whether `node` is live and still the row it was at `generation`.
+  func isLive(_ node: Node, generation expected: UInt32) -> Bool {
+    let index = Int(node)
+    return !flags[index].contains(.free) && generation[index] == expected
   }
 
   /// Whether a node must be refreshed before its value is read.
@@ -211,6 +256,7 @@ final class DerivedGraphCore {
   /// first time since their last refresh (appended to `reached`, which the caller reuses).
   func write(_ source: Node, reached: inout [Node]) {
     version[Int(source)] &+= 1
+    epoch &+= 1
     stack.removeAll(keepingCapacity: true)
     var link = firstSub[Int(source)]
     while link != Self.none {
@@ -218,7 +264,33 @@ final class DerivedGraphCore {
       mark(node, .dirty, reached: &reached)
       link = nextSub[Int(link)]
     }
-    // Iteratively: the nodes whose marks went from clean to marked pass `pending` on.
+    passPendingOn(reached: &reached)
+  }
+
+  /// Marks the computed `node` itself `dirty` or `pending` (its last computation read
+  /// something that moved meanwhile), and what depends on it `pending`, as a write would;
+  /// reports the watched nodes reached for the first time (`node` included).
+  func markStale(_ node: Node, _ how: Flags, reached: inout [Node]) {
+    stack.removeAll(keepingCapacity: true)
+    mark(node, how, reached: &reached)
+    passPendingOn(reached: &reached)
+  }
+
+  /// Marks the clean dependents of `node` `dirty` (its value changed), and theirs `pending`.
+  func markDependents(of node: Node, reached: inout [Node]) {
+    stack.removeAll(keepingCapacity: true)
+    var link = firstSub[Int(node)]
+    while link != Self.none {
+      let dependent = sub[Int(link)]
+      if !isStale(dependent) { mark(dependent, .dirty, reached: &reached) }
+      link = nextSub[Int(link)]
+    }
+    passPendingOn(reached: &reached)
+  }
+
+  /// Iteratively: the nodes on `stack`, whose marks went from clean to marked, pass `pending`
+  /// on.
+  private func passPendingOn(reached: inout [Node]) {
     while let node = stack.popLast() {
       var link = firstSub[Int(node)]
       while link != Self.none {
@@ -254,59 +326,146 @@ final class DerivedGraphCore {
     case cycle(Node)
   }
 
+  /// The frames of a thread's refreshes: a node being brought up to date, the link of its
+  /// sources it checks now (`none` before the first), and whether a source it checked is
+  /// still stale though computed for this refresh. Refreshes nest (a computation reads a value
+  /// it never read before, which is refreshed then and there): each base holds where one
+  /// began, its node and that node's generation, the write epoch it began at, and the
+  /// structure epoch its frames were last checked at (with `ownChanges` then).
+  ///
+  /// Used by one thread at a time (its owner's, or a stack hop's while the owner waits).
+  final class Walk {
+    struct Frame {
+      var node: Node
+      var link: Link
+      var sawStale: Bool
+    }
+    struct Base {
+      var frame: Int
+      var root: Node
+      var generation: UInt32
+      var epoch: UInt64
+      var structure: UInt64
+      var own: UInt64
+    }
+    @exclusivity(unchecked) var frames = Column<Frame>()
+    @exclusivity(unchecked) var bases = Column<Base>()
+    /// How much this walk's own thread moved ``structureEpoch`` (its computations' ends),
+    /// counted by the caller: changes that cannot touch its frames.
+    @exclusivity(unchecked) var ownChanges: UInt64 = 0
+
+    init() {}
+
+    deinit {
+      frames.deallocate()
+      bases.deallocate()
+    }
+  }
+
   /// Starts bringing `node` up to date; ask ``nextStep()`` what to do until it says
   /// ``RefreshStep/done`` or ``RefreshStep/cycle(_:)``. A refresh may begin while another one's
   /// computation runs (it nests).
   func beginRefresh(_ node: Node) {
-    bases.append(frames.count)
-    frames.append((node, Self.none))
+    // One thread: every change of the links is its own, and leaves its frames valid.
+    ownWalk.ownChanges = structureEpoch
+    beginRefresh(node, in: ownWalk)
   }
 
   /// The next step of the refresh begun with ``beginRefresh(_:)``: each `.compute` is
   /// answered by computing that node (``beginCompute(_:)`` … ``endCompute(_:changed:)``).
   func nextStep() -> RefreshStep {
-    let base = bases[bases.count - 1]
-    while frames.count > base {
-      let (node, checked) = frames[frames.count - 1]
-      let index = Int(node)
+    ownWalk.ownChanges = structureEpoch
+    return nextStep(in: ownWalk)
+  }
+
+  /// ``beginRefresh(_:)`` with the frames in `walk`, for a caller that computes outside its
+  /// lock: a node whose result was computed by a computation that began after the refresh did
+  /// (``committedAt``) is up to date for it, even if a later write marked it again, so a
+  /// refresh computes each node at most once, however busy the writers.
+  func beginRefresh(_ node: Node, in walk: Walk) {
+    walk.bases.append(
+      Walk.Base(
+        frame: walk.frames.count, root: node, generation: generation[Int(node)], epoch: epoch,
+        structure: structureEpoch, own: walk.ownChanges))
+    walk.frames.append(Walk.Frame(node: node, link: Self.none, sawStale: false))
+  }
+
+  /// ``nextStep()`` over `walk`. If the graph's links changed since the last step other than
+  /// by the walk's own thread, its frames are not trusted: it starts again from its node (or
+  /// ends, if that node was freed).
+  func nextStep(in walk: Walk) -> RefreshStep {
+    var base = walk.bases[walk.bases.count - 1]
+    if structureEpoch &- base.structure != walk.ownChanges &- base.own {
+      walk.frames.truncate(to: base.frame)
+      if isLive(base.root, generation: base.generation) {
+        walk.frames.append(Walk.Frame(node: base.root, link: Self.none, sawStale: false))
+      }
+      base.structure = structureEpoch
+      base.own = walk.ownChanges
+      walk.bases[walk.bases.count - 1] = base
+    }
+    while walk.frames.count > base.frame {
+      let frame = walk.frames[walk.frames.count - 1]
+      let index = Int(frame.node)
       let state = flags[index]
-      if state.contains(.computing) { return abandonRefresh(.cycle(node)) }
-      if state.contains(.dirty) { return .compute(node) }
-      guard state.contains(.pending) else {
-        frames.removeLast()
+      if state.contains(.computing) { return abandonRefresh(walk, .cycle(frame.node)) }
+      let settled = committedAt[index] >= base.epoch
+      if state.contains(.dirty) {
+        if settled {
+          popFrame(walk)
+          continue
+        }
+        return .compute(frame.node)
+      }
+      guard state.contains(.pending), !settled else {
+        popFrame(walk)
         continue
       }
       // Pending: check its sources in the order they were read, from the one checked last.
-      var link = checked == Self.none ? firstDep[index] : checked
+      var link = frame.link == Self.none ? firstDep[index] : frame.link
       var descended = false
+      var sawStale = frame.sawStale
       while link != Self.none {
         let source = dep[Int(link)]
-        if isStale(source) {
-          if flags[Int(source)].contains(.computing) { return abandonRefresh(.cycle(source)) }
-          frames[frames.count - 1].link = link
-          frames.append((source, Self.none))
+        let sourceIndex = Int(source)
+        let stale = isStale(source)
+        if stale && committedAt[sourceIndex] < base.epoch {
+          if flags[sourceIndex].contains(.computing) {
+            return abandonRefresh(walk, .cycle(source))
+          }
+          walk.frames[walk.frames.count - 1].link = link
+          walk.frames[walk.frames.count - 1].sawStale = sawStale
+          walk.frames.append(Walk.Frame(node: source, link: Self.none, sawStale: false))
           descended = true
           break
         }
-        if version[Int(source)] != seen[Int(link)] {
+        if version[sourceIndex] != seen[Int(link)] {
           flags[index].insert(.dirty)
           break
         }
+        if stale { sawStale = true }
         link = nextDep[Int(link)]
       }
       if descended || flags[index].contains(.dirty) { continue }
-      // Every source is as it saw it: up to date without computing.
-      flags[index].remove([.pending, .notified])
-      frames.removeLast()
+      // Every source is as it saw it: up to date without computing (still `pending` if one of
+      // them was marked again after this refresh computed it).
+      if !sawStale { flags[index].remove([.pending, .notified]) }
+      popFrame(walk)
     }
-    bases.removeLast()
+    walk.bases.removeLast()
     return .done
   }
 
+  /// Drops the top frame (the frame below checks that node again, and notes if it is still
+  /// marked).
+  private func popFrame(_ walk: Walk) {
+    walk.frames.removeLast()
+  }
+
   /// Ends the innermost refresh early (a cycle), dropping its frames, and returns `step`.
-  private func abandonRefresh(_ step: RefreshStep) -> RefreshStep {
-    let base = bases.removeLast()
-    frames.truncate(to: base)
+  private func abandonRefresh(_ walk: Walk, _ step: RefreshStep) -> RefreshStep {
+    let base = walk.bases.removeLast()
+    walk.frames.truncate(to: base.frame)
     return step
   }
 
@@ -326,28 +485,36 @@ final class DerivedGraphCore {
   @discardableResult
   func track(_ source: Node, by node: Node) -> Bool {
     if flags[Int(source)].contains(.computing) { return false }
+    track(source, by: node, seen: version[Int(source)])
+    return true
+  }
+
+  /// ``track(_:by:)`` for a computation that read `source` at version `seen` (it ran outside
+  /// the caller's lock, and is recorded when it ends).
+  func track(_ source: Node, by node: Node, seen read: UInt32) {
     let index = Int(node)
     let cursor = depCursor[index]
     let next = cursor == Self.none ? firstDep[index] : nextDep[Int(cursor)]
     if next != Self.none, dep[Int(next)] == source {
-      seen[Int(next)] = version[Int(source)]
+      seen[Int(next)] = read
       depCursor[index] = next
-      return true
+      return
     }
     // A source read twice in one computation keeps its first link.
     var earlier = cursor
     while earlier != Self.none {
-      if dep[Int(earlier)] == source { return true }
+      if dep[Int(earlier)] == source { return }
       earlier = prevDep[Int(earlier)]
     }
     let link = newLink(from: source, to: node)
+    seen[Int(link)] = read
+    structureEpoch &+= 1
     // Inserted after the cursor, before `next`.
     prevDep[Int(link)] = cursor
     nextDep[Int(link)] = next
     if cursor == Self.none { firstDep[index] = link } else { nextDep[Int(cursor)] = link }
     if next == Self.none { lastDep[index] = link } else { prevDep[Int(next)] = link }
     depCursor[index] = link
-    return true
   }
 
   /// Ends `node`'s computation: the links after the cursor (sources it no longer read) go,
@@ -356,6 +523,7 @@ final class DerivedGraphCore {
     let index = Int(node)
     let cursor = depCursor[index]
     var link = cursor == Self.none ? firstDep[index] : nextDep[Int(cursor)]
+    if link != Self.none { structureEpoch &+= 1 }
     while link != Self.none {
       let next = nextDep[Int(link)]
       unsubscribe(link)
@@ -371,7 +539,20 @@ final class DerivedGraphCore {
     depCursor[index] = Self.none
     flags[index].remove([.computing, .dirty, .pending, .notified])
     if changed { version[index] &+= 1 }
-    if let last = frames.last, last.node == node { frames.removeLast() }
+  }
+
+  /// Whether a computed node's last computation is still up to date: `.dirty` if a source's
+  /// version is not the one it read, `.pending` if a source is marked, else empty.
+  func staleness(of node: Node) -> Flags {
+    var result: Flags = []
+    var link = firstDep[Int(node)]
+    while link != Self.none {
+      let source = Int(dep[Int(link)])
+      if version[source] != seen[Int(link)] { return .dirty }
+      if !flags[source].isDisjoint(with: [.dirty, .pending]) { result = .pending }
+      link = nextDep[Int(link)]
+    }
+    return result
   }
 
   // MARK: Links

@@ -17,11 +17,15 @@
   ///   `@Tracked` properties. After the computation, the value's **input link** (an
   ///   ``ObserverCore`` of kind `.input`, delivered synchronously on the writing thread) is
   ///   relinked in place to exactly those properties: a write of one of them marks the input
-  ///   row, which marks the computed row `dirty` and everything that read it `pending`. A
-  ///   property written between the computation's read and the relink is reported by the
-  ///   relink, and the input row is marked once the refresh ends
-  ///   (``DerivedGraph/markAfterRefresh(_:)``). The input row is freed with the computed row;
-  ///   the link is cancelled first, and a notification already under way finds the row gone
+  ///   row, which marks the computed row `dirty` and everything that read it `pending`. The
+  ///   computation runs outside the graph's lock; the relink happens as it ends
+  ///   (``DerivedGraph/commit(_:_:)``, under the lock), and only for a result the graph
+  ///   stores: a computation that a later one superseded, or whose value was disposed
+  ///   meanwhile, lets go of its scope's reads instead. A property written between the
+  ///   computation's read and the relink is reported by the relink, and the commit marks the
+  ///   input row then. The input row is freed with the computed row, in the same trip under
+  ///   the lock as the link is taken out (so a computation that ends afterwards makes no
+  ///   link); a notification already under way finds the row gone
   ///   (``DerivedGraph/markSource(_:holding:)`` checks that the row still holds this value's
   ///   input node).
   ///
@@ -34,7 +38,7 @@
   /// observed value is refreshed once, and reports a change if its version moved (once per
   /// transaction). A value is observed through its own registrar and key, as before: a read
   /// outside any computation records the key in the thread's tracking scope, and a read inside
-  /// one (this thread holds the graph's lock and a computation runs) only links the rows. A
+  /// one (a computation of the graph runs on this thread) only links the rows. A
   /// read inside a tracking scope marks the computed row watched; a flush unwatches a row
   /// whose key no observer holds any more.
   ///
@@ -43,8 +47,8 @@
   /// ``DerivedGraph/stackHop`` levels the graph moves the next ones to a thread with a fresh
   /// stack while the reader waits. Nothing thread-local needs to travel with them: each
   /// computation opens its own tracking scope on the thread it runs on (and consumes it
-  /// there), a read inside a computation links through the graph's `computing` stack (which
-  /// is the graph's, not the thread's), and the outer reader records the value's key in its
+  /// there), a read inside a computation links through the reader's `GraphThread` (which the
+  /// hop works on while the reader waits), and the outer reader records the value's key in its
   /// own scope on its own thread once the graph returns. What does not travel is the
   /// thread's identity: a value isolated to an actor (the main actor) is computed on the hop
   /// while its thread waits, so the read's isolation check is skipped there
@@ -53,7 +57,7 @@
   ///
   /// Invariant (why `@unchecked Sendable` holds): `owner`, the value's slot, `inputLink` and
   /// `namedKey` are read and written only under the graph's lock; the other stored properties
-  /// are immutable. The computation runs under the graph's lock, in the value's isolation: a
+  /// are immutable. The computation runs outside the graph's lock, in the value's isolation: a
   /// model's where the model is used, a nonisolated one's closure is `Sendable`, and an
   /// actor-isolated one's reads are checked to run on its actor, and its refreshes after a
   /// write happen there (``refreshesHere``).
@@ -74,9 +78,9 @@
     private let name: String
     /// The input row's storage: a source that holds no value.
     private let input = GraphInputNode()
-    /// The computed row and the input row.
+    /// The computed row and the input row (set in `init`, before the value is shared).
     private(set) var row: DerivedGraphCore.Node = DerivedGraphCore.none
-    private(set) var inputRow: DerivedGraphCore.Node = DerivedGraphCore.none
+    private var storedInputRow = DerivedGraphCore.none
     /// The model owning the value, set at its first read under the graph's lock (the model
     /// stores the value, so never released before it).
     @exclusivity(unchecked) private unowned(unsafe) var owner: AnyObject?
@@ -111,8 +115,10 @@
       graph = .shared
       super.init()
       row = graph.add(self, computed: true)
-      inputRow = graph.add(input, computed: false)
+      storedInputRow = graph.add(input, computed: false)
     }
+
+    override var inputRow: DerivedGraphCore.Node { storedInputRow }
 
     deinit {
       if hasValue { slot.deinitialize(count: 1) }
@@ -124,13 +130,12 @@
     /// and recomputes without it.
     override func dispose() {
       disposed.store(true, ordering: .releasing)
-      let link = graph.withLock { () -> ObserverCore? in
+      // In one trip: a computation that ends afterwards finds the rows gone and makes no link.
+      let link = graph.remove(inputRow, row) { () -> ObserverCore? in
         defer { inputLink = nil }
         return inputLink
       }
       link?.cancel()
-      graph.remove(inputRow)
-      graph.remove(row)
     }
 
     // MARK: Reading
@@ -158,7 +163,7 @@
       return withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
         let value = buffer.baseAddress.unsafelyUnwrapped
         graph.read(
-          row, watch: watch,
+          row, holding: self, watch: watch,
           before: {
             if self.owner == nil, let owner { self.owner = owner }
           },
@@ -170,11 +175,10 @@
       }
     }
 
-    // MARK: Computing (under the graph's lock)
+    // MARK: Computing (outside the graph's lock)
 
-    override func recompute() -> Bool {
-      graph.trackByRunningComputation(inputRow)
-      let owner = self.owner
+    override func recompute(in graph: DerivedGraph, thread: GraphThread) {
+      let owner = modelCompute == nil ? nil : graph.withLock { self.owner }
       let (value, scope) = AccessScope.run(mergingIntoParent: false) { () -> Value in
         if let compute = self.compute { return compute() }
         guard let owner, let modelCompute = self.modelCompute else {
@@ -182,25 +186,43 @@
         }
         return modelCompute(owner)
       }
-      if inputLink == nil, !scope.runs.isEmpty { inputLink = makeInputLink() }
-      if let inputLink {
-        // Computations of one graph run one at a time (under its lock): each relink is the
-        // latest.
-        if !inputLink.relink(scope, isCurrent: { true }).isEmpty {
-          graph.markAfterRefresh(inputRow)
+      withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { replaced in
+        var didReplace = false
+        graph.commit(thread) { outcome -> (changed: Bool, inputsMoved: Bool) in
+          let inputsMoved = follow(scope, if: outcome)
+          if case .superseded = outcome { return (false, false) }
+          guard hasValue else {
+            slot.initialize(to: value)
+            hasValue = true
+            return (true, inputsMoved)
+          }
+          if let isDuplicate, isDuplicate(slot.pointee, value) { return (false, inputsMoved) }
+          // The replaced value goes after the lock (its deinit may do anything).
+          replaced.baseAddress.unsafelyUnwrapped.moveInitialize(from: slot, count: 1)
+          slot.initialize(to: value)
+          didReplace = true
+          return (true, inputsMoved)
         }
-      } else {
-        scope.discard()
+        if didReplace { replaced.baseAddress.unsafelyUnwrapped.deinitialize(count: 1) }
       }
       scope.recycle()
-      guard hasValue else {
-        slot.initialize(to: value)
-        hasValue = true
-        return true
+    }
+
+    /// Under the graph's lock, as a computation ends: relinks the input link to what `scope`
+    /// read when the result is stored (the latest stored result's reads are what its link
+    /// follows), else lets go of the scope's reads. Returns whether a property it read
+    /// changed before the relink.
+    private func follow(_ scope: AccessScope, if outcome: DerivedGraph.CommitOutcome) -> Bool {
+      guard case .stored = outcome else {
+        scope.discard()
+        return false
       }
-      if let isDuplicate, isDuplicate(slot.pointee, value) { return false }
-      slot.pointee = value
-      return true
+      if inputLink == nil, !scope.runs.isEmpty { inputLink = makeInputLink() }
+      guard let inputLink else {
+        scope.discard()
+        return false
+      }
+      return !inputLink.relink(scope, isCurrent: { true }).isEmpty
     }
 
     /// The input link: marks the input row when a tracked property the last computation read
