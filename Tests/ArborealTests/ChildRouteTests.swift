@@ -429,13 +429,35 @@ private final class Sheet: ArborealModel {
 
   @Test(arguments: Kind.allCases, [1, many])
   func theStoresConsumersOfPresenceReadOneWatchPerPlaceAndAgree(kind: Kind, count: Int) {
+    Self.consumersOfPresenceAgree(kind: kind, count: count)
+  }
+
+  // The same in the other isolations: a store made in a nonisolated test, in a detached task
+  // and on the main actor reads its places the same way (in its own isolation).
+  @Test(arguments: Kind.allCases)
+  nonisolated func consumersOfPresenceAgreeInANonisolatedStore(kind: Kind) {
+    Self.consumersOfPresenceAgree(kind: kind, count: Self.many)
+  }
+
+  @Test(arguments: Kind.allCases)
+  func consumersOfPresenceAgreeInADetachedTasksStore(kind: Kind) async {
+    await Task.detached { Self.consumersOfPresenceAgree(kind: kind, count: Self.many) }.value
+  }
+
+  @MainActor @Test(arguments: Kind.allCases)
+  func consumersOfPresenceAgreeOnTheMainActor(kind: Kind) {
+    Self.consumersOfPresenceAgree(kind: kind, count: Self.many)
+  }
+
+  /// Fills one kind of place of a hub with `count` children, then empties it: subscriptions
+  /// (the mounts), lifetimes (the records) and the listing agree, child by child, and the
+  /// lifetime records join the mounts' watch of each place instead of making their own.
+  nonisolated static func consumersOfPresenceAgree(kind: Kind, count: Int) {
     let store = Store(state: Hub(), environment: Feed.Environment())
     // One watch per route of the hub, which its mounts follow.
     #expect(store.watchedPlaceCount == 5)
     kind.fill(store, count: count)
     let held = kind.held(count)
-    // Subscriptions (the mounts), lifetimes (the records) and the listing agree, child by
-    // child, and the lifetime records joined the mounts' watch instead of making their own.
     #expect(store.runningEffectCount == held)
     #expect(store.childRecordCount == held)
     #expect(store.childWatchCount == 1)
