@@ -80,14 +80,15 @@ extension ArborealModel {
 
   /// Pops the screen `id` and those above it, for a `.popFrom(id:)` a stack's `forward`
   /// received; a pop of a screen that is gone writes nothing (no change, no notification)
-  /// and is reported in debug builds.
-  @usableFromInline
+  /// and is reported in debug builds. Inlined where the parent is compiled, so that the
+  /// stack's key path literal is read and written directly.
+  @inlinable @inline(__always)
   func popForwarded<Element: StackScreen, ScreenAction: Sendable>(
     _ action: StackAction<ScreenAction>, from id: StackElementID,
     in stack: ReferenceWritableKeyPath<Self, ModelStack<Element>>
   ) -> Fx<Action> {
     guard self[keyPath: stack][id: id] != nil else {
-      dropForwarded(action, child: Element.self, path: stack, key: id)
+      dropForwarded(action, child: Element.self, path: stack, key: AnyHashable(id))
       return Fx.dropped
     }
     self[keyPath: stack].pop(from: id)
