@@ -233,6 +233,7 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     let fx: Fx<Model.Action>
     // Taken now: a handler may add or remove handlers.
     let dispatch = log.dispatch
+    let single = log.singleHandler
     let logsValues = log.logsAnyValues
     log.sequence += 1
     let sequence = log.sequence
@@ -253,7 +254,7 @@ public final class Store<Model: ArborealModel>: ArborealStore {
       let entry = StoreLogEntry(
         action: action, changes: changes, sequence: sequence, cause: StoreLog.cause(of: origin),
         changedValues: [])
-      dispatch?(entry, entry)
+      if let single { single(entry) } else { dispatch?(entry, entry) }
       return fx
     }
     let recorded = endChangeRecording(mark, keepingValues: true)
@@ -266,7 +267,7 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     let valued = StoreLogEntry(
       action: action, changes: changes, sequence: sequence, cause: cause,
       changedValues: StoreLog<Model.Action>.describe(recorded))
-    dispatch?(plain, valued)
+    if let single { single(valued) } else { dispatch?(plain, valued) }
     return fx
   }
 

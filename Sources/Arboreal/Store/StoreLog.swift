@@ -6,8 +6,9 @@
 /// around the update it describes.
 ///
 /// Invariants: `hasHandlers == !handlers.isEmpty`; `logsAnyValues` is whether a handler asked
-/// for values; `dispatch` calls exactly `handlers`, in order (nil when there is none). All
-/// three are rebuilt together by `rebuild()`.
+/// for values; `dispatch` calls exactly `handlers`, in order (nil when there is none);
+/// `singleHandler` is the handler when there is exactly one. All four are rebuilt together by
+/// `rebuild()`.
 @usableFromInline
 struct StoreLog<Action: Sendable> {
   /// A log handler and what it asked for.
@@ -27,6 +28,10 @@ struct StoreLog<Action: Sendable> {
   /// single handler is installed.
   @usableFromInline private(set) var dispatch:
     ((StoreLogEntry<Action>, StoreLogEntry<Action>) -> Void)?
+  /// The handler itself when it is the only one, called straight from the store's specialised
+  /// `applyLogging` (with the valued entry when `logsAnyValues`): no closure compiled here,
+  /// generically, in between, which looked up the entry's metadata on every logged action.
+  @usableFromInline private(set) var singleHandler: ((StoreLogEntry<Action>) -> Void)?
   /// Whether a handler wants values.
   @usableFromInline private(set) var logsAnyValues = false
   /// Whether a handler is installed: the one test a plain `send` makes.
@@ -62,6 +67,7 @@ struct StoreLog<Action: Sendable> {
     let slots = handlers
     hasHandlers = !slots.isEmpty
     logsAnyValues = slots.contains { $0.logsValues }
+    singleHandler = slots.count == 1 ? slots[0].handler : nil
     switch slots.count {
     case 0:
       dispatch = nil
