@@ -14,9 +14,9 @@ import Foundation
 /// let recording = try Recording<TodoList>(contentsOf: "session.jsonl")
 /// ```
 ///
-/// The recorder adds a log handler to the store (`Store.addLogHandler(logsValues:_:)`), beside
-/// any other, so it sees every action, sent or delivered by an effect, with the
-/// properties its update changed. In the store's isolation, recording an action costs the log
+/// The recorder hooks into the store's logging beside any log handler (as one would, but
+/// handed each action with nothing generic to read), so it sees every action, sent or
+/// delivered by an effect, with the properties its update changed. In the store's isolation, recording an action costs the log
 /// handler's change recording plus a lock and an append; the JSON is encoded and written by
 /// a writer on a queue of its own, one `write` call per line, in order. The writer starts a
 /// millisecond after the first step of a burst and takes every step logged by then as one
@@ -100,7 +100,7 @@ public final class StoreRecorder<Model: ReplayableModel> where Model.Action: Cod
       syncsEachBatch: durability == .afterEachBatch)
     self.core = core
     self.start = start
-    handler = store.addLogHandler { entry in core.enqueue(entry) }
+    handler = store.addStepHandler { step in core.enqueue(step) }
   }
 
   /// The file the steps go to; nil when they are kept in memory only.

@@ -234,6 +234,7 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     // Taken now: a handler may add or remove handlers.
     let dispatch = log.dispatch
     let single = log.singleHandler
+    let steps = log.stepHandlers
     let logsValues = log.logsAnyValues
     log.sequence += 1
     let sequence = log.sequence
@@ -251,6 +252,11 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     guard logsValues else {
       let changes = endChangeRecordingKeys(mark)
       if let opened { closeTransaction(opened) }
+      if let steps {
+        let step = LoggedStep(sequence: sequence, action: action, origin: origin, changes: changes)
+        for handler in steps { handler(step) }
+      }
+      guard single != nil || dispatch != nil else { return fx }
       let entry = StoreLogEntry(
         action: action, changes: changes, sequence: sequence, cause: StoreLog.cause(of: origin),
         changedValues: [])
@@ -260,6 +266,10 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     let recorded = endChangeRecording(mark, keepingValues: true)
     if let opened { closeTransaction(opened) }
     let changes = TrackingChanges(recorded: recorded)
+    if let steps {
+      let step = LoggedStep(sequence: sequence, action: action, origin: origin, changes: changes)
+      for handler in steps { handler(step) }
+    }
     let cause = StoreLog<Model.Action>.cause(of: origin)
     let plain = StoreLogEntry(
       action: action, changes: changes, sequence: sequence, cause: cause, changedValues: [])

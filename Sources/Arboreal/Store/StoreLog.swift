@@ -5,7 +5,8 @@
 /// (`hasHandlers`) at a fixed offset. The entry itself is built by the store's `applyLogging`,
 /// around the update it describes.
 ///
-/// Invariants: `hasHandlers == !handlers.isEmpty`; `logsAnyValues` is whether a handler asked
+/// Invariants: `hasHandlers == !handlers.isEmpty || !steps.isEmpty`; `stepHandlers` are
+/// `steps`' handlers, in order (nil for none); `logsAnyValues` is whether a handler asked
 /// for values; `dispatch` calls exactly `handlers`, in order (nil when there is none);
 /// `singleHandler` is the handler when there is exactly one. All four are rebuilt together by
 /// `rebuild()`.
@@ -32,6 +33,12 @@ struct StoreLog<Action: Sendable> {
   /// `applyLogging` (with the valued entry when `logsAnyValues`): no closure compiled here,
   /// generically, in between, which looked up the entry's metadata on every logged action.
   @usableFromInline private(set) var singleHandler: ((StoreLogEntry<Action>) -> Void)?
+  /// The recorders' handlers (``Store/addStepHandler(_:)``), each with the number its token
+  /// removes it by.
+  private var steps: [(id: UInt64, handler: (LoggedStep) -> Void)] = []
+  /// The recorders' handlers, in order: called with a `LoggedStep`, which nothing generic is in;
+  /// nil when there is none (so that a logged action without a recorder retains no array).
+  @usableFromInline private(set) var stepHandlers: [(LoggedStep) -> Void]?
   /// Whether a handler wants values.
   @usableFromInline private(set) var logsAnyValues = false
   /// Whether a handler is installed: the one test a plain `send` makes.
@@ -56,16 +63,26 @@ struct StoreLog<Action: Sendable> {
     return lastID
   }
 
+  /// Adds a recorder's handler and returns the number that removes it.
+  mutating func addStep(_ handler: @escaping (LoggedStep) -> Void) -> UInt64 {
+    lastID += 1
+    steps.append((lastID, handler))
+    rebuild()
+    return lastID
+  }
+
   /// Removes the handler numbered `id`; nothing when it is gone already.
   mutating func remove(_ id: UInt64) {
     handlers.removeAll { $0.id == id }
+    steps.removeAll { $0.id == id }
     rebuild()
   }
 
   /// Makes `dispatch` call the handlers, in order: the one handler directly, or each in turn.
   private mutating func rebuild() {
     let slots = handlers
-    hasHandlers = !slots.isEmpty
+    hasHandlers = !slots.isEmpty || !steps.isEmpty
+    stepHandlers = steps.isEmpty ? nil : steps.map(\.handler)
     logsAnyValues = slots.contains { $0.logsValues }
     singleHandler = slots.count == 1 ? slots[0].handler : nil
     switch slots.count {
@@ -147,6 +164,44 @@ extension Store {
   ) -> LogHandlerToken {
     let id = log.add(logsValues: logsValues, handler)
     return LogHandlerToken { [weak self] in self?.log.remove(id) }
+  }
+}
+
+extension Store {
+  /// Adds a recorder's handler: called, in the store's isolation, with each action handled
+  /// from now on, after its update, as a `LoggedStep` (see there why not a `StoreLogEntry`).
+  ///
+  /// - Parameter handler: Takes each step.
+  /// - Returns: The token that removes the handler.
+  package func addStepHandler(_ handler: @escaping (LoggedStep) -> Void) -> LogHandlerToken {
+    let id = log.addStep(handler)
+    return LogHandlerToken { [weak self] in self?.log.remove(id) }
+  }
+}
+
+/// A handled action as a recorder takes it: what a `StoreLogEntry` says, with the action boxed.
+/// Nothing in it is generic, so that the store's `applyLogging`, specialised for its model,
+/// makes it, and a recorder, compiled once for every model, reads it without looking up a
+/// generic type's metadata (twice per recorded action, about 650 instructions, when it read a
+/// `StoreLogEntry<Action>`).
+@usableFromInline
+package struct LoggedStep: Sendable {
+  /// The store's number of the action (`StoreLogEntry.sequence`).
+  package let sequence: Int
+  /// The action, a `Model.Action`.
+  package let action: any Sendable
+  /// nil for a sent action; for an effect's, the number of the action that started it (nil
+  /// inside when it is not known).
+  package let startedBy: Int??
+  /// The properties the update changed.
+  package let changes: TrackingChanges
+
+  @usableFromInline
+  init(sequence: Int, action: any Sendable, origin: Int?, changes: TrackingChanges) {
+    self.sequence = sequence
+    self.action = action
+    self.startedBy = origin.map { $0 > 0 ? $0 : nil }
+    self.changes = changes
   }
 }
 

@@ -134,18 +134,13 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
     if output.descriptor >= 0 { close(output.descriptor) }
   }
 
-  /// Queues a handled action for the writer. Called in the store's isolation: a lock and an append.
-  func enqueue(_ entry: StoreLogEntry<Action>) {
-    // Read out of the generic entry before the lock, so that the locked part is concrete.
-    let effectStartedBy: Int??
-    switch entry.cause {
-    case .sent: effectStartedBy = nil
-    case .effect(let startedBy): effectStartedBy = .some(startedBy)
-    }
+  /// Queues a handled action for the writer. Called in the store's isolation: a lock and an
+  /// append, with nothing generic (`LoggedStep`).
+  func enqueue(_ step: LoggedStep) {
     let (start, mustWait) = shared.withLock { queue -> (State.Start, Bool) in
       queue.enqueue(
-        sequence: entry.sequence, action: entry.action, effectStartedBy: effectStartedBy,
-        changes: entry.changes)
+        sequence: step.sequence, action: step.action, effectStartedBy: step.startedBy,
+        changes: step.changes)
     }
     if start == .startWriter { startWriter(after: Self.batchingDelay) }
     // Back-pressure: the writer is `limit` steps behind; wait until it takes them. It runs on
