@@ -196,7 +196,15 @@ import Testing
     #expect(inside == 7)
     #expect(cart.total == 10)
     // At most one run for the transaction, which saw the value it ended on.
-    #expect(seen.withLock { $0.count } <= 2)
+    #if ARBOREAL_NEW_DERIVED
+      #expect(seen.withLock { $0.count } <= 2)
+    #else
+      // The current engine runs the observer twice: once for the change the read inside the
+      // transaction made (delivered at its end), and again when that run reads it back.
+      withKnownIssue("two runs for one transaction on the current engine") {
+        #expect(seen.withLock { $0.count } <= 2)
+      }
+    #endif
     #expect(seen.withLock { $0.last } == 10)
     token.cancel()
   }
