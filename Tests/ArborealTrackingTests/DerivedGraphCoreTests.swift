@@ -69,6 +69,14 @@ import Testing
       core.endCompute(node, changed: changed)
     }
 
+    /// A write of `node` that stores nothing new (a property written and set back, as a
+    /// derived value's input row sees it).
+    func touch(_ node: Node) {
+      reached.removeAll()
+      core.write(node, reached: &reached)
+      core.checkInvariants()
+    }
+
     func remove(_ node: Node) {
       core.remove(node)
       values[node] = nil
@@ -232,5 +240,77 @@ import Testing
     let c = graph.source(5)
     #expect(c == b, "the freed row is reused")
     #expect(graph.core.nodeCount == 3)
+  }
+
+  // MARK: Settling writes that came to nothing
+
+  @Test func writesThatCameToNothingLeaveTheirReaderCleanWithoutComputing() {
+    let graph = Graph()
+    let input = graph.source(0)
+    let other = graph.source(3)
+    let value = graph.computed { $0.read(input) + $0.read(other) }
+    let reader = graph.computed(watched: true) { $0.read(value) * 2 }
+    #expect(graph.read(reader) == 6)
+    graph.touch(input)
+    graph.touch(input)
+    #expect(graph.core.isStale(value))
+    #expect(graph.core.settle(value, source: input, writes: 2))
+    graph.core.checkInvariants()
+    #expect(!graph.core.isStale(value))
+    #expect(graph.read(reader) == 6)
+    #expect(graph.runs[value] == 1)
+    #expect(graph.runs[reader] == 1)
+    // A later write marks it again, and reports the watched reader again.
+    graph.set(other, 4)
+    #expect(graph.reached == [reader])
+    #expect(graph.read(reader) == 8)
+  }
+
+  @Test func aWriteBesideTheSettledOnesKeepsTheValueDirty() {
+    let graph = Graph()
+    let input = graph.source(0)
+    let value = graph.computed { $0.read(input) + 1 }
+    #expect(graph.read(value) == 1)
+    graph.touch(input)
+    graph.touch(input)
+    // Two writes, of which the caller knows one came to nothing: the other stands.
+    #expect(!graph.core.settle(value, source: input, writes: 1))
+    graph.core.checkInvariants()
+    #expect(graph.core.isStale(value))
+    _ = graph.read(value)
+    #expect(graph.runs[value] == 2)
+  }
+
+  @Test func anotherSourceThatMovedKeepsTheValueDirty() {
+    let graph = Graph()
+    let input = graph.source(0)
+    let other = graph.source(1)
+    let value = graph.computed { $0.read(input) + $0.read(other) }
+    #expect(graph.read(value) == 1)
+    graph.touch(input)
+    graph.set(other, 2)
+    #expect(!graph.core.settle(value, source: input, writes: 1))
+    #expect(graph.read(value) == 2)
+    #expect(graph.runs[value] == 2)
+  }
+
+  @Test func aValueThatLostASourceIsNotSettled() {
+    let graph = Graph()
+    let input = graph.source(0)
+    let other = graph.source(1)
+    final class Reads { var other = true }
+    let reads = Reads()
+    let value = graph.computed { $0.read(input) + (reads.other ? $0.read(other) : 0) }
+    #expect(graph.read(value) == 1)
+    reads.other = false
+    graph.remove(other)
+    graph.touch(input)
+    // Its remaining links all hold, but what it read is gone: only computing settles it.
+    #expect(!graph.core.settle(value, source: input, writes: 1))
+    graph.core.checkInvariants()
+    #expect(graph.core.isStale(value))
+    _ = graph.read(value)
+    #expect(graph.runs[value] == 2)
+    #expect(!graph.core.isStale(value))
   }
 }

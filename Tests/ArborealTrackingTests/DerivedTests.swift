@@ -182,6 +182,64 @@ import Testing
     token.cancel()
   }
 
+  @Test func aValueReadInsideATransactionThatSetsAnInputBackEndsOnTheValueItBeganWith() {
+    let cart = Cart()
+    cart.prices = [10]
+    let seen = Mutex<[Int]>([])
+    let token = observe { _ in seen.withLock { $0.append(cart.total) } }
+    let inside = withTransaction {
+      cart.discount = 3
+      let inside = cart.total
+      cart.discount = 0
+      return inside
+    }
+    #expect(inside == 7)
+    #expect(cart.total == 10)
+    // At most one run for the transaction, which saw the value it ended on.
+    #if ARBOREAL_NEW_DERIVED
+      #expect(seen.withLock { $0.count } <= 2)
+    #else
+      // The current engine runs the observer twice: once for the change the read inside the
+      // transaction made (delivered at its end), and again when that run reads it back.
+      withKnownIssue("two runs for one transaction on the current engine") {
+        #expect(seen.withLock { $0.count } <= 2)
+      }
+    #endif
+    #expect(seen.withLock { $0.last } == 10)
+    token.cancel()
+  }
+
+  @Test func anInputSetBackBesideOneThatChangedRecomputesOnce() {
+    let cart = Cart()
+    cart.prices = [10]
+    let seen = Mutex<[Int]>([])
+    let token = observe { _ in seen.withLock { $0.append(cart.total) } }
+    let before = cart.totals.value
+    withTransaction {
+      cart.discount = 3
+      cart.prices = [20]
+      cart.discount = 0
+    }
+    #expect(cart.totals.value == before + 1)
+    #expect(seen.withLock { $0 } == [10, 20])
+    token.cancel()
+  }
+
+  @Test func aValueComputedOnAnotherThreadDuringATransactionThatSetsAnInputBackIsNotLeftStale() {
+    let cart = TurnTakingCart()
+    #expect(cart.total == 10)
+    let elsewhere = Locked.make(0)
+    withTransaction {
+      cart.discount = 3
+      // Read after the write returned, outside the transaction: it sees the write, and
+      // stores a result computed from it.
+      onAnotherThread { elsewhere.withLock { $0 = cart.total } }
+      cart.discount = 0
+    }
+    #expect(elsewhere.withLock { $0 } == 7)
+    #expect(cart.total == 10)
+  }
+
   @Test func readsInsideATransactionSeeTheNewInputs() {
     let cart = Cart()
     cart.prices = [10]

@@ -128,6 +128,55 @@ final class DerivedContext {
     /// Whether a loop on this thread disposes `graphDisposals`.
     @exclusivity(unchecked) var isDisposingGraph = false
 
+    /// The property whose write inside a transaction notifies input links now (its registrar
+    /// as the write log names it, and its identity), for ``noteMark(input:node:computed:)``;
+    /// nil otherwise. Set by the registrar around the notifications.
+    @exclusivity(unchecked) var transactionWrite: (registrar: UnsafeMutableRawPointer, id: UInt64)?
+    /// The marks of input rows that writes in this thread's transaction made, in order (see
+    /// ``DerivedGraph/settle(_:since:)``). Empty outside a transaction.
+    @exclusivity(unchecked) private var transactionMarks: [DerivedGraph.TransactionMark] = []
+    /// ``DerivedGraph/storedResults`` when the thread's transaction opened: a result stored
+    /// no later than that read the properties before the transaction wrote any.
+    @exclusivity(unchecked) var transactionSince: UInt64 = 0
+
+    /// Notes that a write of ``transactionWrite`` marked a value's input row.
+    func noteMark(
+      input: DerivedGraphCore.Node, node: GraphNode, computed: DerivedGraphCore.Node
+    ) {
+      guard let write = transactionWrite else { return }
+      let pointer = UnsafeRawPointer(Unmanaged.passUnretained(node).toOpaque())
+      // A property written again in a row (an edit in a loop) adds to the last mark.
+      if let last = transactionMarks.last, last.input == input, last.inputNode == pointer,
+        last.registrar == write.registrar, last.id == write.id
+      {
+        transactionMarks[transactionMarks.count - 1].writes &+= 1
+        return
+      }
+      transactionMarks.append(
+        DerivedGraph.TransactionMark(
+          input: input, inputNode: pointer, computed: computed, registrar: write.registrar,
+          id: write.id))
+    }
+
+    /// As the transaction of `context` ends, before its write log's span closes: the values
+    /// that only properties set back marked are clean again without computing, when their
+    /// result is older than the transaction (``DerivedGraph/settle(_:since:)``), so that a
+    /// write set back recomputes nothing.
+    func settleTransactionMarks(endingIn context: ThreadContext) {
+      guard !transactionMarks.isEmpty else { return }
+      var marks: [DerivedGraph.TransactionMark] = []
+      swap(&marks, &transactionMarks)
+      var anyCameBack = false
+      for position in marks.indices {
+        let cameBack = context.writes.isUnchanged(marks[position].registrar, id: marks[position].id)
+        marks[position].cameBack = cameBack
+        anyCameBack = anyCameBack || cameBack
+      }
+      if anyCameBack { DerivedGraph.shared.settle(marks, since: transactionSince) }
+      marks.removeAll(keepingCapacity: marks.capacity <= 1_024)
+      if transactionMarks.isEmpty { swap(&marks, &transactionMarks) }
+    }
+
     /// Refreshes the graph's observed values that this thread's marks reached, inside one
     /// delivery (each observer runs once, after every refresh).
     func flushGraphIfPending() {

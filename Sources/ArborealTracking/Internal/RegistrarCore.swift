@@ -433,10 +433,14 @@ final class RegistrarCore: @unchecked Sendable {
         guard context.isInTransaction else { return false }
         #if ARBOREAL_NEW_DERIVED
           // The new engine's input links mark its graph at the write, so that a read inside
-          // the transaction sees what the write made stale; its observed values are refreshed
-          // when the transaction ends (`DerivedContext.graphReached`).
+          // the transaction (on any thread) sees what the write made stale; its observed
+          // values are refreshed when the transaction ends (`DerivedContext.graphReached`).
+          // The marks are noted with the property (`DerivedContext.transactionWrite`): those
+          // of a property set back are undone as the transaction ends, where they can be.
+          context.derived.transactionWrite = (Unmanaged.passUnretained(self).toOpaque(), key.id)
           context.transaction.add(
             Self.notifyingInputLinks(observers, key: key, core: self), key: key, core: self)
+          context.derived.transactionWrite = nil
         #else
           context.transaction.add(observers, key: key, core: self)
         #endif

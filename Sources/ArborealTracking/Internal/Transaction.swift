@@ -18,8 +18,9 @@
 ///
 /// ## One run per observer
 /// The delivery runs as one ``ThreadContext/delivering(_:)``: derived values' input links
-/// mark the graph at once, the observed derived values are refreshed when the notification
-/// loop ends, and every other observer's run waits until then, so that it runs once, told of
+/// mark the graph at once (on the new engine, a value only properties set back marked is
+/// clean again first, see `DerivedContext.settleTransactionMarks(endingIn:)`), the observed
+/// derived values are refreshed when the notification loop ends, and every other observer's run waits until then, so that it runs once, told of
 /// the properties written and of the derived values that changed together.
 ///
 /// Invariant: used only by its thread (one per thread, owned by its `ThreadContext`), which is
@@ -36,6 +37,10 @@ final class Transaction {
   @inline(__always)
   func open(_ context: ThreadContext) {
     context.writes.openTransaction()
+    #if ARBOREAL_NEW_DERIVED
+      // Before any write of the transaction: a result stored by then read none of them.
+      context.derived.transactionSince = DerivedGraph.storedResultsNow
+    #endif
   }
 
   /// Adds a change of `key` of `core` for each of `observers`. (The write itself is in the
@@ -72,7 +77,9 @@ final class Transaction {
   func deliver(_ context: ThreadContext) {
     #if ARBOREAL_NEW_DERIVED
       // The writes marked the new engine's graph as they happened (see `RegistrarCore`'s
-      // `report`); its observed values are refreshed now, once.
+      // `report`). Values that only properties set back marked are clean again, while the
+      // write log still says which came back; the observed values are refreshed below, once.
+      context.derived.settleTransactionMarks(endingIn: context)
       defer { context.derived.flushGraphIfPending() }
     #endif
     guard !observers.isEmpty else {

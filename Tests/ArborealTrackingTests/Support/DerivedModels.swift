@@ -30,6 +30,21 @@ final class Cart: Trackable {
   var isLarge: Bool
 }
 
+/// A cart used from two threads in turn, never at once (`onAnotherThread` blocks its caller
+/// until the other thread is done): that order is the invariant that makes
+/// `@unchecked Sendable` hold.
+final class TurnTakingCart: Trackable, @unchecked Sendable {
+  let registrar = TrackingRegistrar()
+  let totals = Tally()
+  @Tracked var price = 10
+  @Tracked var discount = 0
+  @Derived({ (cart: TurnTakingCart) -> Int in
+    cart.totals.add()
+    return cart.price - cart.discount
+  })
+  var total: Int
+}
+
 /// A value that is not `Equatable`: every new result notifies.
 struct Summary {
   var count: Int

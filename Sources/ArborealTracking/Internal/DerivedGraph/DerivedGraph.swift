@@ -81,14 +81,16 @@ import Synchronization
 /// 5. After a commit, a clean computed row's sources are clean at the versions its links
 ///    carry, and its dependents are either marked or saw its current version.
 final class DerivedGraph: @unchecked Sendable {
-  // Invariant (why `@unchecked Sendable` holds): `core`, `rows` and `flushCount` are read and
-  // written only under `lock`; a `GraphThread` is used by its thread only (or by a stack hop
-  // while its thread waits).
+  // Invariant (why `@unchecked Sendable` holds): `core`, `rows`, `flushCount` and
+  // `settleCount` are read and written only under `lock`; a `GraphThread` is used by its
+  // thread only (or by a stack hop while its thread waits).
   private let lock = Lock()
   private let core = DerivedGraphCore()
   @exclusivity(unchecked) private var rows: [Unmanaged<GraphNode>?] = []
   /// Counts flushes, so that a value reached twice in one flush is notified once.
   @exclusivity(unchecked) private var flushCount = 0
+  /// Counts ``settle(_:since:)`` calls, which tally each value's marks on its input node.
+  @exclusivity(unchecked) private var settleCount = 0
   /// Scratch for the watched rows a write or a commit reaches (under the lock).
   @exclusivity(unchecked) private var scratch: [DerivedGraphCore.Node] = []
 
@@ -337,6 +339,10 @@ final class DerivedGraph: @unchecked Sendable {
         return
       }
       let (changed, inputsMoved) = store(.stored)
+      // Only lock holders write it: a load and a store, no read-modify-write.
+      let stored = Self.storedResults.load(ordering: .relaxed) &+ 1
+      Self.storedResults.store(stored, ordering: .releasing)
+      rows[index].unsafelyUnwrapped.takeUnretainedValue().storedAt = stored
       let structure = core.structureEpoch
       var stale = false
       core.beginCompute(row)
@@ -362,6 +368,16 @@ final class DerivedGraph: @unchecked Sendable {
       for watched in scratch { thread.reached.append((watched, core.version[Int(watched)])) }
     }
   }
+
+  /// Counts the results stored by the graphs' computations (``commit(_:_:)``, under a
+  /// graph's lock), each of which notes its count in ``GraphNode/storedAt``. A transaction
+  /// loads it as it opens (`DerivedContext.heldSince`): a result stored no later than that
+  /// load read its properties before the transaction wrote any (the store releases, the load
+  /// acquires). Global, so that loading it costs no lazy initialisation.
+  static let storedResults = Atomic<UInt64>(0)
+
+  /// ``storedResults`` now (acquiring: the results it counts were stored before).
+  static var storedResultsNow: UInt64 { storedResults.load(ordering: .acquiring) }
 
   /// How many computations nest on one stack before the next ones move to a fresh one.
   static let stackHop = 256
@@ -413,15 +429,80 @@ final class DerivedGraph: @unchecked Sendable {
   /// ``flushAndNotify(_:)`` (a computed value's input row, see `GraphDerivedNode`). Kept by
   /// the thread, not the graph: another thread's flush must not refresh, in the middle of
   /// this thread's transaction, what this thread's writes reached.
+  ///
+  /// Returns whether it marked (the row still held `node`).
+  @discardableResult
   func markSource(
     _ row: DerivedGraphCore.Node, holding node: GraphNode, reached: inout [Reached]
-  ) {
+  ) -> Bool {
     locked {
-      guard holds(row, node) else { return }
+      guard holds(row, node) else { return false }
       scratch.removeAll(keepingCapacity: true)
       core.write(row, reached: &scratch)
       for watched in scratch { reached.append((watched, core.version[Int(watched)])) }
+      return true
     }
+  }
+
+  /// A mark of a computed value's input row made by a write inside a transaction
+  /// (``markSource(_:holding:reached:)``), kept by the writing thread until the transaction
+  /// ends: the rows, and whether the property written ended the transaction as it began.
+  struct TransactionMark {
+    let input: DerivedGraphCore.Node
+    /// The input row's node when marked, compared, never dereferenced (it may be gone).
+    let inputNode: UnsafeRawPointer
+    let computed: DerivedGraphCore.Node
+    /// The property written, as the thread's write log names it.
+    let registrar: UnsafeMutableRawPointer
+    let id: UInt64
+    /// How many writes in a row of that property it stands for (each marked the row once).
+    var writes: UInt32 = 1
+    var cameBack = false
+  }
+
+  /// As a transaction ends: the marks whose properties all came back (`cameBack`) leave their
+  /// value clean again, without computing, when its stored result was stored no later than
+  /// `since` (``storedResults`` when the transaction opened: it read the properties as they
+  /// are again) and those marks are the only writes of its input row since it read it
+  /// (``DerivedGraphCore/settle(_:source:writes:)``). One trip under the lock. The rows a mark
+  /// names are checked to still hold its input node (the value's computed row goes in the
+  /// same trip as its input row).
+  func settle(_ marks: [TransactionMark], since: UInt64) {
+    locked {
+      settleCount &+= 1
+      let mark = settleCount
+      for entry in marks {
+        guard let input = node(at: entry.input, holding: entry.inputNode) else { continue }
+        if input.settleMark != mark {
+          input.settleMark = mark
+          input.settleWrites = 0
+          input.settleAll = true
+        }
+        input.settleWrites &+= entry.writes
+        if !entry.cameBack { input.settleAll = false }
+      }
+      for entry in marks {
+        guard let input = node(at: entry.input, holding: entry.inputNode),
+          input.settleMark == mark, input.settleAll
+        else { continue }
+        input.settleAll = false  // once per value
+        let index = Int(entry.computed)
+        guard let value = rows[index], value.takeUnretainedValue().storedAt <= since,
+          core.computingCount[index] == 0
+        else { continue }
+        core.settle(entry.computed, source: entry.input, writes: input.settleWrites)
+      }
+    }
+  }
+
+  /// Under the lock: the node of `row` if it is the one at `pointer`.
+  private func node(at row: DerivedGraphCore.Node, holding pointer: UnsafeRawPointer)
+    -> GraphNode?
+  {
+    guard let held = rows[Int(row)], UnsafeRawPointer(held.toOpaque()) == pointer else {
+      return nil
+    }
+    return held.takeUnretainedValue()
   }
 
   /// A watched row a write reached, with its version then.
@@ -647,6 +728,15 @@ class GraphNode {
   @exclusivity(unchecked) final var isRemoved = false
   /// The graph's flush that last considered it (under the graph's lock).
   @exclusivity(unchecked) final var flushMark = 0
+  /// ``DerivedGraph/storedResults`` when its stored result was stored (under the graph's
+  /// lock); 0 before the first.
+  @exclusivity(unchecked) final var storedAt: UInt64 = 0
+  /// An input row's tally in ``DerivedGraph/settle(_:since:)`` (under the graph's lock): the
+  /// call that made it, how many of its marks the transaction made, and whether all of them
+  /// came back.
+  @exclusivity(unchecked) final var settleMark = 0
+  @exclusivity(unchecked) final var settleWrites: UInt32 = 0
+  @exclusivity(unchecked) final var settleAll = false
 
   /// Computes the value again, outside the graph's lock, and ends the computation with
   /// ``DerivedGraph/commit(_:_:)``, which says whether to store the result.

@@ -47,6 +47,10 @@
 /// - ``markStale(_:_:reached:)`` and ``markDependents(of:reached:)``: a computation that ended
 ///   found what it read moved, or its value changed while dependents were clean: they are
 ///   marked as a write would.
+/// - ``settle(_:source:writes:)``: writes of a source came to nothing for a node (a
+///   transaction set back what they wrote): the node's link takes the source's version, and
+///   the node is clean again if nothing else moved (`lostSource`: a source of it was removed,
+///   which only a computation settles).
 ///
 /// ## Cost
 /// Every operation reads and writes the columns: each is a buffer the core owns (``Column``),
@@ -68,7 +72,8 @@
 ///    ended computation under its lock, and keeps its own count of running ones.)
 /// 5. `watched` nodes reached by a write are reported once until refreshed (a reported node
 ///    is `dirty` or `pending`, and a second write that reaches it reports nothing).
-/// 6. A walk (``nextStep(in:)``) computes a node at most once: a node whose `committedAt` is at
+/// 6. A node that lost a source (`lostSource`) is `dirty` until it computes.
+/// 7. A walk (``nextStep(in:)``) computes a node at most once: a node whose `committedAt` is at
 ///    least the epoch the walk began at is up to date for it, even if marked again; a node it
 ///    passes over that way keeps its marks, and so does each node that read it.
 final class DerivedGraphCore {
@@ -90,6 +95,9 @@ final class DerivedGraphCore {
     static let free = Flags(rawValue: 1 << 5)
     /// Reported by a write since its last refresh.
     static let notified = Flags(rawValue: 1 << 6)
+    /// A source it read was removed since its last computation (its link went with it): only
+    /// computing clears its `dirty` mark (see ``settle(_:source:writes:)``).
+    static let lostSource = Flags(rawValue: 1 << 7)
   }
 
   // Nodes.
@@ -224,7 +232,7 @@ final class DerivedGraphCore {
       let next = nextSub[Int(link)]
       let dependent = sub[Int(link)]
       detachFromDependent(link)
-      flags[Int(dependent)].insert(.dirty)
+      flags[Int(dependent)].insert([.dirty, .lostSource])
       freeLinkRow(link)
       link = next
     }
@@ -537,8 +545,30 @@ final class DerivedGraphCore {
     }
     lastDep[index] = cursor
     depCursor[index] = Self.none
-    flags[index].remove([.computing, .dirty, .pending, .notified])
+    flags[index].remove([.computing, .dirty, .pending, .notified, .lostSource])
     if changed { version[index] &+= 1 }
+  }
+
+  /// The last `writes` writes of `source` came to nothing for `node` (a transaction set the
+  /// properties it stands for back, and `node`'s result was computed before them): if they
+  /// are the only writes of `source` since `node` read it, `node`'s link sees its version
+  /// now, and if nothing else moved or is marked (``staleness(of:)``) and no source of it went,
+  /// `node` is clean again (its marks and report cleared, without computing). Returns whether
+  /// it is. What the writes marked `pending` beyond `node` stays marked: a refresh finds it up
+  /// to date without computing (`node`'s version did not move).
+  @discardableResult
+  func settle(_ node: Node, source: Node, writes: UInt32) -> Bool {
+    let index = Int(node)
+    guard flags[index].isDisjoint(with: [.computing, .lostSource, .free]) else { return false }
+    var link = firstDep[index]
+    while link != Self.none, dep[Int(link)] != source { link = nextDep[Int(link)] }
+    guard link != Self.none, version[Int(source)] &- seen[Int(link)] == writes else {
+      return false
+    }
+    seen[Int(link)] = version[Int(source)]
+    guard staleness(of: node).isEmpty else { return false }
+    flags[index].remove([.dirty, .pending, .notified])
+    return true
   }
 
   /// Whether a computed node's last computation is still up to date: `.dirty` if a source's
@@ -687,6 +717,9 @@ final class DerivedGraphCore {
       if state.contains(.notified) {
         precondition(
           !state.isDisjoint(with: [.dirty, .pending]), "DerivedGraphCore: notified but clean")
+      }
+      if state.contains(.lostSource) {
+        precondition(state.contains(.dirty), "DerivedGraphCore: lost a source but not dirty")
       }
     }
     precondition(linksSeen == linkCount, "DerivedGraphCore: \(linksSeen) links ≠ \(linkCount)")

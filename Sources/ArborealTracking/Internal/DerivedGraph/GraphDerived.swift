@@ -32,15 +32,20 @@
   /// ## Writes, transactions and observers
   /// A write marks at once, also inside a transaction (the registrar hands the input links
   /// their notification at the write rather than at the transaction's end), so a read inside
-  /// the transaction recomputes what the write made stale. Refreshing the observed values and
-  /// telling their observers waits for the end of the thread's notification loop or
-  /// transaction (``DerivedContext.graphReached``): then every input row is marked, each
-  /// observed value is refreshed once, and reports a change if its version moved (once per
-  /// transaction). A value is observed through its own registrar and key, as before: a read
-  /// outside any computation records the key in the thread's tracking scope, and a read inside
-  /// one (a computation of the graph runs on this thread) only links the rows. A
-  /// read inside a tracking scope marks the computed row watched; a flush unwatches a row
-  /// whose key no observer holds any more.
+  /// the transaction, on this thread or another, recomputes what the write made stale.
+  /// Inside a transaction the thread notes each mark with the property written
+  /// (``DerivedContext/noteMark(input:node:computed:)``); as the transaction ends, a value
+  /// whose marks all came from properties that ended as they began, whose result was stored
+  /// before the transaction opened (``DerivedGraph/storedResults``) and whose input row no
+  /// one else wrote since is clean again without computing (``DerivedGraph/settle(_:since:)``):
+  /// setting an input back recomputes nothing. Refreshing the observed values and telling
+  /// their observers waits for the end of the thread's notification loop or transaction
+  /// (``DerivedContext.graphReached``): then each observed value is refreshed once, and
+  /// reports a change if its version moved (once per transaction). A value is observed
+  /// through its own registrar and key, as before: a read outside any computation records
+  /// the key in the thread's tracking scope, and a read inside one (a computation of the
+  /// graph runs on this thread) only links the rows. A read inside a tracking scope marks the
+  /// computed row watched; a flush unwatches a row whose key no observer holds any more.
   ///
   /// ## Stack hops
   /// A first read of a long chain nests one computation per value; every
@@ -228,14 +233,18 @@
     /// The input link: marks the input row when a tracked property the last computation read
     /// changes, on the writing thread. It holds the input node and the graph, not this value.
     private func makeInputLink() -> ObserverCore {
-      let (graph, input, inputRow) = (graph, input, inputRow)
+      let (graph, input, inputRow, row) = (graph, input, inputRow, row)
       return ObserverCore(
         kind: .input, delivery: .synchronous,
         callback: UncheckedCallback(
           readsNames: false,
           unchecked: { _ in
             let context = ThreadContext.current
-            graph.markSource(inputRow, holding: input, reached: &context.derived.graphReached)
+            let marked = graph.markSource(
+              inputRow, holding: input, reached: &context.derived.graphReached)
+            if marked, context.isInTransaction {
+              context.derived.noteMark(input: inputRow, node: input, computed: row)
+            }
             if !context.isInTransaction && context.derived.batchDepth == 0 {
               context.derived.flushGraphIfPending()
             }
