@@ -43,6 +43,31 @@ import Testing
     token.cancel()
   }
 
+  /// A property set back on one instance hides nothing of the same property on another, even
+  /// with an explicit name (the two share the name, never the key's identity).
+  @Test func aSetBackOnOneInstanceHidesNoChangeOnAnother() {
+    final class Named: Trackable {
+      let registrar = TrackingRegistrar()
+      @Tracked("count") var count = 0
+    }
+    let first = Named()
+    let second = Named()
+    #expect(first.$count != second.$count)
+    var runs: [String] = []
+    let token = observe { changes in
+      _ = (first.count, second.count)
+      runs.append(changes.description)
+    }
+    withTransaction {
+      first.count = 1
+      second.count = 5
+      first.count = 0
+    }
+    #expect(runs == ["", "count"])
+    #expect(second.count == 5)
+    token.cancel()
+  }
+
   @Test func aOneShotObserverOfAPropertySetBackStaysRegistered() {
     let job = Job()
     var fired: [String] = []
