@@ -75,13 +75,39 @@ final class AccessScope {
   /// The records of a run.
   func records(of run: Run) -> ArraySlice<AccessRecord> { records[run.range] }
 
+  /// The reads in `range` (a run's).
+  func records(of range: Range<Int>) -> ArraySlice<AccessRecord> { records[range] }
+
   /// The distinct property ids of a run, in first-read order.
   ///
   /// - Complexity: O(*r*²) for *r* reads in the run; runs are short in practice.
   func ids(of run: Run) -> SmallList<UInt64> {
+    ids(in: run.range)
+  }
+
+  /// The distinct property ids of the reads in `range`, in first-read order. Indexes the
+  /// records in place: a slice of them would retain and release their storage.
+  func ids(in range: Range<Int>) -> SmallList<UInt64> {
     var ids = SmallList<UInt64>()
-    for record in records[run.range] where !ids.contains(record.id) { ids.append(record.id) }
+    var index = range.lowerBound
+    while index < range.upperBound {
+      let id = records[index].id
+      if !ids.contains(id) { ids.append(id) }
+      index &+= 1
+    }
     return ids
+  }
+
+  /// Calls `body` with each run's registrar, unretained (the scope keeps it alive until it is
+  /// recycled), and the run's range of reads: a walk that copies no `Run` out of `runs`, each
+  /// copy a retain and a release of its registrar.
+  @inline(__always)
+  func forEachRun(_ body: (Unmanaged<RegistrarCore>, Range<Int>) -> Void) {
+    runs.withUnsafeBufferPointer { runs in
+      for index in runs.indices {
+        body(Unmanaged.passUnretained(runs[index].core), runs[index].range)
+      }
+    }
   }
 
   /// Whether the distinct ids of `run` are exactly `ids`, in order.

@@ -384,11 +384,13 @@ final class ObserverCore: @unchecked Sendable {
     if !scope.readsSomeRegistrarTwice() {
       // Each registrar in one run: register the runs as they are.
       registrations.reserveCapacity(scope.runs.count)
-      for run in scope.runs {
-        let ids = scope.ids(of: run)
-        run.core.register(
-          self, ids: ids, records: scope.records(of: run), runCount: 1, changed: &changed)
-        registrations.append(Registration(core: run.core, ids: ids))
+      scope.forEachRun { core, range in
+        let ids = scope.ids(in: range)
+        core._withUnsafeGuaranteedRef {
+          $0.register(
+            self, ids: ids, records: scope.records(of: range), runCount: 1, changed: &changed)
+        }
+        registrations.append(Registration(core: core, ids: ids))
       }
       return .many(registrations)
     }

@@ -18,6 +18,18 @@ struct Registration {
     self.ids = ids
   }
 
+  init(core: Unmanaged<RegistrarCore>, ids: SmallList<UInt64>) {
+    unmanagedCore = core
+    self.ids = ids
+  }
+
+  /// Calls `body` with the registrar, without retaining it: valid wherever ``core`` is (under
+  /// the observer's lock, before the registrar's `deinit` has removed the registration).
+  @inline(__always)
+  func withCore<Result>(_ body: (RegistrarCore) -> Result) -> Result {
+    unmanagedCore._withUnsafeGuaranteedRef(body)
+  }
+
   var core: RegistrarCore { unmanagedCore.takeUnretainedValue() }
 
   /// The registrar's address, read without making a reference (it may be gone).
@@ -94,12 +106,12 @@ struct Registrations {
       core._withUnsafeGuaranteedRef { $0.unregister(observer, id: oneID) }
     } else if let registrations = list {
       for registration in registrations {
-        if let firing, registration.core === firing, registration.ids.count == 1,
-          registration.ids[0] == firedID
+        if let firing, registration.address == UInt(bitPattern: ObjectIdentifier(firing)),
+          registration.ids.count == 1, registration.ids[0] == firedID
         {
           continue
         }
-        registration.core.unregister(observer, ids: registration.ids)
+        registration.withCore { $0.unregister(observer, ids: registration.ids) }
       }
     }
   }

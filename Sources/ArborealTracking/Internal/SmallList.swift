@@ -1,5 +1,10 @@
 /// A list that stores its first element inline and allocates only for a second one.
 ///
+/// `rest` is nil, not an empty array, while the list holds at most one element: copying or
+/// dropping a nil costs no call into the runtime's reference counting, while an empty array
+/// is a shared object whose every copy is retained and released (on the registration path,
+/// where each registration copies its list of ids, that was a third of the work).
+///
 /// Most observers read one registrar and most reads touch one property, so the lists that
 /// registration builds (property ids, registrations) usually hold one element; keeping it
 /// inline saves an allocation per registration.
@@ -12,14 +17,14 @@ struct SmallList<Element>: RandomAccessCollection {
   typealias Indices = Range<Int>
 
   private var first: Element?
-  private var rest: [Element] = []
+  private var rest: [Element]?
 
   init() {}
 
   init(_ element: Element) { first = element }
 
   var startIndex: Int { 0 }
-  var endIndex: Int { first == nil ? 0 : rest.count &+ 1 }
+  var endIndex: Int { first == nil ? 0 : (rest?.count ?? 0) &+ 1 }
   var count: Int { endIndex }
   var isEmpty: Bool { first == nil }
   var indices: Range<Int> { 0..<endIndex }
@@ -30,7 +35,7 @@ struct SmallList<Element>: RandomAccessCollection {
   @inline(__always) func distance(from start: Int, to end: Int) -> Int { end &- start }
 
   subscript(position: Int) -> Element {
-    position == 0 ? first! : rest[position &- 1]
+    position == 0 ? first! : rest.unsafelyUnwrapped[position &- 1]
   }
 
   /// Iterates without going through the generic index machinery.
@@ -44,7 +49,8 @@ struct SmallList<Element>: RandomAccessCollection {
       defer { position &+= 1 }
       if position == 0 { return list.first }
       let restIndex = position &- 1
-      return restIndex < list.rest.count ? list.rest[restIndex] : nil
+      guard let rest = list.rest, restIndex < rest.count else { return nil }
+      return rest[restIndex]
     }
   }
 
@@ -54,6 +60,7 @@ struct SmallList<Element>: RandomAccessCollection {
   func first(where predicate: (Element) throws -> Bool) rethrows -> Element? {
     guard let first else { return nil }
     if try predicate(first) { return first }
+    guard let rest else { return nil }
     for element in rest where try predicate(element) { return element }
     return nil
   }
@@ -64,17 +71,25 @@ struct SmallList<Element>: RandomAccessCollection {
   }
 
   mutating func append(_ element: __owned Element) {
-    if first == nil { first = element } else { rest.append(element) }
+    if first == nil {
+      first = element
+    } else if rest == nil {
+      rest = [element]
+    } else {
+      rest!.append(element)
+    }
   }
 
   /// Makes room for `count` elements in all.
   mutating func reserveCapacity(_ count: Int) {
-    if count > 1 { rest.reserveCapacity(count &- 1) }
+    guard count > 1 else { return }
+    if rest == nil { rest = [] }
+    rest!.reserveCapacity(count &- 1)
   }
 
   mutating func removeAll() {
     first = nil
-    rest = []
+    rest = nil
   }
 
   /// Removes the elements that satisfy `predicate`, keeping the others in order.
