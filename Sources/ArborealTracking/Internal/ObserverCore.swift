@@ -94,8 +94,12 @@ final class ObserverCore: @unchecked Sendable {
     // Inside a delivery, a run that could happen now waits for its end (see
     // `ThreadContext.delivering(_:)`), queued as a run in another isolation is.
     var thread: ThreadContext?
-    if immediate, let context = ThreadContext.currentIfPresent, context.defersRuns {
-      thread = context
+    // Looked at unretained (the thread keeps its context alive); a reference is made only
+    // for a run that waits.
+    if immediate, let context = ThreadContext.unmanagedCurrent,
+      context._withUnsafeGuaranteedRef({ $0.defersRuns })
+    {
+      thread = context.takeUnretainedValue()
       immediate = false
     }
     let start = withState { state -> Bool in
