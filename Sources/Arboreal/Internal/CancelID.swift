@@ -119,8 +119,13 @@ struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
 
   func hash(into hasher: inout Hasher) {
     hasher.combine(action)
-    hasher.combine(key)
-    hasher.combine(instance)
+    // An instance tells its scope apart alone: its boxed key is hashed only for a kind of
+    // child (equal scopes have equal instances, so the hash stays consistent with `==`).
+    if let instance {
+      hasher.combine(instance)
+    } else {
+      hasher.combine(key)
+    }
   }
 
   var description: String {

@@ -16,7 +16,7 @@ public struct StackElementID: Hashable, Comparable, Sendable, CustomStringConver
   /// ```
   ///
   /// - Parameter rawValue: The number.
-  public init(rawValue: Int) {
+  @inlinable public init(rawValue: Int) {
     self.rawValue = rawValue
   }
 
@@ -87,12 +87,16 @@ public struct ModelStack<Element: StackScreen>: RandomAccessCollection {
   /// The screens' identifiers, bottom first: strictly ascending, since `push` appends
   /// `nextID`, which only grows, and every removal takes a suffix or everything. Searched by
   /// halves.
-  private var ids: [StackElementID] = []
-  private var elements: [Element] = []
-  private var nextID = 0
+  ///
+  /// The stack's storage and its small operations are inlinable, so that they are specialised
+  /// for the screen type where the parent is compiled: called unspecialised, each push or pop
+  /// looked up its arrays' generic metadata at run time.
+  @usableFromInline var ids: [StackElementID] = []
+  @usableFromInline var elements: [Element] = []
+  @usableFromInline var nextID = 0
 
   /// An empty stack.
-  public init() {}
+  @inlinable public init() {}
 
   /// A stack holding `elements`, bottom first, numbered from 0.
   ///
@@ -102,30 +106,31 @@ public struct ModelStack<Element: StackScreen>: RandomAccessCollection {
   }
 
   /// The position of the bottom screen: 0.
-  public var startIndex: Int { 0 }
+  @inlinable public var startIndex: Int { 0 }
 
   /// The position after the top screen: the number of screens.
-  public var endIndex: Int { elements.count }
+  @inlinable public var endIndex: Int { elements.count }
 
   /// The screen at `position`, counted from the bottom.
   ///
   /// - Parameter position: A valid position.
-  public subscript(position: Int) -> Element { elements[position] }
+  @inlinable public subscript(position: Int) -> Element { elements[position] }
 
   /// The identifier of each screen, bottom first.
-  public var elementIDs: [StackElementID] { ids }
+  @inlinable public var elementIDs: [StackElementID] { ids }
 
   /// The screen with `id`, or nil when it is not on the stack.
   ///
   /// - Parameter id: The screen's identifier.
   /// - Complexity: O(log *n*) for *n* screens.
+  @inlinable
   public subscript(id id: StackElementID) -> Element? {
     guard let index = index(of: id) else { return nil }
     return elements[index]
   }
 
   /// The identifier the next screen pushed gets.
-  public var nextElementID: StackElementID { StackElementID(rawValue: nextID) }
+  @inlinable public var nextElementID: StackElementID { StackElementID(rawValue: nextID) }
 
   /// A stack as it was: its screens with their identifiers, bottom first, and the identifier
   /// the next push gets. What a ``ReplayableModel`` restores its stack with, so that the
@@ -164,17 +169,17 @@ public struct ModelStack<Element: StackScreen>: RandomAccessCollection {
   ///
   /// - Parameter position: A valid position.
   /// - Returns: The identifier.
-  public func id(at position: Int) -> StackElementID { ids[position] }
+  @inlinable public func id(at position: Int) -> StackElementID { ids[position] }
 
   /// Pushes a screen on top.
   ///
   /// - Parameter element: The screen.
   /// - Returns: Its identifier.
-  @discardableResult
+  @inlinable @discardableResult
   public mutating func push(_ element: Element) -> StackElementID {
     let id = StackElementID(rawValue: nextID)
     #if DEBUG
-      if RecordingRestore.isRebuilding { RecordingRestore.reportPush(of: Element.self, id: id) }
+      Self.notePush(id)
     #endif
     nextID += 1
     ids.append(id)
@@ -185,7 +190,7 @@ public struct ModelStack<Element: StackScreen>: RandomAccessCollection {
   /// Pops the top screen.
   ///
   /// - Returns: The popped screen, or nil when the stack is empty.
-  @discardableResult
+  @inlinable @discardableResult
   public mutating func popLast() -> Element? {
     guard !elements.isEmpty else { return nil }
     ids.removeLast()
@@ -197,7 +202,7 @@ public struct ModelStack<Element: StackScreen>: RandomAccessCollection {
   /// - Parameter id: The lowest screen to pop.
   /// - Returns: Whether the screen was on the stack.
   /// - Complexity: O(*n*) for *n* screens.
-  @discardableResult
+  @inlinable @discardableResult
   public mutating func pop(from id: StackElementID) -> Bool {
     guard let index = index(of: id) else { return false }
     ids.removeSubrange(index...)
@@ -210,7 +215,7 @@ public struct ModelStack<Element: StackScreen>: RandomAccessCollection {
   /// - Parameter id: The screen to show.
   /// - Returns: Whether the screen was on the stack.
   /// - Complexity: O(*n*) for *n* screens.
-  @discardableResult
+  @inlinable @discardableResult
   public mutating func pop(to id: StackElementID) -> Bool {
     guard let index = index(of: id) else { return false }
     ids.removeSubrange((index + 1)...)
@@ -219,13 +224,15 @@ public struct ModelStack<Element: StackScreen>: RandomAccessCollection {
   }
 
   /// Pops every screen.
+  @inlinable
   public mutating func removeAll() {
     ids.removeAll()
     elements.removeAll()
   }
 
   /// The position of `id`, found by halves in the ascending `ids`.
-  private func index(of id: StackElementID) -> Int? {
+  @inlinable
+  func index(of id: StackElementID) -> Int? {
     var (low, high) = (0, ids.count)
     while low < high {
       let middle = low + (high - low) / 2
@@ -234,6 +241,16 @@ public struct ModelStack<Element: StackScreen>: RandomAccessCollection {
     return low < ids.count && ids[low] == id ? low : nil
   }
 }
+
+#if DEBUG
+  extension ModelStack {
+    /// Reports a push while a model is rebuilt from a recording's snapshot (debug builds).
+    @usableFromInline
+    static func notePush(_ id: StackElementID) {
+      if RecordingRestore.isRebuilding { RecordingRestore.reportPush(of: Element.self, id: id) }
+    }
+  }
+#endif
 
 @available(*, unavailable)
 extension ModelStack: Sendable {}
