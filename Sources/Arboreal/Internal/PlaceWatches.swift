@@ -128,13 +128,15 @@ final class PlaceWatches {
     let key: RouteKey
     /// The parent: held, so that no other object takes its identifier while it is watched.
     let parent: AnyObject
+    // No dynamic exclusivity checks on the watch's fields nor on `watches` below: they are
+    // used only in the store's isolation, each in one statement, never across a call back.
     /// The place's children at the last reading.
-    fileprivate(set) var reading: PlaceReading
-    fileprivate var token: TrackingToken?
+    @exclusivity(unchecked) fileprivate(set) var reading: PlaceReading
+    @exclusivity(unchecked) fileprivate var token: TrackingToken?
     /// Whether the lifetime records use the watch (`ChildLifetimes` owns this and `members`).
-    var isLifetimeWatch = false
+    @exclusivity(unchecked) var isLifetimeWatch = false
     /// The lifetime records' children at this place (see `ChildLifetimes`).
-    var members: Set<ObjectIdentifier> = []
+    @exclusivity(unchecked) var members: Set<ObjectIdentifier> = []
     /// Told after each new reading while the mounts use the watch.
     var mount: ((Watch) -> Void)?
 
@@ -150,7 +152,7 @@ final class PlaceWatches {
     }
   }
 
-  private var watches: [RouteKey: Watch] = [:]
+  @exclusivity(unchecked) private var watches: [RouteKey: Watch] = [:]
   /// The store's lifetime records, once made.
   weak var lifetimes: ChildLifetimes?
 
