@@ -16,16 +16,18 @@ import Foundation
 ///
 /// The recorder hooks into the store's logging beside any log handler (as one would, but
 /// handed each action with nothing generic to read), so it sees every action, sent or
-/// delivered by an effect, with the properties its update changed. In the store's isolation, recording an action costs the log
-/// handler's change recording plus a lock and an append; the JSON is encoded and written by
-/// a writer on a queue of its own, one `write` call per line, in order. The writer starts a
-/// millisecond after the first step of a burst and takes every step logged by then as one
-/// batch, so that the store's actor does not wake a thread for each step.
+/// delivered by an effect, with the properties its update changed. In the store's isolation,
+/// recording an action costs the log handler's change recording plus a slot filled in a queue,
+/// without a lock and without allocating once the queue has grown to the writer's backlog; the
+/// JSON is encoded and written by a writer on a queue of its own, one `write` call per line, in
+/// order. The writer starts a millisecond after the first step of a burst and takes every step
+/// logged by then as one batch, so that the store's actor does not wake a thread for each step.
 ///
 /// ## What is kept
 /// - **Memory is bounded, nothing is dropped.** At most `limit` steps wait for the writer;
-///   when the store outruns the disk by that many, the next logged action waits on the main
-///   actor until the writer takes them (back-pressure), so no step is ever dropped.
+///   when the store outruns the disk by that many, the action that makes them `limit` waits
+///   in the store's isolation until the writer takes them (back-pressure), so no step is ever
+///   dropped.
 /// - **A killed process keeps every line ``flush()`` promised.** When `flush()` or
 ///   ``finish()`` returns, every step logged before the call has been written to the file
 ///   with the system; a process killed afterwards (even with SIGKILL) leaves those lines
@@ -100,7 +102,7 @@ public final class StoreRecorder<Model: ReplayableModel> where Model.Action: Cod
       syncsEachBatch: durability == .afterEachBatch)
     self.core = core
     self.start = start
-    handler = store.addStepHandler { step in core.enqueue(step) }
+    handler = store.addStepHandler { (step: consuming LoggedStep) in core.enqueue(consume step) }
   }
 
   /// The file the steps go to; nil when they are kept in memory only.

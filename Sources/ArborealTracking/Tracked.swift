@@ -162,7 +162,8 @@ public struct Tracked<Value> {
           RegistrarCore.didChange(
             Unmanaged.passUnretained(model.registrar.core), id: id,
             model: Unmanaged.passUnretained(model as AnyObject), before: before,
-            after: model[keyPath: storageKeyPath].value, isDuplicate: isDuplicate)
+            after: model[keyPath: storageKeyPath].value,
+            isDuplicate: { compare($0, $1, with: isDuplicate) })
           return
         }
       }
@@ -197,7 +198,8 @@ public struct Tracked<Value> {
           RegistrarCore.didChange(
             Unmanaged.passUnretained(model.registrar.core), id: id,
             model: Unmanaged.passUnretained(model as AnyObject), before: old,
-            after: model[keyPath: storageKeyPath].value, isDuplicate: isDuplicate)
+            after: model[keyPath: storageKeyPath].value,
+            isDuplicate: { compare($0, $1, with: isDuplicate) })
           return
         }
         reportChange(model, id: id)
@@ -211,6 +213,17 @@ public struct Tracked<Value> {
   static func mustReport<Model: Trackable>(_ model: Model, id: UInt64) -> Bool {
     isObserved(model, id: id)
       || model.registrar.core.activity.writesTakeSlowPath
+  }
+
+  /// Compares two values a write log kept for the property with its `isDuplicate`; nil when
+  /// either is not a `Value`. Specialised with the setter, so that the log, which is not
+  /// generic, compares without looking up a type at run time.
+  @inlinable @inline(__always)
+  static func compare(
+    _ first: Any, _ second: Any, with isDuplicate: (Value, Value) -> Bool
+  ) -> Bool? {
+    guard let first = first as? Value, let second = second as? Value else { return nil }
+    return isDuplicate(first, second)
   }
 
   /// Whether property `id`'s bit is set in the registrar's observed mask.

@@ -14,7 +14,7 @@ import Testing
     let core = core ?? registrar
     log.log(
       Unmanaged.passUnretained(core), id: id, keeper: core, hasModel: false, before: before,
-      after: after, isDuplicate: ==)
+      after: after, isDuplicate: { Tracked<Int>.compare($0, $1, with: ==) })
   }
 
   private func edit(_ log: inout WriteLog, _ id: UInt64) {

@@ -253,8 +253,10 @@ public final class Store<Model: ArborealModel>: ArborealStore {
       let changes = endChangeRecordingKeys(mark)
       if let opened { closeTransaction(opened) }
       if let steps {
-        let step = LoggedStep(sequence: sequence, action: action, origin: origin, changes: changes)
-        for handler in steps { handler(step) }
+        // Each recorder is handed a step of its own, which it moves into its queue.
+        for handler in steps {
+          handler(LoggedStep(sequence: sequence, action: action, origin: origin, changes: changes))
+        }
       }
       guard single != nil || dispatch != nil else { return fx }
       let entry = StoreLogEntry(
@@ -267,8 +269,9 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     if let opened { closeTransaction(opened) }
     let changes = TrackingChanges(recorded: recorded)
     if let steps {
-      let step = LoggedStep(sequence: sequence, action: action, origin: origin, changes: changes)
-      for handler in steps { handler(step) }
+      for handler in steps {
+        handler(LoggedStep(sequence: sequence, action: action, origin: origin, changes: changes))
+      }
     }
     let cause = StoreLog<Model.Action>.cause(of: origin)
     let plain = StoreLogEntry(

@@ -35,10 +35,10 @@ struct StoreLog<Action: Sendable> {
   @usableFromInline private(set) var singleHandler: ((StoreLogEntry<Action>) -> Void)?
   /// The recorders' handlers (``Store/addStepHandler(_:)``), each with the number its token
   /// removes it by.
-  private var steps: [(id: UInt64, handler: (LoggedStep) -> Void)] = []
+  private var steps: [(id: UInt64, handler: (consuming LoggedStep) -> Void)] = []
   /// The recorders' handlers, in order: called with a `LoggedStep`, which nothing generic is in;
   /// nil when there is none (so that a logged action without a recorder retains no array).
-  @usableFromInline private(set) var stepHandlers: [(LoggedStep) -> Void]?
+  @usableFromInline private(set) var stepHandlers: [(consuming LoggedStep) -> Void]?
   /// Whether a handler wants values.
   @usableFromInline private(set) var logsAnyValues = false
   /// Whether a handler is installed: the one test a plain `send` makes.
@@ -64,7 +64,7 @@ struct StoreLog<Action: Sendable> {
   }
 
   /// Adds a recorder's handler and returns the number that removes it.
-  mutating func addStep(_ handler: @escaping (LoggedStep) -> Void) -> UInt64 {
+  mutating func addStep(_ handler: @escaping (consuming LoggedStep) -> Void) -> UInt64 {
     lastID += 1
     steps.append((lastID, handler))
     rebuild()
@@ -171,9 +171,12 @@ extension Store {
   /// Adds a recorder's handler: called, in the store's isolation, with each action handled
   /// from now on, after its update, as a `LoggedStep` (see there why not a `StoreLogEntry`).
   ///
-  /// - Parameter handler: Takes each step.
+  /// - Parameter handler: Takes each step, a value of its own that it may move (into a queue)
+  ///   rather than copy.
   /// - Returns: The token that removes the handler.
-  package func addStepHandler(_ handler: @escaping (LoggedStep) -> Void) -> LogHandlerToken {
+  package func addStepHandler(
+    _ handler: @escaping (consuming LoggedStep) -> Void
+  ) -> LogHandlerToken {
     let id = log.addStep(handler)
     return LogHandlerToken { [weak self] in self?.log.remove(id) }
   }
@@ -196,8 +199,10 @@ package struct LoggedStep: Sendable {
   /// The properties the update changed.
   package let changes: TrackingChanges
 
+  /// Makes the step of action number `sequence`; `origin` is nil for a sent action, and for
+  /// an effect's the number of the action that started it (0 if not known).
   @usableFromInline
-  init(sequence: Int, action: any Sendable, origin: Int?, changes: TrackingChanges) {
+  package init(sequence: Int, action: any Sendable, origin: Int?, changes: TrackingChanges) {
     self.sequence = sequence
     self.action = action
     self.startedBy = origin.map { $0 > 0 ? $0 : nil }

@@ -11,60 +11,20 @@ import Foundation
   import Darwin
 #endif
 
-/// One handled action waiting to be written: what the store's isolation hands the writer. Taking
-/// it costs a lock and an append; the JSON is made by the writer.
+/// The shared part of a ``StoreRecorder``: the queue of steps to write, the writer that turns
+/// them into lines off the store's actor, and the steps written so far.
 ///
-/// Not generic: the action is kept as `any Sendable` (the writer casts it back), so that the
-/// store's side (this step, the queue's state, the lock around it) is concrete code. Generic
-/// types there were looked up at run time on every step (their metadata), which cost more than
-/// the rest of the step.
-struct PendingStep: Sendable {
-  let sequence: Int
-  let action: any Sendable
-  /// nil for a sent action; for an effect's, the step that started it (0 if not recorded).
-  let startedBy: Int?
-  let changes: TrackingChanges
-}
-
-/// What the store's side and the writer share to hand steps over: the queue's state, and the
-/// sequence number of the store's last action before the recording started (steps are
-/// numbered from 1 after it; set by the first step).
-struct RecorderQueue {
-  var state: RecorderState<PendingStep, CheckedContinuation<Void, Never>>
-  var base: Int?
-}
-
-extension RecorderQueue {
-  /// Queues the step of the store's action number `sequence`, numbered from the first step;
-  /// `effectStartedBy` is nil for a sent action, and for an effect's, the store's number of the
-  /// action that started it (nil if unknown). Returns what to do next and whether the producer
-  /// must wait for the writer.
-  mutating func enqueue(
-    sequence: Int, action: any Sendable, effectStartedBy: Int??, changes: TrackingChanges
-  ) -> (RecorderState<PendingStep, CheckedContinuation<Void, Never>>.Start, Bool) {
-    let base = self.base ?? sequence - 1
-    self.base = base
-    let startedBy: Int? =
-      switch effectStartedBy {
-      case nil: nil
-      case .some(let startedBy?) where startedBy > base: startedBy - base
-      case .some: 0
-      }
-    let start = state.enqueue(
-      PendingStep(
-        sequence: sequence - base, action: action, startedBy: startedBy, changes: changes))
-    return (start, state.producerMustWait())
-  }
-}
-
-/// The shared part of a ``StoreRecorder``: the queue of steps to write (guarded by a lock),
-/// the writer that turns them into lines off the store's actor, and the steps written so far.
+/// The store's side hands each step over through a `RecorderQueue`, without a lock: it
+/// initialises a slot and publishes it, starts a writer when none runs (once per burst), and
+/// blocks on `room` only when `limit` steps wait. Nothing generic is on that side: the queue
+/// holds `LoggedStep`s as the store made them, and the writer renumbers them and casts the
+/// actions back.
 ///
 /// The writer runs on a serial dispatch queue, never on the store's actor or the concurrency
-/// pool (it blocks on `write`). `RecorderState` guarantees at most one writer at a time.
+/// pool (it blocks on `write`). Every job that takes steps from the queue (a writer, a flush,
+/// the finish) runs there, so the queue has one consumer at a time; a writer holds the queue's
+/// `writerActive` flag from its start until it finds nothing to take.
 final class RecorderCore<Action: Encodable & Sendable>: Sendable {
-  typealias State = RecorderState<PendingStep, CheckedContinuation<Void, Never>>
-
   /// What the writer keeps, read by the recorder's owner.
   private struct Written {
     /// The steps written, when kept.
@@ -73,26 +33,25 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
     var writeError: RecordingError?
   }
 
-  // The package's lock (`Locked`, from ArborealTracking): a `Mutex` that ThreadSanitizer is
-  // told about, since it cannot see a futex hand-off on Linux by itself.
-  private let shared: Locked<RecorderQueue>
-  /// The writer's results, under a lock of their own: the store's side never takes it.
+  /// The steps on their way from the store's side to the writer.
+  private let pending: RecorderQueue<LoggedStep>
+  /// The writer's results, under a lock: the store's side never takes it.
   private let written = Locked<Written>.make(Written())
   private let queue = DispatchQueue(label: "org.arboreal.recorder")
   private let output: Output
-  /// Where the producer (the store's log handler, in the store's isolation) waits while the writer
-  /// is `limit` steps behind; signalled when the writer takes the waiting steps.
+  /// Where the producer (the store's step handler, in the store's isolation) waits while
+  /// `limit` steps wait for the writer; signalled by the writer that takes them.
   private let room = DispatchSemaphore(value: 0)
   let path: String?
   let keepsSteps: Bool
   /// Whether the writer syncs the file to the disk after each batch.
   let syncsEachBatch: Bool
 
-  /// The file and the encoder, used only by the writer (on `queue`, one at a time).
+  /// What the jobs on `queue` use: the file, the encoder, the batch being written and the
+  /// numbering of steps.
   ///
-  /// Invariant (why `@unchecked Sendable` holds): `descriptor` and `encoder` are used only on
-  /// the serial `queue`, by one writer at a time (see `RecorderState`), and `header` is
-  /// written once, there, before any step.
+  /// Invariant (why `@unchecked Sendable` holds): every property is used only on the serial
+  /// `queue`, one job at a time; `header` is written once, there, before any step.
   private final class Output: @unchecked Sendable {
     var descriptor: Int32
     let encoder: JSONEncoder = {
@@ -101,6 +60,12 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
       return encoder
     }()
     var header: Data?
+    /// The steps taken from the queue, being written; emptied after each batch, keeping its
+    /// storage unless a burst made it large.
+    var batch: [LoggedStep] = []
+    /// The store's number of its last action before the recording started: steps are
+    /// numbered from 1 after it. Set by the first step.
+    var base: Int?
 
     init(descriptor: Int32, header: Data?) {
       self.descriptor = descriptor
@@ -124,43 +89,52 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
     self.path = path
     self.keepsSteps = keepsSteps
     self.syncsEachBatch = syncsEachBatch
-    self.shared = Locked.make(RecorderQueue(state: State(limit: limit)))
+    self.pending = RecorderQueue(limit: limit)
     self.output = Output(descriptor: descriptor, header: header)
     if path != nil { queue.async { [self] in writeHeader() } }
   }
 
   deinit {
-    // The last writer closed it unless the recording was never closed.
+    // The last job closed it unless the recording was never finished.
     if output.descriptor >= 0 { close(output.descriptor) }
   }
 
-  /// Queues a handled action for the writer. Called in the store's isolation: a lock and an
-  /// append, with nothing generic (`LoggedStep`).
-  func enqueue(_ step: LoggedStep) {
-    let (start, mustWait) = shared.withLock { queue -> (State.Start, Bool) in
-      queue.enqueue(
-        sequence: step.sequence, action: step.action, effectStartedBy: step.startedBy,
-        changes: step.changes)
-    }
-    if start == .startWriter { startWriter(after: Self.batchingDelay) }
+  /// Queues a handled action for the writer. Called in the store's isolation: a slot filled
+  /// and published, with nothing generic (`LoggedStep`) and no lock.
+  func enqueue(_ step: consuming LoggedStep) {
+    if pending.push(consume step) { startWriter() }
     // Back-pressure: the writer is `limit` steps behind; wait until it takes them. It runs on
     // a queue of its own and never waits for the producer, so this wait always ends.
-    if mustWait { room.wait() }
+    while pending.producerMustWait() { room.wait() }
   }
 
   /// Waits until everything enqueued so far is written.
   func flush() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let waits = shared.withLock { $0.state.wait(continuation) }
-      if !waits { continuation.resume() }
+      // After the steps enqueued so far on the serial queue: it takes them all.
+      queue.async { [self] in
+        writePending()
+        continuation.resume()
+      }
     }
   }
 
-  /// Accepts no more steps, writes those pending, closes the file and waits until it is done.
+  /// Accepts no more steps, writes those pending, syncs and closes the file, and waits until
+  /// it is done.
   func finish() async {
-    let start = shared.withLock { $0.state.close() }
-    if start == .startWriter { startWriter() }
-    await flush()
+    pending.close()
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      queue.async { [self] in
+        writePending()
+        if output.descriptor >= 0 {
+          // What `finish()` promises: every line on the disk, not only with the system.
+          fsync(output.descriptor)
+          close(output.descriptor)
+          output.descriptor = -1
+        }
+        continuation.resume()
+      }
+    }
   }
 
   var steps: [RecordedStep<Action>] { written.withLock { $0.steps } }
@@ -169,52 +143,47 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
 
   /// How long a writer started by a logged action waits before it takes the pending steps:
   /// the steps of a burst go as one batch, and the store's side pays for starting the writer
-  /// once per batch instead of once per step (a started writer wakes a thread). A flush waits
-  /// at most this much longer.
+  /// once per batch instead of once per step (a started writer wakes a thread). A flush does
+  /// not wait for it.
   private static var batchingDelay: DispatchTimeInterval { .milliseconds(1) }
 
-  /// Starts the writer on its queue, at once or after `delay`.
-  private func startWriter(after delay: DispatchTimeInterval? = nil) {
-    if let delay {
-      queue.asyncAfter(deadline: .now() + delay) { [self] in drain() }
-    } else {
-      queue.async { [self] in drain() }
+  /// Starts a writer on the queue after the batching delay; it holds the queue's writer flag,
+  /// which the caller took.
+  @inline(never)
+  private func startWriter() {
+    queue.asyncAfter(deadline: .now() + Self.batchingDelay) { [self] in
+      repeat { writePending() } while pending.writerStops()
     }
   }
 
-  /// The writer: writes batches until nothing is pending.
-  private func drain() {
+  /// Takes and writes batches until nothing is pending. Runs on `queue`.
+  private func writePending() {
     while true {
-      switch shared.withLock({ $0.state.next() }) {
-      case .write(var batch, let wakeProducer):
-        if wakeProducer { room.signal() }
-        write(batch)
-        batch.removeAll(keepingCapacity: true)
-        shared.withLock { [batch] in $0.state.giveBack(batch) }
-        if syncsEachBatch, output.descriptor >= 0 { fsync(output.descriptor) }
-      case .stop(let resume, let closeFile):
-        if closeFile, output.descriptor >= 0 {
-          // What `finish()` promises: every line on the disk, not only with the system.
-          fsync(output.descriptor)
-          close(output.descriptor)
-          output.descriptor = -1
-        }
-        for waiter in resume { waiter.resume() }
-        return
-      }
+      if pending.take(into: &output.batch) { room.signal() }
+      if output.batch.isEmpty { return }
+      write(output.batch)
+      // A burst's storage is let go rather than held for the recording's lifetime.
+      output.batch.removeAll(keepingCapacity: output.batch.capacity <= 65_536)
+      if syncsEachBatch, output.descriptor >= 0 { fsync(output.descriptor) }
     }
   }
 
   /// Encodes and writes a batch, one line and one `write` per step, and keeps the steps.
-  private func write(_ batch: [PendingStep]) {
+  private func write(_ batch: [LoggedStep]) {
+    // The steps are numbered from the first one recorded.
+    guard let first = batch.first else { return }
+    let base = output.base ?? first.sequence - 1
+    output.base = base
     // Nothing to make when the steps are neither kept nor written (a failed file, no path).
     guard keepsSteps || output.descriptor >= 0 else { return }
     var failure: RecordingError?
     var written: [RecordedStep<Action>] = []
     if keepsSteps { written.reserveCapacity(batch.count) }
-    for item in batch {
-      // Every step was enqueued from a `StoreLogEntry<Action>` (see `enqueue(_:)`).
-      guard let action = item.action as? Action else {
+    for step in batch {
+      let item = PendingStep(step, base: base)
+      // Every step was handed over by the store of a `StoreRecorder<Model>` whose
+      // `Model.Action` is `Action`.
+      guard let action = step.action as? Action else {
         preconditionFailure("RecorderCore: a step whose action is not a \(Action.self)")
       }
       let changes = item.changes.map(RecordedProperty.init)
@@ -268,4 +237,28 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
     output.descriptor = -1
   }
 
+}
+
+/// A step's place in the recording: the store's numbers of a `LoggedStep`, renumbered from the
+/// first step recorded.
+struct PendingStep {
+  /// The step's number, from 1.
+  let sequence: Int
+  /// nil for a sent action; for an effect's, the step that started it (0 if not recorded).
+  let startedBy: Int?
+  /// The properties the update changed.
+  let changes: TrackingChanges
+
+  /// Renumbers `step`; `base` is the store's number of its last action before the first
+  /// step recorded.
+  init(_ step: LoggedStep, base: Int) {
+    sequence = step.sequence - base
+    startedBy =
+      switch step.startedBy {
+      case nil: nil
+      case .some(let startedBy?) where startedBy > base: startedBy - base
+      case .some: 0
+      }
+    changes = step.changes
+  }
 }

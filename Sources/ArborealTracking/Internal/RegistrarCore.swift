@@ -246,11 +246,18 @@ final class RegistrarCore: @unchecked Sendable {
   /// recording open on this thread, the write goes to its write log with both values, which
   /// decide the net change (see ``WriteLog``). The caller keeps `core` and `model` alive.
   ///
-  /// Not inlined: only the slow path of a write calls it.
+  /// Not inlined: only the slow path of a write calls it. Not generic: the setter, specialised
+  /// where the model is compiled, boxes the values (inline, for a value of up to three words)
+  /// and wraps its comparison, which is called only when the property is written again in the
+  /// transaction. A generic function here ran unspecialised, boxing both values and copying
+  /// them through their type's value witnesses on every logged write.
+  ///
+  /// - Parameter isDuplicate: Whether two values of the property are equal; nil when either
+  ///   is not of its type.
   @usableFromInline
-  static func didChange<Value>(
+  static func didChange(
     _ core: Unmanaged<RegistrarCore>, id: UInt64, model: Unmanaged<AnyObject>,
-    before: __owned Value, after: Value, isDuplicate: (Value, Value) -> Bool
+    before: __owned Any, after: __owned Any, isDuplicate: (Any, Any) -> Bool?
   ) {
     let context = ThreadContext.unmanagedCurrent
     context?._withUnsafeGuaranteedRef { context in

@@ -231,10 +231,11 @@ struct WriteLog {
   }
 
   /// Logs a write of property `id` of `core` that kept its values: the value `before` it and the
-  /// value `after` it stored, compared with `isDuplicate`.
-  mutating func log<Value>(
+  /// value `after` it stored, boxed by the setter, compared with `isDuplicate` (nil when either
+  /// value is not of the property's type).
+  mutating func log(
     _ core: Unmanaged<RegistrarCore>, id: UInt64, keeper: AnyObject, hasModel: Bool,
-    before: Value, after: Value, isDuplicate: (Value, Value) -> Bool
+    before: __owned Any, after: __owned Any, isDuplicate: (Any, Any) -> Bool?
   ) {
     makeDeferredSpan()
     let property = Property(registrar: core.toOpaque(), id: id)
@@ -251,18 +252,17 @@ struct WriteLog {
   }
 
   /// Updates the property's entry at `position` and those it links to, out to the outermost
-  /// span, for a write that stored `after`. Apart from ``log(_:id:keeper:hasModel:before:after:isDuplicate:)``,
-  /// which then needs no metadata for `Value?` (the cast's), looked up at run time: a
-  /// property's first write in a span, the usual one, never comes here.
+  /// span, for a write that stored `after`. Apart from ``log(_:id:keeper:hasModel:before:after:isDuplicate:)``:
+  /// a property's first write in a span, the usual one, never comes here.
   @inline(never)
-  private mutating func update<Value>(
-    from position: Int, after: Value, isDuplicate: (Value, Value) -> Bool
+  private mutating func update(
+    from position: Int, after: Any, isDuplicate: (Any, Any) -> Bool?
   ) {
     var next: Int? = position
     while let position = next {
       if let first = entries[position].before {
-        if let first = first as? Value {
-          entries[position].changed = !isDuplicate(first, after)
+        if let duplicate = isDuplicate(first, after) {
+          entries[position].changed = !duplicate
           entries[position].after = after
         } else {
           entries[position].keepNoValues()

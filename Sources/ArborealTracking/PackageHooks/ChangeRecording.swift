@@ -88,6 +88,9 @@ package func withChangeRecording<T, E: Error>(
 package struct ChangeRecordingMark {
   /// How many recordings were open on the thread once this one began.
   let depth: Int
+  /// The thread's context, which keeps the recording: its end needs no thread-local lookup.
+  /// The thread keeps it alive, and the recording ends on the thread that began it.
+  let context: Unmanaged<ThreadContext>
 }
 
 /// Begins a change recording on the calling thread: every change of a tracked property made
@@ -96,13 +99,13 @@ package struct ChangeRecordingMark {
 /// (the store's logged send); every mark must be ended, on the same thread, innermost first.
 @usableFromInline
 package func beginChangeRecording() -> ChangeRecordingMark {
-  let context = ThreadContext.unmanagedCurrentOrNew
-  return context._withUnsafeGuaranteedRef { context in
+  let unmanaged = ThreadContext.unmanagedCurrentOrNew
+  return unmanaged._withUnsafeGuaranteedRef { context in
     // Counted in before the start is read: a registrar made on this thread from now on sees
     // the count and takes a serial above the start.
     TrackingActivity.shared.countRecording(true)
     context.writes.open(recordingAt: RegistrarCreation.now)
-    return ChangeRecordingMark(depth: context.writes.recordings)
+    return ChangeRecordingMark(depth: context.writes.recordings, context: unmanaged)
   }
 }
 
@@ -144,6 +147,21 @@ package func endChangeRecordingKeys(_ mark: ChangeRecordingMark) -> TrackingChan
   return TrackingChanges(uniqueKeys: keys.list)
 }
 
+#if ARBOREAL_INTERNAL_CHECKS
+  /// Asserts, when built with `-DARBOREAL_INTERNAL_CHECKS`, that a recording ends on the thread
+  /// that began it (whose context its mark holds).
+  @inline(never)
+  private func checkSameThread(_ mark: ChangeRecordingMark) {
+    precondition(
+      ThreadContext.unmanagedCurrent?.toOpaque() == mark.context.toOpaque(),
+      "ArborealTracking: a change recording ended on another thread than the one that began it")
+  }
+#else
+  /// Does nothing: the checks are built with `-DARBOREAL_INTERNAL_CHECKS`.
+  @inline(__always)
+  private func checkSameThread(_ mark: ChangeRecordingMark) {}
+#endif
+
 /// Keys, each once, first inserted first. A recording's keys are unique but for a key shared
 /// by several models' hand-written accessors (keys are equal by identity alone): a short list
 /// is searched, a long one hashed.
@@ -152,6 +170,11 @@ private struct UniqueKeys {
   private var seen: Set<TrackingKey>?
 
   mutating func insert(_ key: TrackingKey) {
+    // The usual recording: one key.
+    if list.isEmpty {
+      list.append(key)
+      return
+    }
     if list.count < 16 {
       if list.contains(key) { return }
     } else {
@@ -167,7 +190,8 @@ private struct UniqueKeys {
 private func endChangeRecording(
   _ mark: ChangeRecordingMark, _ each: (inout WriteLog, Int, TrackingKey) -> Void
 ) {
-  ThreadContext.unmanagedCurrentOrNew._withUnsafeGuaranteedRef { context in
+  checkSameThread(mark)
+  mark.context._withUnsafeGuaranteedRef { context in
     precondition(
       context.writes.recordings == mark.depth && context.writes.spans.last?.isRecording == true,
       "ArborealTracking: change recordings ended out of order")
