@@ -12,7 +12,8 @@
 ///   `flags` holds its kind and marks: `dirty` (a source it read changed: it must recompute),
 ///   `pending` (something upstream may have changed: check its sources first), `computing`
 ///   (its computation runs now: reading it is a cycle), `watched` (an observer depends on it:
-///   a write that reaches it reports it). `version` goes up each time its value changes.
+///   a write that reaches it reports it), `published` (its caller published its clean value
+///   for readers that take no lock). `version` goes up each time its value changes.
 /// - A **link** says that `sub` read `dep` in its last computation, and `seen` is the version
 ///   of `dep` it read. A node's links to its sources (`firstDep`…, through `nextDep`/`prevDep`)
 ///   are in first-read order; a node's links from its dependents (`firstSub`, `lastSub`,
@@ -29,6 +30,9 @@
 ///   of it run now (kept by the caller). The caller records a computation's reads itself and
 ///   replays them at its end, under its lock (``beginCompute(_:)``, ``track(_:by:seen:)``,
 ///   ``endCompute(_:changed:)``, then ``staleness(of:)``).
+/// - `unpublished`: the nodes whose `published` bit a mark (or ``unpublish(_:)``) took off,
+///   for the caller to take their published values back before it lets go of its lock
+///   (``DerivedGraph``, "Clean reads without the lock").
 /// - `stack` and a ``Walk``'s frames are scratch space that the operations reuse: every walk
 ///   is a loop over them, never a recursion, so a chain of 100,000 values is walked like one
 ///   of two. A walk's frames stay valid while the caller's lock is let go only if no other
@@ -76,6 +80,8 @@
 /// 7. A walk (``nextStep(in:)``) computes a node at most once: a node whose `committedAt` is at
 ///    least the epoch the walk began at is up to date for it, even if marked again; a node it
 ///    passes over that way keeps its marks, and so does each node that read it.
+/// 8. A `published` node is clean (neither `dirty`, `pending` nor `computing`): the mark that
+///    makes it stale takes the bit off and lists it in `unpublished`, in the same operation.
 final class DerivedGraphCore {
   /// A node's row in the arena.
   typealias Node = Int32
@@ -86,7 +92,7 @@ final class DerivedGraphCore {
 
   /// A node's kind and marks.
   struct Flags: OptionSet {
-    let rawValue: UInt8
+    let rawValue: UInt16
     static let computed = Flags(rawValue: 1 << 0)
     static let dirty = Flags(rawValue: 1 << 1)
     static let pending = Flags(rawValue: 1 << 2)
@@ -98,6 +104,9 @@ final class DerivedGraphCore {
     /// A source it read was removed since its last computation (its link went with it): only
     /// computing clears its `dirty` mark (see ``settle(_:source:writes:)``).
     static let lostSource = Flags(rawValue: 1 << 7)
+    /// Its caller published its value for reads that take no lock (``setPublished(_:)``):
+    /// the first mark that reaches it takes the bit off and lists it in ``unpublished``.
+    static let published = Flags(rawValue: 1 << 8)
   }
 
   // Nodes.
@@ -132,6 +141,9 @@ final class DerivedGraphCore {
   @exclusivity(unchecked) private(set) var linkCount = 0
   /// Goes up at every write and removal: a computation notes it when it begins.
   @exclusivity(unchecked) private(set) var epoch: UInt64 = 1
+  /// The nodes that lost their `published` bit (marked, or their value replaced) since the
+  /// caller last emptied it: it takes their published value back before it lets others in.
+  @exclusivity(unchecked) private(set) var unpublished = Column<Node>()
   /// Goes up whenever a dependency list or a dependent list loses or gains a link, or a node is
   /// freed: a refresh that let go of the caller's lock checks it before trusting its frames.
   @exclusivity(unchecked) private(set) var structureEpoch: UInt64 = 0
@@ -165,6 +177,7 @@ final class DerivedGraphCore {
     nextSub.deallocate()
     prevSub.deallocate()
     stack.deallocate()
+    unpublished.deallocate()
   }
 
   /// How many nodes are live.
@@ -214,6 +227,29 @@ final class DerivedGraphCore {
     }
   }
 
+  /// Notes that the caller published the clean `node`'s value (see ``Flags/published``).
+  func setPublished(_ node: Node) {
+    flags[Int(node)].insert(.published)
+  }
+
+  /// Whether `node`'s value is published.
+  func isPublished(_ node: Node) -> Bool { flags[Int(node)].contains(.published) }
+
+  /// Takes `node`'s `published` bit off, listing it in ``unpublished`` if it had it: its
+  /// value is about to change, or it is no longer clean.
+  @inline(__always)
+  func unpublish(_ node: Node) {
+    let index = Int(node)
+    guard flags[index].contains(.published) else { return }
+    flags[index].remove(.published)
+    unpublished.append(node)
+  }
+
+  /// Empties ``unpublished`` (the caller took those values back).
+  func clearUnpublished() {
+    unpublished.removeAll(keepingCapacity: true)
+  }
+
   /// Disposes of a node: its links to its sources and from its dependents go (a dependent
   /// is marked `dirty`: what it read is gone), and its row is reused.
   func remove(_ node: Node) {
@@ -232,6 +268,7 @@ final class DerivedGraphCore {
       let next = nextSub[Int(link)]
       let dependent = sub[Int(link)]
       detachFromDependent(link)
+      unpublish(dependent)
       flags[Int(dependent)].insert([.dirty, .lostSource])
       freeLinkRow(link)
       link = next
@@ -315,6 +352,10 @@ final class DerivedGraphCore {
     let was = flags[index]
     flags[index].insert(mark)
     guard was.isDisjoint(with: [.dirty, .pending]) else { return }
+    if was.contains(.published) {
+      flags[index].remove(.published)
+      unpublished.append(node)
+    }
     stack.append(node)
     if was.contains(.watched), !was.contains(.notified) {
       flags[index].insert(.notified)
@@ -720,6 +761,11 @@ final class DerivedGraphCore {
       }
       if state.contains(.lostSource) {
         precondition(state.contains(.dirty), "DerivedGraphCore: lost a source but not dirty")
+      }
+      if state.contains(.published) {
+        precondition(
+          state.isDisjoint(with: [.dirty, .pending, .computing]),
+          "DerivedGraphCore: node \(index) published but not clean")
       }
     }
     precondition(linksSeen == linkCount, "DerivedGraphCore: \(linksSeen) links ≠ \(linkCount)")
