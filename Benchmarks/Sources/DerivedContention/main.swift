@@ -8,9 +8,9 @@
 //   which is throughput(2) / throughput(1). Reads that take no lock scale to about 2.
 // - `derived-write-read-2-threads=<ratio>`: one thread writes a source `writes` times, reading
 //   the derived value that depends on it after each write (a recomputation), while another
-//   reads the 1,000 clean values (which the writes do not reach) `reads` times in all; the
-//   median time of the same work on one thread (each write and its read, then an equal share
-//   of the reads) over the median with two threads. At most 2, and 2 only when each side
+//   reads the 1,000 clean values (which the writes do not reach) `reads / 5` times in all; the
+//   median time of the same work on one thread (an equal share of the writes with their
+//   reads before each pass over the values) over the median with two threads. At most 2, and 2 only when each side
 //   takes as long as the other and neither slows the other down.
 //
 //   swift run -c release DerivedContention [reads] [writes] [repetitions]
@@ -30,14 +30,18 @@ import Synchronization
 #endif
 
 let arguments = CommandLine.arguments
-let reads = arguments.count > 1 ? Int(arguments[1]) ?? 2_000_000 : 2_000_000
-let writes = arguments.count > 2 ? Int(arguments[2]) ?? 2_000 : 2_000
-let repetitions = arguments.count > 3 ? Int(arguments[3]) ?? 11 : 11
+let reads = arguments.count > 1 ? Int(arguments[1]) ?? 20_000_000 : 20_000_000
+let writes = arguments.count > 2 ? Int(arguments[2]) ?? 20_000 : 20_000
+let repetitions = arguments.count > 3 ? Int(arguments[3]) ?? 9 : 9
 let warmUp = 2
 let valueCount = 1_000
 precondition(reads > 0 && reads % (2 * valueCount) == 0, "reads must be a multiple of 2,000")
+/// The write-and-read row reads a fifth as many values as the read row: about as long as the
+/// writes with their recomputations take on this machine, so that two threads could halve it.
+let writeReadPasses = reads / valueCount / 5
 precondition(
-  writes > 0 && (reads / valueCount) % writes == 0, "writes must divide reads / 1,000")
+  writes > 0 && writeReadPasses > 0 && writes % writeReadPasses == 0,
+  "reads / 5,000 must divide writes")
 precondition(repetitions > 0, "repetitions must be positive")
 
 /// The sources: tracked integers safe to read and write from any thread.
@@ -66,18 +70,40 @@ final class Inputs: Trackable, Sendable {
   }
 }
 
-/// The graph: 1,000 values of `read`, and one of `written`. Made in a nonisolated function,
-/// so that the values are nonisolated and readable from any thread.
-struct Graph: Sendable {
+/// A model with one derived value of the shared input, `read` plus its index.
+final class Row: Trackable, @unchecked Sendable {
+  // Invariant (why `@unchecked Sendable` holds): `index` and `inputs` are set in `init` and
+  // never change; `value` is a nonisolated derived value, safe from any thread.
+  let registrar = TrackingRegistrar()
+  let index: Int
+  let inputs: Inputs
+  @Derived({ (row: Row) in row.inputs.read &+ row.index }) var value: Int
+
+  init(_ index: Int, inputs: Inputs) {
+    self.index = index
+    self.inputs = inputs
+  }
+}
+
+/// The graph: the values of 1,000 rows, all of `read`, and one value of `written`. Made in a
+/// nonisolated function, so that the values are nonisolated and readable from any thread.
+struct Graph: @unchecked Sendable {
+  // Invariant (why `@unchecked Sendable` holds): `rows` is never changed after `init`, and
+  // each of them stays alive (held by `owners`) as long as the graph.
   let inputs = Inputs()
-  let values: [Derived<Int>]
+  /// The rows, each read as its reader holds it, without a reference count: a read of a row
+  /// taken out of an array retains it, and two threads retaining the same objects would
+  /// measure their reference counts (a cache line moving between the cores at each read).
+  let rows: [Unmanaged<Row>]
+  let owners: [Row]
   let doubled: Derived<Int>
 
   nonisolated init() {
     let inputs = inputs
-    values = (0..<valueCount).map { index in Derived("value") { inputs.read &+ index } }
+    owners = (0..<valueCount).map { Row($0, inputs: inputs) }
+    rows = owners.map { Unmanaged.passUnretained($0) }
     doubled = Derived("doubled") { inputs.written &* 2 }
-    for value in values { _ = value.value }  // clean from here on
+    for row in owners { _ = row.value }  // clean from here on
     _ = doubled.value
   }
 
@@ -85,7 +111,7 @@ struct Graph: Sendable {
   func readPasses(_ passes: Int) -> Int {
     var total = 0
     for _ in 0..<passes {
-      for value in values { total &+= value.value }
+      for row in rows { total &+= row._withUnsafeGuaranteedRef { $0.value } }
     }
     return total
   }
@@ -189,16 +215,18 @@ func format(_ value: Double) -> String { "\((value * 1000).rounded() / 1000)" }
 
 let graph = Graph()
 let passes = reads / valueCount
-let passesPerWrite = passes / writes
+let writesPerPass = writes / writeReadPasses
 
 /// The read row: all passes on one thread, or half on each of two.
-func readRow() -> (one: [Double], two: [Double], cpuOverWall: [Double]) {
+func readRow(
+  _ read: @escaping @Sendable (Int) -> Int
+) -> (one: [Double], two: [Double], cpuOverWall: [Double]) {
   var one: [Double] = []
   var two: [Double] = []
   var utilisation: [Double] = []
   for repetition in 0..<(warmUp + repetitions) {
-    let single = measure([{ graph.readPasses(passes) }])
-    let split = measure([{ graph.readPasses(passes / 2) }, { graph.readPasses(passes / 2) }])
+    let single = measure([{ read(passes) }])
+    let split = measure([{ read(passes / 2) }, { read(passes / 2) }])
     precondition(single.sum == split.sum, "DerivedContention: the reads disagree")
     if repetition >= warmUp {
       one.append(single.wall)
@@ -218,15 +246,15 @@ func writeReadRow() -> (one: [Double], two: [Double]) {
     let single = measure([
       {
         var total = 0
-        for _ in 0..<writes {
-          total &+= graph.writeAndRead(1)
-          total &+= graph.readPasses(passesPerWrite)
+        for _ in 0..<writeReadPasses {
+          total &+= graph.writeAndRead(writesPerPass)
+          total &+= graph.readPasses(1)
         }
         return total
       }
     ])
     let split = measure([
-      { graph.writeAndRead(writes) }, { graph.readPasses(passesPerWrite * writes) },
+      { graph.writeAndRead(writes) }, { graph.readPasses(writeReadPasses) },
     ])
     _ = (single.sum, split.sum)
     if repetition >= warmUp {
@@ -237,7 +265,7 @@ func writeReadRow() -> (one: [Double], two: [Double]) {
   return (one, two)
 }
 
-let readTimes = readRow()
+let readTimes = readRow { graph.readPasses($0) }
 let writeReadTimes = writeReadRow()
 let totalReads = Double(passes * valueCount)
 print(

@@ -65,8 +65,10 @@
   /// graph while it is clean (``DerivedGraph``, "Clean reads without the lock"): its bits in
   /// `publishedLow` and `publishedHigh`, under `publishedStamp`. ``read(owner:)``, inlined
   /// where `Value` is known, returns them with three or four loads and no call when no
-  /// tracking scope runs anywhere and the value needs no isolation check; otherwise it takes
-  /// the graph's path (``readLocked(owner:into:)``).
+  /// tracking scope runs anywhere and the value needs no isolation check; while a scope runs
+  /// on some thread, it looks the thread up first (``readsUntrackedHere()``): a read on a
+  /// thread with no scope and no computation of its own still takes no lock. Otherwise it
+  /// takes the graph's path (``readLocked(owner:into:)``).
   ///
   /// Invariant (why `@unchecked Sendable` holds): `owner`, the value's slot, `inputLink` and
   /// `namedKey` are read and written only under the graph's lock; the published words are
@@ -78,7 +80,10 @@
   @usableFromInline
   final class GraphDerivedNode<Value>: GraphNode, @unchecked Sendable {
     /// The registrar of the value's own key: its observers are the observers of the value.
-    @usableFromInline let registrar = TrackingRegistrar()
+    let registrar = TrackingRegistrar()
+    /// The registrar's activity (what says whether a tracking scope runs anywhere), reached in
+    /// one load by a read without the lock. The registrar holds it.
+    @usableFromInline unowned(unsafe) let activity: TrackingActivity
     /// The key observers depend on.
     let key: TrackingKey
     /// Where the value is computed: checked on read, and where a refresh after a write runs.
@@ -134,6 +139,7 @@
       modelCompute: ((AnyObject) -> Value)?, isDuplicate: ((Value, Value) -> Bool)?
     ) {
       self.name = name
+      activity = registrar.core.activity
       key = TrackingKey(name)
       self.delivery = delivery
       if case .synchronous = delivery {
@@ -182,7 +188,7 @@
       // (see "Clean reads without the lock"); a computation runs in a tracking scope, which
       // the activity word counts, so a read inside one never takes this path.
       if Self.isPublishable, _fastPath(!checksIsolation),
-        !registrar.core.activity.readsTakeSlowPath
+        _fastPath(!activity.readsTakeSlowPath) || readsUntrackedHere()
       {
         let stamp = publishedStamp.load(ordering: .acquiring)
         if stamp != 0 {
@@ -201,6 +207,17 @@
         readLocked(owner: owner, into: value)
         return value.move()
       }
+    }
+
+    /// Whether a read on this thread has nothing to record although a tracking scope runs
+    /// somewhere: none runs on this thread, and no computation of the graph (which a read
+    /// inside `withoutTracking` would still link to). Looks the thread up: only called while
+    /// some thread tracks.
+    @usableFromInline
+    func readsUntrackedHere() -> Bool {
+      guard let context = ThreadContext.unmanagedCurrent else { return true }
+      guard context._withUnsafeGuaranteedRef({ $0.scope == nil }) else { return false }
+      return !graph.isComputingOnThisThread
     }
 
     /// Under the graph: ``read(owner:)`` when the value is not published (or must be linked,
