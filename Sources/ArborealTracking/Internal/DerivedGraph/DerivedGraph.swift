@@ -275,7 +275,7 @@ final class DerivedGraph: @unchecked Sendable {
       }
     }
     if thread.computations.isEmpty, !thread.reached.isEmpty, thread.batchDepth == 0 {
-      deliver(flush(thread))
+      deliver(flush(thread), thread)
     }
     return result.unsafelyUnwrapped
   }
@@ -422,7 +422,6 @@ final class DerivedGraph: @unchecked Sendable {
       let stored = Self.storedResults.load(ordering: .relaxed) &+ 1
       Self.storedResults.store(stored, ordering: .releasing)
       rows[index].unsafelyUnwrapped.takeUnretainedValue().storedAt = stored
-      let structure = core.structureEpoch
       var stale = false
       core.beginCompute(row)
       for read in thread.reads[computation.firstRead...] {
@@ -434,7 +433,6 @@ final class DerivedGraph: @unchecked Sendable {
       }
       core.endCompute(row, changed: changed)
       core.committedAt[index] = computation.epoch
-      thread.walk.ownChanges &+= core.structureEpoch &- structure
       scratch.removeAll(keepingCapacity: true)
       if inputsMoved, computation.inputRow != DerivedGraphCore.none {
         // A property it read changed before the input link followed it: a write of the input
@@ -490,7 +488,7 @@ final class DerivedGraph: @unchecked Sendable {
       guard store() else { return }
       mark(row, into: thread)
     }
-    if thread.batchDepth == 0, thread.computations.isEmpty { deliver(flush(thread)) }
+    if thread.batchDepth == 0, thread.computations.isEmpty { deliver(flush(thread), thread) }
   }
 
   /// Under the lock: marks what depends on a source that changed, noting the watched values
@@ -595,7 +593,7 @@ final class DerivedGraph: @unchecked Sendable {
     thread.reached.append(contentsOf: reached)
     reached.removeAll(keepingCapacity: reached.capacity <= 4_096)
     guard thread.batchDepth == 0, thread.computations.isEmpty else { return }
-    deliver(flush(thread))
+    deliver(flush(thread), thread)
   }
 
   /// A watched value to notify after a flush: `since` is nil when the flush refreshed it and
@@ -603,9 +601,16 @@ final class DerivedGraph: @unchecked Sendable {
   /// own isolation first (``GraphNode/refreshesHere``).
   typealias Notification = (node: GraphNode, row: DerivedGraphCore.Node, since: UInt32?)
 
-  /// Runs the notifications of a flush, after the lock, in order.
-  private func deliver(_ notify: [Notification]) {
+  /// Runs the notifications of a flush, after the lock, in order, and gives their buffer back
+  /// to `thread` for its next flush (a warm write allocates none).
+  private func deliver(_ notify: consuming [Notification], _ thread: GraphThread) {
+    var notify = notify
     for (node, row, since) in notify { node.notify(in: self, row: row, since: since) }
+    notify.removeAll(keepingCapacity: true)
+    // A flush inside an observer took the spare buffer and gave its own back: keep the larger.
+    if notify.capacity > thread.spareNotifications.capacity {
+      thread.spareNotifications = notify
+    }
   }
 
   /// The version of `row` now, brought up to date first; for a notification that refreshes
@@ -616,7 +621,7 @@ final class DerivedGraph: @unchecked Sendable {
     if stale { refresh(row, thread) }
     let version = locked { holds(row, node) ? core.version[Int(row)] : nil }
     if thread.computations.isEmpty, !thread.reached.isEmpty, thread.batchDepth == 0 {
-      deliver(flush(thread))
+      deliver(flush(thread), thread)
     }
     return version
   }
@@ -631,7 +636,7 @@ final class DerivedGraph: @unchecked Sendable {
     body()
     thread.batchDepth -= 1
     guard thread.batchDepth == 0, thread.computations.isEmpty else { return }
-    deliver(flush(thread))
+    deliver(flush(thread), thread)
   }
 
   /// What a flush does with a watched row it reached.
@@ -648,12 +653,16 @@ final class DerivedGraph: @unchecked Sendable {
   /// the write reached it at, to refresh there. Outside the lock: each row is looked at under
   /// it, and refreshed outside it.
   private func flush(_ thread: GraphThread) -> [Notification] {
+    // The thread's spare buffers, taken (a flush inside an observer finds none, and makes
+    // its own), and given back emptied: a warm write allocates no buffer.
     var notify: [Notification] = []
+    swap(&notify, &thread.spareNotifications)
     let mark = locked { () -> Int in
       flushCount &+= 1
       return flushCount
     }
     var reached: [Reached] = []
+    swap(&reached, &thread.spareReached)
     // A refresh below may mark again (inputs that changed while it ran), which appends to
     // `thread.reached`.
     while !thread.reached.isEmpty {
@@ -688,6 +697,9 @@ final class DerivedGraph: @unchecked Sendable {
       }
       reached.removeAll(keepingCapacity: true)
     }
+    // The two buffers take turns as `thread.reached`: the next writes append to the one this
+    // flush did not empty last, which keeps its capacity.
+    thread.spareReached = reached
     return notify
   }
 
@@ -715,7 +727,8 @@ final class DerivedGraph: @unchecked Sendable {
 ///   taken off when it ends).
 /// - `walk`: the frames of the thread's refreshes.
 /// - `reached`: watched rows its writes and computations marked, with their versions, to
-///   refresh and report when its outermost read, write or batch ends.
+///   refresh and report when its outermost read, write or batch ends; `spareReached` and
+///   `spareNotifications`, emptied buffers a flush reuses.
 ///
 /// Invariant: used only by its thread, or by a stack hop while its thread waits for it
 /// (`install`). `reads` is empty when `computations` is.
@@ -741,6 +754,10 @@ final class GraphThread {
   @exclusivity(unchecked) var reads: [Read] = []
   let walk = DerivedGraphCore.Walk()
   @exclusivity(unchecked) var reached: [DerivedGraph.Reached] = []
+  /// Empty buffers with capacity that a flush reuses (for `reached`, and for the
+  /// notifications it returns), so that a warm write allocates no array.
+  @exclusivity(unchecked) var spareReached: [DerivedGraph.Reached] = []
+  @exclusivity(unchecked) var spareNotifications: [DerivedGraph.Notification] = []
   /// How many `batch` calls are open on the thread.
   @exclusivity(unchecked) var batchDepth = 0
   /// How many stack hops are under way for the thread's computations.
