@@ -2,16 +2,16 @@
 // "A new derived engine", Decision 2), in a process of its own, as Sources/SessionScaling is.
 // Prints `derived-contention: key=value ...`, then the two rows compare.sh reports:
 //
-// - `derived-read-2-threads=<ratio>`: `reads` clean reads of 1,000 nonisolated derived values
-//   (each pass reads all of them in order), all on one thread, against the same total split
-//   evenly between two threads; the median time with one thread over the median with two,
-//   which is throughput(2) / throughput(1). Reads that take no lock scale to about 2.
+// - `derived-read-2-threads=<ratio>`: `reads` clean reads of the nonisolated derived values of
+//   1,000 models (each pass reads all of them in order), all on one thread, against the same
+//   total split evenly between two threads; the median time with one thread over the median
+//   with two, which is throughput(2) / throughput(1). Reads that take no lock scale to about 2.
 // - `derived-write-read-2-threads=<ratio>`: one thread writes a source `writes` times, reading
 //   the derived value that depends on it after each write (a recomputation), while another
 //   reads the 1,000 clean values (which the writes do not reach) `reads / 5` times in all; the
 //   median time of the same work on one thread (an equal share of the writes with their
-//   reads before each pass over the values) over the median with two threads. At most 2, and 2 only when each side
-//   takes as long as the other and neither slows the other down.
+//   reads before each pass over the values) over the median with two threads. At most 2, and
+//   2 only when each side takes as long as the other and neither slows the other down.
 //
 //   swift run -c release DerivedContention [reads] [writes] [repetitions]
 //

@@ -71,12 +71,12 @@
   /// takes the graph's path (``readLocked(owner:into:)``).
   ///
   /// Invariant (why `@unchecked Sendable` holds): `owner`, the value's slot, `inputLink` and
-  /// `namedKey` are read and written only under the graph's lock; the published words are
-  /// atomics, stored under the graph's lock and loaded without it; the other stored
-  /// properties are immutable. The computation runs outside the graph's lock, in the value's isolation: a
-  /// model's where the model is used, a nonisolated one's closure is `Sendable`, and an
-  /// actor-isolated one's reads are checked to run on its actor, and its refreshes after a
-  /// write happen there (``refreshesHere``).
+  /// `namedKey` are read and written only under the graph's lock; the published words and
+  /// stamp are atomics, stored under the graph's lock and loaded without it; the other stored
+  /// properties are immutable. The computation runs outside the graph's lock, in the value's
+  /// isolation: a model's where the model is used, a nonisolated one's closure is `Sendable`,
+  /// and an actor-isolated one's reads are checked to run on its actor, and its refreshes
+  /// after a write happen there (``refreshesHere``).
   @usableFromInline
   final class GraphDerivedNode<Value>: GraphNode, @unchecked Sendable {
     /// The registrar of the value's own key: its observers are the observers of the value.
