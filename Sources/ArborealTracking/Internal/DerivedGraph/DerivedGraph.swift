@@ -58,7 +58,9 @@ import Synchronization
 /// read without the lock and without looking up the thread while it is clean and no tracking
 /// scope runs anywhere (the registrars' activity word, which counts every scope; each
 /// computation runs in one, so none runs on this thread either, and the read has nothing to
-/// link or watch). The data:
+/// link or watch). While a scope runs somewhere, a reader looks up its own thread first, and
+/// reads without the lock if that thread has no scope and runs no computation of the graph
+/// (`GraphDerivedNode.readsUntrackedHere()`). The data:
 /// - per node, `publishedStamp` (an `Atomic<UInt64>`): 0 while nothing is published, else a
 ///   stamp that never repeats (the node's count of publications);
 /// - per node, the value's bits in two `Atomic<UInt>` words, stored only under the lock;
@@ -88,7 +90,8 @@ import Synchronization
 ///   read that begins after the write returned, ordered after it by anything, loads the 0 (or
 ///   a newer stamp, whose words are newer) and takes the lock, which the write has let go.
 /// - A read that must link or watch the row never takes this path: a computation, and any
-///   tracking scope, is counted in the activity word before it reads anything.
+///   tracking scope, is counted in the activity word before it reads anything, and is the
+///   calling thread's scope (or computation) while it runs.
 ///
 /// A value that is not plain data (it holds references: a copy retains them, and a replaced
 /// value may be freed meanwhile) or larger than two words is read under the lock as before.
