@@ -101,10 +101,16 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
+// `ARBOREAL_NEW_DERIVED=1` in the environment builds the new derived engine, as
+// `-Xswiftc -DARBOREAL_NEW_DERIVED` does (issue 51): what lets `Benchmarks/compare.sh`, which
+// cannot pass compiler flags, measure it.
+let buildsNewDerivedEngine = Context.environment["ARBOREAL_NEW_DERIVED"] == "1"
+
 for target in package.targets where target.type != .plugin {
   var settings = target.swiftSettings ?? []
   for feature in ["ExistentialAny", "MemberImportVisibility"] {
     settings.append(.enableUpcomingFeature(feature))
   }
+  if buildsNewDerivedEngine { settings.append(.define("ARBOREAL_NEW_DERIVED")) }
   target.swiftSettings = settings
 }

@@ -58,6 +58,15 @@ let package = Package(
       ]
     ),
 
+    // Derived contention: the derived graph read from 2 threads against 1, and written on one
+    // while another reads, on threads of its own (the runner's pool would leave one).
+    .executableTarget(
+      name: "DerivedContention",
+      dependencies: [
+        .product(name: "ArborealTracking", package: "Arboreal")
+      ]
+    ),
+
     // Profiling: the main scenarios without package-benchmark, for valgrind's callgrind.
     .executableTarget(
       name: "TrackingProfile",

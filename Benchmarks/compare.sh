@@ -13,6 +13,11 @@
 # `sessions-scaling` (2 session actors against 1) comes from Sources/SessionScaling, a process
 # of its own: package-benchmark's runner blocks a thread of the concurrency pool while an
 # async benchmark runs, which on a 2-core machine would leave one thread to the sessions.
+# `derived-read-2-threads` and `derived-write-read-2-threads` (the derived graph shared by two
+# threads against one) come from Sources/DerivedContention, a process of its own likewise.
+# With `ARBOREAL_NEW_DERIVED=1` in the environment, the library is built with the new derived
+# engine (the root manifest adds `-DARBOREAL_NEW_DERIVED`; issue 51): switching it rebuilds
+# the library, so keep a second copy of the tree to measure both engines one after the other.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -43,6 +48,14 @@ echo "Measuring sessions scaling ..." >&2
 if ! swift run -c release SessionScaling >"$results/sessions.txt" 2>"$results/sessions.log"; then
   echo "SessionScaling failed; the tail of its log:" >&2
   tail -n 20 "$results/sessions.log" >&2
+fi
+
+# Derived contention: the derived graph read from 2 threads against 1, and written on one thread
+# while another reads, many repetitions alternating, medians (Sources/DerivedContention).
+echo "Measuring derived contention ..." >&2
+if ! swift run -c release DerivedContention >"$results/contention.txt" 2>"$results/contention.log"; then
+  echo "DerivedContention failed; the tail of its log:" >&2
+  tail -n 20 "$results/contention.log" >&2
 fi
 
 # The `--filter` patterns, if any, so that rows left out on purpose are not reported missing.
@@ -140,6 +153,8 @@ ROWS = [
     ("effect-roundtrip (send + effect + its action, awaited)", "effect-roundtrip/send", None, None, None),
     ("actor-send-vs-main-send (a store made and sent to in an actor's method) [anchor: the same on the main actor]", "actor-send-vs-main-send/actor", "actor-send-vs-main-send/main", "actor-send-vs-main-send", 1.2),
     ("sessions-scaling (throughput of 2 session actors over 1; ours: 1 actor, per action) [anchor: 2 actors]", "sessions-scaling/1", "sessions-scaling/2", "sessions-scaling", 1.6),
+    ("derived-read-2-threads (clean reads of 1,000 values, throughput of 2 threads over 1; ours: 1 thread, per read) [anchor: 2 threads]", "derived-read-2-threads/1", "derived-read-2-threads/2", "derived-read-2-threads", 1.6),
+    ("derived-write-read-2-threads (writes, each with its recomputation, and clean reads: one thread over a thread each; ours: 1 thread, all of it) [anchor: 2 threads]", "derived-write-read-2-threads/1", "derived-write-read-2-threads/2", "derived-write-read-2-threads", None),
     ("bridged-read [anchor: ours, not bridged]", "bridged-read/bridged", "untracked-read/ours", None, None),
     ("bridged-read, vs Observation", "bridged-read/bridged", "untracked-read/observation", "bridged-read", 1.5),
     ("bridged-write [anchor: ours, not bridged]", "bridged-write/bridged", "write-unobserved/ours", None, None),
@@ -186,7 +201,7 @@ ROWS = [
 THROUGHPUT = {"replay-actions-per-second", "recording-load-lines-per-second",
               "timeline-jumps-per-second"}
 # Ratios whose target is a least value (more is better): a speed-up.
-AT_LEAST = {"sessions-scaling"}
+AT_LEAST = {"sessions-scaling", "derived-read-2-threads"}
 KEYS = ["untracked-read", "tracked-read", "write-unobserved", "write-sibling-observed",
         "oneshot-register-fire", "notify-1", "notify-10", "notify-100", "register-1000",
         "fanout-100k",
@@ -198,7 +213,7 @@ KEYS = ["untracked-read", "tracked-read", "write-unobserved", "write-sibling-obs
         "timeline-jumps-per-second", "derived-read",
         "derived-read-rows", "derived-diamond-1000", "derived-deep", "derived-broad", "derived-triangle", "derived-mux", "derived-repeated-observers", "derived-unstable", "derived-avoidable", "derived-cellx-1000",
         "remove-child-with-effects", "push-pop", "forward-vs-tag", "destination-vs-presented", "actor-send-vs-main-send",
-        "sessions-scaling"]
+        "sessions-scaling", "derived-read-2-threads", "derived-write-read-2-threads"]
 
 # histogramSamples writes <baseline>.<target>.<name>.<metric>.histogram.samples.tsv, with
 # `/` and spaces in the name replaced by `_`; the first line is a header, then one raw value
@@ -224,6 +239,18 @@ if os.path.exists(sessions_path):
                       ("sessions-scaling/2", "two-sessions-ns-per-action")):
         if key in sessions:
             external[(name, "wallClock")] = float(sessions[key])
+
+# Sources/DerivedContention's line `derived-contention: ...`: the median wall time per read
+# with 1 and 2 threads, and of the whole write-and-read work with 1 and 2.
+contention_path = os.path.join(results, "contention.txt")
+if os.path.exists(contention_path):
+    contention = dict(re.findall(r"([a-z0-9-]+)=([0-9.]+)", open(contention_path).read()))
+    for name, key in (("derived-read-2-threads/1", "one-thread-ns-per-read"),
+                      ("derived-read-2-threads/2", "two-threads-ns-per-read"),
+                      ("derived-write-read-2-threads/1", "write-read-one-thread-ns"),
+                      ("derived-write-read-2-threads/2", "write-read-two-threads-ns")):
+        if key in contention:
+            external[(name, "wallClock")] = float(contention[key])
 
 def per_op(name, metric):
     """Median over iterations, divided by the scenario's operations per iteration."""
@@ -308,6 +335,10 @@ if viewer is None and selected("viewer-generate/ours"):
 if os.path.exists(sessions_path):
     print(next((l for l in open(sessions_path).read().splitlines() if l.startswith("sessions:")),
                "sessions: missing"))
+# Sources/DerivedContention's details, with whether both cores ran the two threads.
+if os.path.exists(contention_path):
+    print(next((l for l in open(contention_path).read().splitlines()
+                if l.startswith("derived-contention:")), "derived-contention: missing"))
 memory_path = os.path.join(results, "memory.txt")
 memory = open(memory_path).read().strip() if os.path.exists(memory_path) else ""
 if memory:

@@ -313,4 +313,32 @@ import Testing
     #expect(graph.runs[value] == 2)
     #expect(!graph.core.isStale(value))
   }
+
+  /// The `published` bit: a node published while clean is listed in `unpublished` by the
+  /// first mark that reaches it, through a chain and through a removed source, once.
+  @Test func aMarkTakesBackEachPublishedValueItReachesOnce() {
+    let graph = Graph()
+    let input = graph.source(1)
+    let first = graph.computed { $0.read(input) + 1 }
+    let second = graph.computed { $0.read(first) * 10 }
+    #expect(graph.read(second) == 20)
+    graph.core.setPublished(first)
+    graph.core.setPublished(second)
+    graph.core.checkInvariants()
+    graph.set(input, 2)
+    #expect(!graph.core.isPublished(first) && !graph.core.isPublished(second))
+    #expect(
+      (0..<graph.core.unpublished.count).map { graph.core.unpublished[$0] }.sorted() == [
+        first, second,
+      ])
+    graph.core.clearUnpublished()
+    graph.set(input, 3)  // already stale: nothing more to take back
+    #expect(graph.core.unpublished.count == 0)
+    #expect(graph.read(second) == 40)
+    graph.core.setPublished(second)
+    graph.remove(first)
+    #expect(!graph.core.isPublished(second))
+    #expect(graph.core.unpublished.count == 1 && graph.core.unpublished[0] == second)
+    graph.core.checkInvariants()
+  }
 }

@@ -26,8 +26,9 @@ import Synchronization
 ///   computations marked, to refresh and report once its batch ends.
 ///
 /// ## Locking (stop 5): computations run outside the lock
-/// One lock per graph, held only around bookkeeping: a clean read takes it once, a read that
-/// must recompute once per step (what to compute next, and the end of each computation), a
+/// One lock per graph, held only around bookkeeping: a clean read of a published value takes
+/// none (see the next section), another clean read takes it once, a read that must recompute
+/// once per step (what to compute next, and the end of each computation), a
 /// write once. No user code runs under it: a computation runs with the lock free, so that it
 /// may wait for another thread that reads, writes or disposes derived values (with one graph
 /// for the process, that is any derived value), and no thread ever waits for another's
@@ -50,6 +51,50 @@ import Synchronization
 /// takes registrars' locks (always in that order: graph, observer, registrar). An `==` must
 /// not read derived values or wait for other threads. The replaced result is released after
 /// the lock (its `deinit` may do anything).
+///
+/// ## Clean reads without the lock (stop 7)
+/// A row whose node publishes (``GraphNode/publishes``: a `GraphDerivedNode` whose value is
+/// plain data of at most two words, such as an `Int`, a `Double` or a small struct of them) is
+/// read without the lock and without looking up the thread while it is clean and no tracking
+/// scope runs anywhere (the registrars' activity word, which counts every scope; each
+/// computation runs in one, so none runs on this thread either, and the read has nothing to
+/// link or watch). While a scope runs somewhere, a reader looks up its own thread first, and
+/// reads without the lock if that thread has no scope and runs no computation of the graph
+/// (`GraphDerivedNode.readsUntrackedHere()`). The data:
+/// - per node, `publishedStamp` (an `Atomic<UInt64>`): 0 while nothing is published, else a
+///   stamp that never repeats (the node's count of publications);
+/// - per node, the value's bits in two `Atomic<UInt>` words, stored only under the lock;
+/// - in the core, the row's `published` flag, which says that the node's stamp is not 0.
+///
+/// Publishing (``GraphNode/publish()``, under the lock, in ``finishRead(_:watch:thread:_:)``
+/// when the row is clean and not yet published) stores the words, releasing, then the new
+/// stamp, releasing. Every core operation that makes a published row stale (a mark: a write,
+/// a commit that found its reads moved, a removed source) or replaces its value (a commit)
+/// takes its `published` flag off and lists it (``DerivedGraphCore/unpublished``); before the
+/// graph lets go of its lock, it stores 0 in the stamp of each row listed (``locked(_:)``),
+/// and a removed row's node is unpublished as it is taken out. A read without the lock loads
+/// the stamp (acquiring), the words (acquiring), and the stamp again: it returns the words
+/// only if the stamp is the same, and not 0; otherwise it takes the lock (the path above).
+///
+/// Why it is safe under concurrent writers:
+/// - The words a read returns are those of the stamp it loaded twice. A publication's words
+///   are stored after the 0 that withdrew the one before (under the lock, in that order, on
+///   one thread or across a release and acquire of the lock); loading a word stored by a
+///   later publication (acquiring, from a releasing store) makes that 0 visible to the second
+///   load of the stamp, which then sees 0 or a newer stamp, never the first one. A torn pair
+///   of words is thrown away: the value is plain data, whose copy runs no code.
+/// - It is linearizable. A published value is the row's stored value while the row is clean
+///   (the core's flags, the same test the locked read makes), from its publication to the
+///   store of 0, which happens before the lock is let go by the write (or commit) that made
+///   the row stale. A read that returns it overlaps that write or ends before it begins; a
+///   read that begins after the write returned, ordered after it by anything, loads the 0 (or
+///   a newer stamp, whose words are newer) and takes the lock, which the write has let go.
+/// - A read that must link or watch the row never takes this path: a computation, and any
+///   tracking scope, is counted in the activity word before it reads anything, and is the
+///   calling thread's scope (or computation) while it runs.
+///
+/// A value that is not plain data (it holds references: a copy retains them, and a replaced
+/// value may be freed meanwhile) or larger than two words is read under the lock as before.
 ///
 /// ## Stack hops
 /// A first read nests one computation per value; every `stackHop` levels the next ones run
@@ -80,6 +125,9 @@ import Synchronization
 ///    exactly when a stored result differed from the one before.
 /// 5. After a commit, a clean computed row's sources are clean at the versions its links
 ///    carry, and its dependents are either marked or saw its current version.
+/// 6. Whenever the lock is free, a node's `publishedStamp` is not 0 exactly when its row is
+///    live and `published` in the core, which is then clean, and the published words are its
+///    stored value.
 final class DerivedGraph: @unchecked Sendable {
   // Invariant (why `@unchecked Sendable` holds): `core`, `rows`, `flushCount` and
   // `settleCount` are read and written only under `lock`; a `GraphThread` is used by its
@@ -106,9 +154,25 @@ final class DerivedGraph: @unchecked Sendable {
   // MARK: Locking
 
   /// Runs `body` holding the lock; `body` never calls back into the graph.
+  /// Before it lets go, takes back the published values of the rows that `body` marked (see
+  /// "Clean reads without the lock").
   @inline(__always)
   private func locked<R>(_ body: () -> R) -> R {
-    lock.withLock(owner: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()), body)
+    lock.withLock(owner: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())) {
+      let result = body()
+      if core.unpublished.count != 0 { takeBackUnpublished() }
+      return result
+    }
+  }
+
+  /// Under the lock: withdraws the published value of each row the core unpublished (a mark
+  /// reached it, or its value is replaced), so that no read without the lock returns it once
+  /// the lock is let go.
+  private func takeBackUnpublished() {
+    for index in 0..<core.unpublished.count {
+      rows[Int(core.unpublished[index])]?.takeUnretainedValue().unpublish()
+    }
+    core.clearUnpublished()
   }
 
   /// Runs `body` holding the lock: for state a row's storage keeps under the graph's lock.
@@ -159,6 +223,7 @@ final class DerivedGraph: @unchecked Sendable {
     guard let node = rows[Int(row)] else { return nil }
     core.remove(row)
     node.takeUnretainedValue().isRemoved = true
+    node.takeUnretainedValue().unpublish()
     rows[Int(row)] = nil
     return node
   }
@@ -213,13 +278,15 @@ final class DerivedGraph: @unchecked Sendable {
       }
     }
     if thread.computations.isEmpty, !thread.reached.isEmpty, thread.batchDepth == 0 {
-      deliver(flush(thread))
+      deliver(flush(thread), thread)
     }
     return result.unsafelyUnwrapped
   }
 
   /// Under the lock: links `row` (up to date, or computed for this read) to the computation
   /// that reads it, or watches it for a reader outside the graph, and reads it.
+  /// A clean row whose node can publish its value and has not yet is published here (see
+  /// "Clean reads without the lock").
   @inline(__always)
   private func finishRead<R>(
     _ row: DerivedGraphCore.Node, watch: Bool, thread: GraphThread, _ value: () -> R
@@ -231,7 +298,19 @@ final class DerivedGraph: @unchecked Sendable {
         GraphThread.Read(
           row: row, generation: core.generation[Int(row)], version: core.version[Int(row)]))
     }
+    publishIfClean(row)
     return value()
+  }
+
+  /// Under the lock: publishes the value of `row` for reads that take no lock, if its node
+  /// publishes (``GraphNode/publishes``), it is clean and not published yet.
+  @inline(__always)
+  private func publishIfClean(_ row: DerivedGraphCore.Node) {
+    guard let node = rows[Int(row)]?.takeUnretainedValue(), node.publishes,
+      !core.isPublished(row), !core.isStale(row)
+    else { return }
+    node.publish()
+    core.setPublished(row)
   }
 
   /// Under the lock: whether `row` holds `node` (or any node, without one).
@@ -338,12 +417,14 @@ final class DerivedGraph: @unchecked Sendable {
         _ = store(.superseded)
         return
       }
+      // A row computed on two threads may have been published meanwhile by a reader of the
+      // first result: its published value is taken back before this lock is let go.
+      core.unpublish(row)
       let (changed, inputsMoved) = store(.stored)
       // Only lock holders write it: a load and a store, no read-modify-write.
       let stored = Self.storedResults.load(ordering: .relaxed) &+ 1
       Self.storedResults.store(stored, ordering: .releasing)
       rows[index].unsafelyUnwrapped.takeUnretainedValue().storedAt = stored
-      let structure = core.structureEpoch
       var stale = false
       core.beginCompute(row)
       for read in thread.reads[computation.firstRead...] {
@@ -355,7 +436,6 @@ final class DerivedGraph: @unchecked Sendable {
       }
       core.endCompute(row, changed: changed)
       core.committedAt[index] = computation.epoch
-      thread.walk.ownChanges &+= core.structureEpoch &- structure
       scratch.removeAll(keepingCapacity: true)
       if inputsMoved, computation.inputRow != DerivedGraphCore.none {
         // A property it read changed before the input link followed it: a write of the input
@@ -411,7 +491,7 @@ final class DerivedGraph: @unchecked Sendable {
       guard store() else { return }
       mark(row, into: thread)
     }
-    if thread.batchDepth == 0, thread.computations.isEmpty { deliver(flush(thread)) }
+    if thread.batchDepth == 0, thread.computations.isEmpty { deliver(flush(thread), thread) }
   }
 
   /// Under the lock: marks what depends on a source that changed, noting the watched values
@@ -516,7 +596,7 @@ final class DerivedGraph: @unchecked Sendable {
     thread.reached.append(contentsOf: reached)
     reached.removeAll(keepingCapacity: reached.capacity <= 4_096)
     guard thread.batchDepth == 0, thread.computations.isEmpty else { return }
-    deliver(flush(thread))
+    deliver(flush(thread), thread)
   }
 
   /// A watched value to notify after a flush: `since` is nil when the flush refreshed it and
@@ -524,9 +604,16 @@ final class DerivedGraph: @unchecked Sendable {
   /// own isolation first (``GraphNode/refreshesHere``).
   typealias Notification = (node: GraphNode, row: DerivedGraphCore.Node, since: UInt32?)
 
-  /// Runs the notifications of a flush, after the lock, in order.
-  private func deliver(_ notify: [Notification]) {
+  /// Runs the notifications of a flush, after the lock, in order, and gives their buffer back
+  /// to `thread` for its next flush (a warm write allocates none).
+  private func deliver(_ notify: consuming [Notification], _ thread: GraphThread) {
+    var notify = notify
     for (node, row, since) in notify { node.notify(in: self, row: row, since: since) }
+    notify.removeAll(keepingCapacity: true)
+    // A flush inside an observer took the spare buffer and gave its own back: keep the larger.
+    if notify.capacity > thread.spareNotifications.capacity {
+      thread.spareNotifications = notify
+    }
   }
 
   /// The version of `row` now, brought up to date first; for a notification that refreshes
@@ -537,7 +624,7 @@ final class DerivedGraph: @unchecked Sendable {
     if stale { refresh(row, thread) }
     let version = locked { holds(row, node) ? core.version[Int(row)] : nil }
     if thread.computations.isEmpty, !thread.reached.isEmpty, thread.batchDepth == 0 {
-      deliver(flush(thread))
+      deliver(flush(thread), thread)
     }
     return version
   }
@@ -552,7 +639,7 @@ final class DerivedGraph: @unchecked Sendable {
     body()
     thread.batchDepth -= 1
     guard thread.batchDepth == 0, thread.computations.isEmpty else { return }
-    deliver(flush(thread))
+    deliver(flush(thread), thread)
   }
 
   /// What a flush does with a watched row it reached.
@@ -569,12 +656,16 @@ final class DerivedGraph: @unchecked Sendable {
   /// the write reached it at, to refresh there. Outside the lock: each row is looked at under
   /// it, and refreshed outside it.
   private func flush(_ thread: GraphThread) -> [Notification] {
+    // The thread's spare buffers, taken (a flush inside an observer finds none, and makes
+    // its own), and given back emptied: a warm write allocates no buffer.
     var notify: [Notification] = []
+    swap(&notify, &thread.spareNotifications)
     let mark = locked { () -> Int in
       flushCount &+= 1
       return flushCount
     }
     var reached: [Reached] = []
+    swap(&reached, &thread.spareReached)
     // A refresh below may mark again (inputs that changed while it ran), which appends to
     // `thread.reached`.
     while !thread.reached.isEmpty {
@@ -609,6 +700,9 @@ final class DerivedGraph: @unchecked Sendable {
       }
       reached.removeAll(keepingCapacity: true)
     }
+    // The two buffers take turns as `thread.reached`: the next writes append to the one this
+    // flush did not empty last, which keeps its capacity.
+    thread.spareReached = reached
     return notify
   }
 
@@ -636,7 +730,8 @@ final class DerivedGraph: @unchecked Sendable {
 ///   taken off when it ends).
 /// - `walk`: the frames of the thread's refreshes.
 /// - `reached`: watched rows its writes and computations marked, with their versions, to
-///   refresh and report when its outermost read, write or batch ends.
+///   refresh and report when its outermost read, write or batch ends; `spareReached` and
+///   `spareNotifications`, emptied buffers a flush reuses.
 ///
 /// Invariant: used only by its thread, or by a stack hop while its thread waits for it
 /// (`install`). `reads` is empty when `computations` is.
@@ -662,6 +757,10 @@ final class GraphThread {
   @exclusivity(unchecked) var reads: [Read] = []
   let walk = DerivedGraphCore.Walk()
   @exclusivity(unchecked) var reached: [DerivedGraph.Reached] = []
+  /// Empty buffers with capacity that a flush reuses (for `reached`, and for the
+  /// notifications it returns), so that a warm write allocates no array.
+  @exclusivity(unchecked) var spareReached: [DerivedGraph.Reached] = []
+  @exclusivity(unchecked) var spareNotifications: [DerivedGraph.Notification] = []
   /// How many `batch` calls are open on the thread.
   @exclusivity(unchecked) var batchDepth = 0
   /// How many stack hops are under way for the thread's computations.
@@ -723,6 +822,35 @@ enum GraphCycle {
 /// (``GraphSource``, ``GraphComputed``) removes the row when it goes.
 @usableFromInline
 class GraphNode {
+  /// Whether its subclass publishes its value for reads that take no lock
+  /// (``publish()``); fixed at `init`.
+  final let publishes: Bool
+  /// The stamp of its published value (see ``DerivedGraph``, "Clean reads without the
+  /// lock"): 0 while nothing is published, else the count of the ``publish()`` that
+  /// published it, which never repeats. Stored under the graph's lock; loaded without it.
+  @usableFromInline final let publishedStamp = Atomic<UInt64>(0)
+  /// How many times ``publish()`` ran (under the graph's lock).
+  @exclusivity(unchecked) final var publishCount: UInt64 = 0
+
+  /// A node; with `publishes`, its subclass overrides ``publish()``.
+  init(publishes: Bool = false) {
+    self.publishes = publishes
+  }
+
+  /// Under the graph's lock, for a clean row not yet published: stores the value where reads
+  /// without the lock find it, then a new stamp (``publishedStamp``). Only called when
+  /// ``publishes``.
+  func publish() {}
+
+  /// Under the graph's lock: withdraws the published value, if any (its row was marked, its
+  /// value is replaced, or it was removed). A read without the lock that loaded the old stamp
+  /// finds it changed when it checks again, and takes the lock.
+  final func unpublish() {
+    // Relaxed: the next `publish` stores its value releasing, after this store under the lock,
+    // so a read that loads the new value also loads this 0 or a later stamp when it checks.
+    publishedStamp.store(0, ordering: .relaxed)
+  }
+
   /// Whether its handle went and its row was removed (under the graph's lock): an observer
   /// whose write began before then does not run.
   @exclusivity(unchecked) final var isRemoved = false

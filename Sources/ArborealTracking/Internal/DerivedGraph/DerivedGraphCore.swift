@@ -12,7 +12,8 @@
 ///   `flags` holds its kind and marks: `dirty` (a source it read changed: it must recompute),
 ///   `pending` (something upstream may have changed: check its sources first), `computing`
 ///   (its computation runs now: reading it is a cycle), `watched` (an observer depends on it:
-///   a write that reaches it reports it). `version` goes up each time its value changes.
+///   a write that reaches it reports it), `published` (its caller published its clean value
+///   for readers that take no lock). `version` goes up each time its value changes.
 /// - A **link** says that `sub` read `dep` in its last computation, and `seen` is the version
 ///   of `dep` it read. A node's links to its sources (`firstDep`…, through `nextDep`/`prevDep`)
 ///   are in first-read order; a node's links from its dependents (`firstSub`, `lastSub`,
@@ -29,10 +30,18 @@
 ///   of it run now (kept by the caller). The caller records a computation's reads itself and
 ///   replays them at its end, under its lock (``beginCompute(_:)``, ``track(_:by:seen:)``,
 ///   ``endCompute(_:changed:)``, then ``staleness(of:)``).
+/// - `unpublished`: the nodes whose `published` bit a mark (or ``unpublish(_:)``) took off,
+///   for the caller to take their published values back before it lets go of its lock
+///   (``DerivedGraph``, "Clean reads without the lock").
 /// - `stack` and a ``Walk``'s frames are scratch space that the operations reuse: every walk
 ///   is a loop over them, never a recursion, so a chain of 100,000 values is walked like one
-///   of two. A walk's frames stay valid while the caller's lock is let go only if no other
-///   thread changed the links meanwhile (`structureEpoch`); otherwise the walk starts again.
+///   of two. `depEpoch` goes up whenever a node's dependency list gains or loses a link: a
+///   walk's frame notes its node's generation and `depEpoch`, and checks them each time it is
+///   on top again (the caller's lock may have been let go meanwhile). A frame whose node was
+///   freed is dropped; one whose dependencies changed checks them again from the first. Only
+///   that frame pays: another thread's change elsewhere costs the walk nothing (a walk that
+///   started again from its root at each change cost O(depth) per step, which made a refresh
+///   of a 100,000-deep chain quadratic while other threads computed).
 ///
 /// ## Operations
 /// - ``write(_:reached:)``: a source changed. Its version goes up; its direct dependents are marked
@@ -76,6 +85,8 @@
 /// 7. A walk (``nextStep(in:)``) computes a node at most once: a node whose `committedAt` is at
 ///    least the epoch the walk began at is up to date for it, even if marked again; a node it
 ///    passes over that way keeps its marks, and so does each node that read it.
+/// 8. A `published` node is clean (neither `dirty`, `pending` nor `computing`): the mark that
+///    makes it stale takes the bit off and lists it in `unpublished`, in the same operation.
 final class DerivedGraphCore {
   /// A node's row in the arena.
   typealias Node = Int32
@@ -86,7 +97,7 @@ final class DerivedGraphCore {
 
   /// A node's kind and marks.
   struct Flags: OptionSet {
-    let rawValue: UInt8
+    let rawValue: UInt16
     static let computed = Flags(rawValue: 1 << 0)
     static let dirty = Flags(rawValue: 1 << 1)
     static let pending = Flags(rawValue: 1 << 2)
@@ -98,6 +109,9 @@ final class DerivedGraphCore {
     /// A source it read was removed since its last computation (its link went with it): only
     /// computing clears its `dirty` mark (see ``settle(_:source:writes:)``).
     static let lostSource = Flags(rawValue: 1 << 7)
+    /// Its caller published its value for reads that take no lock (``setPublished(_:)``):
+    /// the first mark that reaches it takes the bit off and lists it in ``unpublished``.
+    static let published = Flags(rawValue: 1 << 8)
   }
 
   // Nodes.
@@ -132,9 +146,12 @@ final class DerivedGraphCore {
   @exclusivity(unchecked) private(set) var linkCount = 0
   /// Goes up at every write and removal: a computation notes it when it begins.
   @exclusivity(unchecked) private(set) var epoch: UInt64 = 1
-  /// Goes up whenever a dependency list or a dependent list loses or gains a link, or a node is
-  /// freed: a refresh that let go of the caller's lock checks it before trusting its frames.
-  @exclusivity(unchecked) private(set) var structureEpoch: UInt64 = 0
+  /// The nodes that lost their `published` bit (marked, or their value replaced) since the
+  /// caller last emptied it: it takes their published value back before it lets others in.
+  @exclusivity(unchecked) private(set) var unpublished = Column<Node>()
+  /// Goes up whenever the node's dependency list gains or loses a link: a walk's frame checks
+  /// it before trusting its place in that list (see ``Walk``).
+  @exclusivity(unchecked) private var depEpoch = Column<UInt32>()
 
   // Scratch.
   @exclusivity(unchecked) private var stack = Column<Node>()
@@ -157,6 +174,7 @@ final class DerivedGraphCore {
     generation.deallocate()
     committedAt.deallocate()
     computingCount.deallocate()
+    depEpoch.deallocate()
     dep.deallocate()
     sub.deallocate()
     seen.deallocate()
@@ -165,6 +183,7 @@ final class DerivedGraphCore {
     nextSub.deallocate()
     prevSub.deallocate()
     stack.deallocate()
+    unpublished.deallocate()
   }
 
   /// How many nodes are live.
@@ -197,6 +216,7 @@ final class DerivedGraphCore {
     generation.append(0)
     committedAt.append(0)
     computingCount.append(0)
+    depEpoch.append(0)
     firstDep.append(Self.none)
     lastDep.append(Self.none)
     depCursor.append(Self.none)
@@ -212,6 +232,29 @@ final class DerivedGraphCore {
     } else {
       flags[Int(node)].remove([.watched, .notified])
     }
+  }
+
+  /// Notes that the caller published the clean `node`'s value (see ``Flags/published``).
+  func setPublished(_ node: Node) {
+    flags[Int(node)].insert(.published)
+  }
+
+  /// Whether `node`'s value is published.
+  func isPublished(_ node: Node) -> Bool { flags[Int(node)].contains(.published) }
+
+  /// Takes `node`'s `published` bit off, listing it in ``unpublished`` if it had it: its
+  /// value is about to change, or it is no longer clean.
+  @inline(__always)
+  func unpublish(_ node: Node) {
+    let index = Int(node)
+    guard flags[index].contains(.published) else { return }
+    flags[index].remove(.published)
+    unpublished.append(node)
+  }
+
+  /// Empties ``unpublished`` (the caller took those values back).
+  func clearUnpublished() {
+    unpublished.removeAll(keepingCapacity: true)
   }
 
   /// Disposes of a node: its links to its sources and from its dependents go (a dependent
@@ -232,6 +275,7 @@ final class DerivedGraphCore {
       let next = nextSub[Int(link)]
       let dependent = sub[Int(link)]
       detachFromDependent(link)
+      unpublish(dependent)
       flags[Int(dependent)].insert([.dirty, .lostSource])
       freeLinkRow(link)
       link = next
@@ -243,7 +287,6 @@ final class DerivedGraphCore {
     committedAt[index] = 0
     computingCount[index] = 0
     epoch &+= 1
-    structureEpoch &+= 1
     freeNodes.append(node)
   }
 
@@ -315,6 +358,10 @@ final class DerivedGraphCore {
     let was = flags[index]
     flags[index].insert(mark)
     guard was.isDisjoint(with: [.dirty, .pending]) else { return }
+    if was.contains(.published) {
+      flags[index].remove(.published)
+      unpublished.append(node)
+    }
     stack.append(node)
     if was.contains(.watched), !was.contains(.notified) {
       flags[index].insert(.notified)
@@ -334,33 +381,28 @@ final class DerivedGraphCore {
     case cycle(Node)
   }
 
-  /// The frames of a thread's refreshes: a node being brought up to date, the link of its
-  /// sources it checks now (`none` before the first), and whether a source it checked is
-  /// still stale though computed for this refresh. Refreshes nest (a computation reads a value
-  /// it never read before, which is refreshed then and there): each base holds where one
-  /// began, its node and that node's generation, the write epoch it began at, and the
-  /// structure epoch its frames were last checked at (with `ownChanges` then).
+  /// The frames of a thread's refreshes: a node being brought up to date, with its generation
+  /// and `depEpoch` when the frame last looked at it, the link of its sources it checks now
+  /// (`none` before the first), and whether a source it checked is still stale though
+  /// computed for this refresh. Refreshes nest (a computation reads a value it never read
+  /// before, which is refreshed then and there): each base holds where one began and the
+  /// write epoch it began at.
   ///
   /// Used by one thread at a time (its owner's, or a stack hop's while the owner waits).
   final class Walk {
     struct Frame {
       var node: Node
+      var generation: UInt32
+      var deps: UInt32
       var link: Link
       var sawStale: Bool
     }
     struct Base {
       var frame: Int
-      var root: Node
-      var generation: UInt32
       var epoch: UInt64
-      var structure: UInt64
-      var own: UInt64
     }
     @exclusivity(unchecked) var frames = Column<Frame>()
     @exclusivity(unchecked) var bases = Column<Base>()
-    /// How much this walk's own thread moved ``structureEpoch`` (its computations' ends),
-    /// counted by the caller: changes that cannot touch its frames.
-    @exclusivity(unchecked) var ownChanges: UInt64 = 0
 
     init() {}
 
@@ -374,16 +416,13 @@ final class DerivedGraphCore {
   /// ``RefreshStep/done`` or ``RefreshStep/cycle(_:)``. A refresh may begin while another one's
   /// computation runs (it nests).
   func beginRefresh(_ node: Node) {
-    // One thread: every change of the links is its own, and leaves its frames valid.
-    ownWalk.ownChanges = structureEpoch
     beginRefresh(node, in: ownWalk)
   }
 
   /// The next step of the refresh begun with ``beginRefresh(_:)``: each `.compute` is
   /// answered by computing that node (``beginCompute(_:)`` … ``endCompute(_:changed:)``).
   func nextStep() -> RefreshStep {
-    ownWalk.ownChanges = structureEpoch
-    return nextStep(in: ownWalk)
+    nextStep(in: ownWalk)
   }
 
   /// ``beginRefresh(_:)`` with the frames in `walk`, for a caller that computes outside its
@@ -391,30 +430,33 @@ final class DerivedGraphCore {
   /// (``committedAt``) is up to date for it, even if a later write marked it again, so a
   /// refresh computes each node at most once, however busy the writers.
   func beginRefresh(_ node: Node, in walk: Walk) {
-    walk.bases.append(
-      Walk.Base(
-        frame: walk.frames.count, root: node, generation: generation[Int(node)], epoch: epoch,
-        structure: structureEpoch, own: walk.ownChanges))
-    walk.frames.append(Walk.Frame(node: node, link: Self.none, sawStale: false))
+    walk.bases.append(Walk.Base(frame: walk.frames.count, epoch: epoch))
+    walk.frames.append(frame(for: node))
   }
 
-  /// ``nextStep()`` over `walk`. If the graph's links changed since the last step other than
-  /// by the walk's own thread, its frames are not trusted: it starts again from its node (or
-  /// ends, if that node was freed).
+  /// A new frame for `node`, checking its sources from the first.
+  private func frame(for node: Node) -> Walk.Frame {
+    Walk.Frame(
+      node: node, generation: generation[Int(node)], deps: depEpoch[Int(node)], link: Self.none,
+      sawStale: false)
+  }
+
+  /// ``nextStep()`` over `walk`. Each frame is checked as it comes on top (the lock may have
+  /// been let go since it was last there): a node freed meanwhile is dropped, and one whose
+  /// dependencies changed checks them again from the first.
   func nextStep(in walk: Walk) -> RefreshStep {
-    var base = walk.bases[walk.bases.count - 1]
-    if structureEpoch &- base.structure != walk.ownChanges &- base.own {
-      walk.frames.truncate(to: base.frame)
-      if isLive(base.root, generation: base.generation) {
-        walk.frames.append(Walk.Frame(node: base.root, link: Self.none, sawStale: false))
-      }
-      base.structure = structureEpoch
-      base.own = walk.ownChanges
-      walk.bases[walk.bases.count - 1] = base
-    }
+    let base = walk.bases[walk.bases.count - 1]
     while walk.frames.count > base.frame {
-      let frame = walk.frames[walk.frames.count - 1]
+      var frame = walk.frames[walk.frames.count - 1]
       let index = Int(frame.node)
+      guard isLive(frame.node, generation: frame.generation) else {
+        popFrame(walk)  // the frame below finds its dependencies changed (the link went)
+        continue
+      }
+      if depEpoch[index] != frame.deps {
+        frame = self.frame(for: frame.node)
+        walk.frames[walk.frames.count - 1] = frame
+      }
       let state = flags[index]
       if state.contains(.computing) { return abandonRefresh(walk, .cycle(frame.node)) }
       let settled = committedAt[index] >= base.epoch
@@ -443,7 +485,7 @@ final class DerivedGraphCore {
           }
           walk.frames[walk.frames.count - 1].link = link
           walk.frames[walk.frames.count - 1].sawStale = sawStale
-          walk.frames.append(Walk.Frame(node: source, link: Self.none, sawStale: false))
+          walk.frames.append(self.frame(for: source))
           descended = true
           break
         }
@@ -516,7 +558,7 @@ final class DerivedGraphCore {
     }
     let link = newLink(from: source, to: node)
     seen[Int(link)] = read
-    structureEpoch &+= 1
+    depEpoch[index] &+= 1
     // Inserted after the cursor, before `next`.
     prevDep[Int(link)] = cursor
     nextDep[Int(link)] = next
@@ -531,7 +573,7 @@ final class DerivedGraphCore {
     let index = Int(node)
     let cursor = depCursor[index]
     var link = cursor == Self.none ? firstDep[index] : nextDep[Int(cursor)]
-    if link != Self.none { structureEpoch &+= 1 }
+    if link != Self.none { depEpoch[index] &+= 1 }
     while link != Self.none {
       let next = nextDep[Int(link)]
       unsubscribe(link)
@@ -631,6 +673,7 @@ final class DerivedGraphCore {
   /// Takes a link out of its dependent's sources (the source is being removed).
   private func detachFromDependent(_ link: Link) {
     let node = Int(sub[Int(link)])
+    depEpoch[node] &+= 1
     let previous = prevDep[Int(link)]
     let next = nextDep[Int(link)]
     if previous == Self.none { firstDep[node] = next } else { nextDep[Int(previous)] = next }
@@ -720,6 +763,11 @@ final class DerivedGraphCore {
       }
       if state.contains(.lostSource) {
         precondition(state.contains(.dirty), "DerivedGraphCore: lost a source but not dirty")
+      }
+      if state.contains(.published) {
+        precondition(
+          state.isDisjoint(with: [.dirty, .pending, .computing]),
+          "DerivedGraphCore: node \(index) published but not clean")
       }
     }
     precondition(linksSeen == linkCount, "DerivedGraphCore: \(linksSeen) links ≠ \(linkCount)")

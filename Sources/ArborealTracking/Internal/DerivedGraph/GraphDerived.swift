@@ -60,22 +60,36 @@
   /// (``DerivedGraph/isOnStackHop``); a computation that checks its isolation itself
   /// (`MainActor.assumeIsolated`) would still fail 256 values deep in a first read.
   ///
+  /// ## Clean reads without the lock
+  /// A value that is plain data of at most two words (``isPublishable``) is published by the
+  /// graph while it is clean (``DerivedGraph``, "Clean reads without the lock"): its bits in
+  /// `publishedLow` and `publishedHigh`, under `publishedStamp`. ``read(owner:)``, inlined
+  /// where `Value` is known, returns them with three or four loads and no call when no
+  /// tracking scope runs anywhere and the value needs no isolation check; while a scope runs
+  /// on some thread, it looks the thread up first (``readsUntrackedHere()``): a read on a
+  /// thread with no scope and no computation of its own still takes no lock. Otherwise it
+  /// takes the graph's path (``readLocked(owner:into:)``).
+  ///
   /// Invariant (why `@unchecked Sendable` holds): `owner`, the value's slot, `inputLink` and
-  /// `namedKey` are read and written only under the graph's lock; the other stored properties
-  /// are immutable. The computation runs outside the graph's lock, in the value's isolation: a
-  /// model's where the model is used, a nonisolated one's closure is `Sendable`, and an
-  /// actor-isolated one's reads are checked to run on its actor, and its refreshes after a
-  /// write happen there (``refreshesHere``).
+  /// `namedKey` are read and written only under the graph's lock; the published words and
+  /// stamp are atomics, stored under the graph's lock and loaded without it; the other stored
+  /// properties are immutable. The computation runs outside the graph's lock, in the value's
+  /// isolation: a model's where the model is used, a nonisolated one's closure is `Sendable`,
+  /// and an actor-isolated one's reads are checked to run on its actor, and its refreshes
+  /// after a write happen there (``refreshesHere``).
   @usableFromInline
   final class GraphDerivedNode<Value>: GraphNode, @unchecked Sendable {
     /// The registrar of the value's own key: its observers are the observers of the value.
     let registrar = TrackingRegistrar()
+    /// The registrar's activity (what says whether a tracking scope runs anywhere), reached in
+    /// one load by a read without the lock. The registrar holds it.
+    @usableFromInline unowned(unsafe) let activity: TrackingActivity
     /// The key observers depend on.
     let key: TrackingKey
     /// Where the value is computed: checked on read, and where a refresh after a write runs.
     let delivery: Delivery
     /// Whether reads must happen in `delivery`'s isolation.
-    let checksIsolation: Bool
+    @usableFromInline let checksIsolation: Bool
     private let graph: DerivedGraph
     private let compute: (() -> Value)?
     private let modelCompute: ((AnyObject) -> Value)?
@@ -95,6 +109,24 @@
     private let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
     @exclusivity(unchecked) private var hasValue = false
 
+    /// The published value's bits (see "Clean reads without the lock"): the first word, and
+    /// the second for a value longer than one. Stored under the graph's lock, releasing.
+    @usableFromInline let publishedLow = Atomic<UInt>(0)
+    @usableFromInline let publishedHigh = Atomic<UInt>(0)
+
+    /// Whether a value of this type is published for reads without the lock: plain data (its
+    /// copy is its bits, and retains nothing) that fits in two words. Folded where `Value` is
+    /// known.
+    @inlinable static var isPublishable: Bool {
+      _isPOD(Value.self) && MemoryLayout<Value>.size <= 2 * MemoryLayout<UInt>.size
+        && MemoryLayout<Value>.alignment <= MemoryLayout<UInt>.alignment
+    }
+
+    /// Whether the value takes two words.
+    @inlinable static var usesHighWord: Bool {
+      MemoryLayout<Value>.size > MemoryLayout<UInt>.size
+    }
+
     /// Set once, by ``dispose()``.
     private let disposed = Atomic<Bool>(false)
 
@@ -107,6 +139,7 @@
       modelCompute: ((AnyObject) -> Value)?, isDuplicate: ((Value, Value) -> Bool)?
     ) {
       self.name = name
+      activity = registrar.core.activity
       key = TrackingKey(name)
       self.delivery = delivery
       if case .synchronous = delivery {
@@ -118,7 +151,7 @@
       self.modelCompute = modelCompute
       self.isDuplicate = isDuplicate
       graph = .shared
-      super.init()
+      super.init(publishes: Self.isPublishable)
       row = graph.add(self, computed: true)
       storedInputRow = graph.add(input, computed: false)
     }
@@ -149,8 +182,48 @@
     /// elsewhere it is recorded (the value's key) in the thread's tracking scope, if any.
     ///
     /// - Parameter owner: The model, when read through its property.
-    @usableFromInline
+    @inlinable
     func read(owner: AnyObject?) -> Value {
+      // Inlined and specialised where `Value` is known: a published clean value costs its loads
+      // (see "Clean reads without the lock"); a computation runs in a tracking scope, which
+      // the activity word counts, so a read inside one never takes this path.
+      if Self.isPublishable, _fastPath(!checksIsolation),
+        _fastPath(!activity.readsTakeSlowPath) || readsUntrackedHere()
+      {
+        let stamp = publishedStamp.load(ordering: .acquiring)
+        if stamp != 0 {
+          var words = (
+            publishedLow.load(ordering: .acquiring),
+            Self.usesHighWord ? publishedHigh.load(ordering: .acquiring) : 0
+          )
+          if publishedStamp.load(ordering: .relaxed) == stamp {
+            return withUnsafeBytes(of: &words) { $0.load(as: Value.self) }
+          }
+        }
+      }
+      // The temporary is made here, where `Value` is known.
+      return withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
+        let value = buffer.baseAddress.unsafelyUnwrapped
+        readLocked(owner: owner, into: value)
+        return value.move()
+      }
+    }
+
+    /// Whether a read on this thread has nothing to record although a tracking scope runs
+    /// somewhere: none runs on this thread, and no computation of the graph (which a read
+    /// inside `withoutTracking` would still link to). Looks the thread up: only called while
+    /// some thread tracks.
+    @usableFromInline
+    func readsUntrackedHere() -> Bool {
+      guard let context = ThreadContext.unmanagedCurrent else { return true }
+      guard context._withUnsafeGuaranteedRef({ $0.scope == nil }) else { return false }
+      return !graph.isComputingOnThisThread
+    }
+
+    /// Under the graph: ``read(owner:)`` when the value is not published (or must be linked,
+    /// watched or checked); initialises `value`.
+    @usableFromInline
+    func readLocked(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) {
       let inside = graph.isComputingOnThisThread
       // On a stack hop the thread is not the value's, but the value's thread waits for it
       // (see "Stack hops"): the check would be wrong there.
@@ -165,19 +238,27 @@
         watch =
           ThreadContext.unmanagedCurrent?._withUnsafeGuaranteedRef { $0.scope != nil } ?? false
       }
-      return withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { buffer in
-        let value = buffer.baseAddress.unsafelyUnwrapped
-        graph.read(
-          row, holding: self, watch: watch,
-          before: {
-            if self.owner == nil, let owner { self.owner = owner }
-          },
-          {
-            precondition(hasValue, "ArborealTracking: a derived value read before it was computed")
-            value.initialize(to: slot.pointee)
-          })
-        return value.move()
-      }
+      graph.read(
+        row, holding: self, watch: watch,
+        before: {
+          if self.owner == nil, let owner { self.owner = owner }
+        },
+        {
+          precondition(hasValue, "ArborealTracking: a derived value read before it was computed")
+          value.initialize(to: slot.pointee)
+        })
+    }
+
+    /// Under the graph's lock: publishes the stored value's bits, then a new stamp (see
+    /// "Clean reads without the lock").
+    override func publish() {
+      precondition(Self.isPublishable && hasValue, "ArborealTracking: nothing to publish")
+      var words: (UInt, UInt) = (0, 0)
+      withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: slot.pointee, as: Value.self) }
+      publishedLow.store(words.0, ordering: .releasing)
+      publishedHigh.store(words.1, ordering: .releasing)
+      publishCount &+= 1
+      publishedStamp.store(publishCount, ordering: .releasing)
     }
 
     // MARK: Computing (outside the graph's lock)
