@@ -35,7 +35,7 @@ struct SmallList<Element>: RandomAccessCollection {
   @inline(__always) func distance(from start: Int, to end: Int) -> Int { end &- start }
 
   subscript(position: Int) -> Element {
-    position == 0 ? first! : rest.unsafelyUnwrapped[position &- 1]
+    position == 0 ? first! : rest![position &- 1]
   }
 
   /// Iterates without going through the generic index machinery.
