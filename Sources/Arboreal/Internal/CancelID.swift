@@ -84,7 +84,7 @@ struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// the rest of the scope); not part of the identity.
   let actionType: Any.Type
   /// The child's key among its siblings, or nil for a child held without one.
-  let key: AnyHashable?
+  let key: PlaceKey?
   /// The child model itself, for a child forwarded to with `forward`; nil for a kind of child.
   let instance: ObjectIdentifier?
 
@@ -100,12 +100,12 @@ struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
   init<Action>(_ action: Action.Type, key: some Hashable & Sendable) {
     self.action = ObjectIdentifier(action)
     self.actionType = action
-    self.key = AnyHashable(key)
+    self.key = PlaceKey(key)
     self.instance = nil
   }
 
   /// The scope of one child model instance, forwarded to with `forward`.
-  init<Action>(_ action: Action.Type, instance: AnyObject, key: AnyHashable?) {
+  init<Action>(_ action: Action.Type, instance: AnyObject, key: PlaceKey?) {
     self.action = ObjectIdentifier(action)
     self.actionType = action
     self.key = key

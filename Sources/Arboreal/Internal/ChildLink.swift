@@ -25,12 +25,12 @@ final class ChildLink: @unchecked Sendable {
   let read: () -> [RouteEntry]
   /// The child's place in its parent for messages: `\Album.rows` and, for a child in a
   /// collection, its key.
-  private let place: (path: AnyKeyPath, key: AnyHashable?)
+  private let place: (path: AnyKeyPath, key: PlaceKey?)
   /// The membership identifier every effect of the child (and of its descendants) carries.
   let membership: CancelID
 
   init(
-    child: AnyObject, parent: AnyObject, path: AnyKeyPath, key: AnyHashable?,
+    child: AnyObject, parent: AnyObject, path: AnyKeyPath, key: PlaceKey?,
     membership: CancelID, read: @escaping () -> [RouteEntry]
   ) {
     self.child = child
@@ -68,5 +68,58 @@ struct RouteKey: Hashable, @unchecked Sendable {
   /// compares the key paths (at once when they are the same object, as a route's are).
   func hash(into hasher: inout Hasher) {
     hasher.combine(parent)
+  }
+}
+
+/// A child's key among its siblings in its place: a stack's element identifier, a collection
+/// element's identifier; nil (as `PlaceKey?`) for a child held without one.
+///
+/// Stack identifiers and integer identifiers are kept unboxed: a push and a pop make, hash and
+/// compare their keys in the effect table, the lifetime records and the lifetime links, and an
+/// `AnyHashable` made, unboxed and compared there cost a metadata lookup and an allocation each
+/// time. Any other identifier is boxed once. Two keys of different cases are never equal: a
+/// place's keys are all of one type, so they are always made the same way.
+///
+/// Invariant (why `@unchecked Sendable` holds): `value` boxes only identifiers that are
+/// `Sendable` (`Identifiable.ID: Sendable` in every route that makes one).
+@usableFromInline
+enum PlaceKey: Hashable, @unchecked Sendable {
+  /// A stack's element identifier.
+  case stack(StackElementID)
+  /// A collection element's `Int` identifier.
+  case int(Int)
+  /// Any other identifier.
+  case value(AnyHashable)
+
+  /// The key of `id`: unboxed for a `StackElementID` or an `Int`, which the compiler decides
+  /// where the type is known.
+  @inlinable
+  init<ID: Hashable & Sendable>(_ id: ID) {
+    if ID.self == StackElementID.self {
+      self = .stack(id as! StackElementID)
+    } else if ID.self == Int.self {
+      self = .int(id as! Int)
+    } else {
+      self = .value(AnyHashable(id))
+    }
+  }
+
+  /// The identifier itself.
+  var base: Any {
+    switch self {
+    case .stack(let id): id
+    case .int(let id): id
+    case .value(let value): value.base
+    }
+  }
+
+  /// The identifier as an `ID`, nil when it is of another type.
+  @inlinable
+  func id<ID>(as type: ID.Type) -> ID? {
+    switch self {
+    case .stack(let id): id as? ID
+    case .int(let id): id as? ID
+    case .value(let value): value.base as? ID
+    }
   }
 }

@@ -59,7 +59,7 @@ extension [RouteEntry] {
   static func collection<Parent, Children: Collection>(
     _ parent: Parent, _ path: KeyPath<Parent, Children>
   ) -> Self where Children.Element: AnyObject & Identifiable {
-    parent[keyPath: path].map { RouteEntry(object: $0, key: AnyHashable($0.id)) }
+    parent[keyPath: path].map { RouteEntry(object: $0, key: PlaceKey($0.id)) }
   }
 
   /// The screens of a stack of one kind, keyed by their element identifiers.
@@ -73,7 +73,7 @@ extension [RouteEntry] {
     var entries: [RouteEntry] = []
     entries.reserveCapacity(stack.count)
     for position in stack.indices {
-      entries.append(RouteEntry(object: stack[position], key: AnyHashable(stack.id(at: position))))
+      entries.append(RouteEntry(object: stack[position], key: .stack(stack.id(at: position))))
     }
     return entries
   }
@@ -89,7 +89,7 @@ extension [RouteEntry] {
     let stack = parent[keyPath: path]
     for position in stack.indices {
       if let object = stack[position].heldObject {
-        entries.append(RouteEntry(object: object, key: AnyHashable(stack.id(at: position))))
+        entries.append(RouteEntry(object: object, key: .stack(stack.id(at: position))))
       }
     }
     return entries

@@ -88,7 +88,7 @@ extension ArborealModel {
     in stack: ReferenceWritableKeyPath<Self, ModelStack<Element>>
   ) -> Fx<Action> {
     guard self[keyPath: stack][id: id] != nil else {
-      dropForwarded(action, child: Element.self, path: stack, key: AnyHashable(id))
+      dropForwarded(action, child: Element.self, path: stack, key: .stack(id))
       return Fx.dropped
     }
     self[keyPath: stack].pop(from: id)
@@ -125,7 +125,7 @@ extension ArborealModel {
 
   /// Reports an action for a child that is not there; debug builds only.
   @usableFromInline
-  func dropForwarded(_ action: Any, child: Any.Type, path: AnyKeyPath, key: AnyHashable?) {
+  func dropForwarded(_ action: Any, child: Any.Type, path: AnyKeyPath, key: PlaceKey?) {
     #if DEBUG
       let place = PlaceNames.describe(child: child, at: path, key: key, in: self) {
         _ = self[keyPath: path]
@@ -144,7 +144,7 @@ extension ArborealModel {
     of child: Child,
     environment: Child.Environment,
     path: AnyKeyPath,
-    key: AnyHashable?,
+    key: PlaceKey?,
     route: () -> ForwardRoute<Child.Action, Action>
   ) -> Fx<Action> {
     // A subscribing child's subscriptions are evaluated after each of its updates, and travel

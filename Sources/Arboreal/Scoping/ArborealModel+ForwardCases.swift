@@ -49,7 +49,7 @@ extension ArborealModel {
   func dropCase<Cases: ModelCases>(_ routed: CaseAction<Cases>, at place: CasePlace<Self, Cases>) {
     dropForwarded(
       routed.action, child: routed.kind.heldType, path: place.path,
-      key: place.key.map(AnyHashable.init))
+      key: place.key.map(PlaceKey.init))
   }
 
   /// The effects (and subscriptions) of the child `held` holds, made this model's: the way of
@@ -291,7 +291,7 @@ final class ModelCase<Child: ArborealModel>: CaseKind {
     let embedParent = place.embed
     return parent.wrap(
       fx, of: child, environment: childEnvironment, path: place.path,
-      key: place.key.map(AnyHashable.init)
+      key: place.key.map(PlaceKey.init)
     ) {
       ForwardRoute(
         dismissal: place.dismissal, read: { place.presence(parent) },

@@ -107,10 +107,10 @@ public struct ChildPlace: CustomStringConvertible {
 @usableFromInline
 struct RouteEntry {
   @usableFromInline let object: AnyObject
-  @usableFromInline let key: AnyHashable?
+  @usableFromInline let key: PlaceKey?
 
   @inlinable
-  init(object: AnyObject, key: AnyHashable?) {
+  init(object: AnyObject, key: PlaceKey?) {
     self.object = object
     self.key = key
   }
@@ -501,7 +501,7 @@ extension ChildRoute {
       entries: { .caseStack($0, path) },
       place: { parent, key in
         // A stack's entries are keyed by their element identifiers, so the cast holds.
-        guard let id = key?.base as? StackElementID else { return nil }
+        guard case .stack(let id)? = key else { return nil }
         return parent[keyPath: path][id: id].map { ($0, CasePlace.screen(id, of: path, tag: tag)) }
       })
     return CasesRoute(
@@ -509,7 +509,7 @@ extension ChildRoute {
       find: { parent, id in parent[keyPath: path][id: id] },
       all: { parent in parent[keyPath: path].screensWithIDs },
       embed: { id, action in tag(.element(id: id, action: action)) },
-      effectKey: { AnyHashable($0) },
+      effectKey: { .stack($0) },
       keyName: { "\(Cases.self)[\(String(reflecting: $0))]" },
       insert: { parent, screen, services, _ in
         let id = parent[keyPath: path].push(screen)
@@ -592,7 +592,7 @@ extension ChildRoute {
     of cases: Cases.Type, _ path: AnyKeyPath,
     environment: @escaping @Sendable (Parent.Environment) -> Cases.Environment,
     entries: @escaping (Parent) -> [RouteEntry],
-    place: @escaping (Parent, AnyHashable?) -> (Cases, CasePlace<Parent, Cases>)?
+    place: @escaping (Parent, PlaceKey?) -> (Cases, CasePlace<Parent, Cases>)?
   ) -> ChildRoute {
     return ChildRoute(
       // The cases are known only by their values: a route of cases is followed, and each
@@ -644,14 +644,14 @@ enum PlaceNames {
   private static let known = Locked.make([RouteKey: String]())
 
   /// `prefix.property[id: key]`.
-  static func place(under prefix: String, property: String, key: AnyHashable?) -> String {
+  static func place(under prefix: String, property: String, key: PlaceKey?) -> String {
     prefix + "." + property + keyText(key)
   }
 
   /// `[id: 2]` (a stack's element identifier by its number), or nothing.
-  static func keyText(_ key: AnyHashable?) -> String {
+  static func keyText(_ key: PlaceKey?) -> String {
     guard let key else { return "" }
-    let text = (key.base as? StackElementID).map { "\($0.rawValue)" } ?? "\(key.base)"
+    let text = if case .stack(let id) = key { "\(id.rawValue)" } else { "\(key.base)" }
     return "[id: \(text)]"
   }
 
@@ -661,7 +661,7 @@ enum PlaceNames {
   ///
   /// - Parameter read: Reads the property through the parent's tracked properties.
   static func describe(
-    child: Any.Type, at path: AnyKeyPath, key: AnyHashable?, in parent: AnyObject,
+    child: Any.Type, at path: AnyKeyPath, key: PlaceKey?, in parent: AnyObject,
     reading read: () -> Void
   ) -> String {
     let prefix = PlaceRegistry.place(of: parent) ?? "\(type(of: parent))"

@@ -159,7 +159,7 @@ final class ModelPlace<Parent: ArborealModel, Child: ArborealModel, Key: Sendabl
   /// The key of an entry of `entries`.
   let key: (RouteEntry) -> Key?
   /// The key under which the child's effects are its own (nil for an unkeyed child).
-  let effectKey: (Key) -> AnyHashable?
+  let effectKey: (Key) -> PlaceKey?
   /// How the child with `key` sends its actions, learnt from the parent now.
   @usableFromInline let embedding: (Parent, Key) -> (@Sendable (Child.Action) -> Parent.Action)?
   /// What the parent receives when the child with `key` returns ``Fx/dismiss``; nil for a
@@ -173,7 +173,7 @@ final class ModelPlace<Parent: ArborealModel, Child: ArborealModel, Key: Sendabl
     path: AnyKeyPath, entries: @escaping (Parent) -> [RouteEntry],
     find: @escaping (Parent, Key) -> Child?,
     all: @escaping (Parent) -> [(key: Key, child: Child)],
-    key: @escaping (RouteEntry) -> Key?, effectKey: @escaping (Key) -> AnyHashable?,
+    key: @escaping (RouteEntry) -> Key?, effectKey: @escaping (Key) -> PlaceKey?,
     embedding: @escaping (Parent, Key) -> (@Sendable (Child.Action) -> Parent.Action)?,
     dismissal: @escaping (Key) -> Parent.Action?, keyName: @escaping (Key) -> String?
   ) {
@@ -231,7 +231,7 @@ final class ModelPlace<Parent: ArborealModel, Child: ArborealModel, Key: Sendabl
       path: path, entries: entries,
       find: { parent, id in parent[keyPath: path].first { $0.id == id } },
       all: { parent in parent[keyPath: path].map { ($0.id, $0) } },
-      key: { $0.key?.base as? Child.ID }, effectKey: { AnyHashable($0) },
+      key: { $0.key?.id(as: Child.ID.self) }, effectKey: { PlaceKey($0) },
       embedding: { _, id in { tag(id, $0) } }, dismissal: { _ in nil },
       keyName: { "\(Child.self)[\(String(reflecting: $0))]" })
   }
@@ -247,7 +247,7 @@ final class ModelPlace<Parent: ArborealModel, Child: ArborealModel, Key: Sendabl
       path: path, entries: entries,
       find: { parent, id in parent[keyPath: path][id: id] },
       all: { parent in parent[keyPath: path].screensWithIDs },
-      key: { $0.key?.base as? StackElementID }, effectKey: { AnyHashable($0) },
+      key: { if case .stack(let id)? = $0.key { id } else { nil } }, effectKey: { .stack($0) },
       embedding: { _, id in { tag(.element(id: id, action: $0)) } },
       dismissal: { tag(.popFrom(id: $0)) },
       keyName: { "\(Child.self)[\(String(reflecting: $0))]" })
@@ -269,7 +269,7 @@ public final class CasesRoute<Parent: ArborealModel, Cases: ModelCases, Key: Sen
   /// Makes the parent's action of an action of the value with `key`.
   let embed: @Sendable (Key, Cases.Action) -> Parent.Action
   /// The key under which `forward` owns a child's effects.
-  let effectKey: (Key) -> AnyHashable?
+  let effectKey: (Key) -> PlaceKey?
   /// The key in a view store's name.
   let keyName: (Key) -> String?
   init(
@@ -278,7 +278,7 @@ public final class CasesRoute<Parent: ArborealModel, Cases: ModelCases, Key: Sen
     find: @escaping (Parent, Key) -> Cases?,
     all: @escaping (Parent) -> [(key: Key, value: Cases)],
     embed: @escaping @Sendable (Key, Cases.Action) -> Parent.Action,
-    effectKey: @escaping (Key) -> AnyHashable?,
+    effectKey: @escaping (Key) -> PlaceKey?,
     keyName: @escaping (Key) -> String?,
     insert: ((Parent, Cases, Parent.Environment, ChildRoute<Parent>) -> Fx<Parent.Action>)? = nil
   ) {
