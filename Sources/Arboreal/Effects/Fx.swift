@@ -49,8 +49,9 @@ public struct Fx<Action: Sendable>: Sendable {
   /// The entries of a non-empty `Fx`.
   @usableFromInline
   final class Storage: Sendable {
-    let effects: [FxEntry<Action>]
+    @usableFromInline let effects: [FxEntry<Action>]
 
+    @usableFromInline
     init(_ effects: [FxEntry<Action>]) {
       self.effects = effects
     }
@@ -60,6 +61,7 @@ public struct Fx<Action: Sendable>: Sendable {
     self.storage = storage
   }
 
+  @inlinable
   init(effects: [FxEntry<Action>]) {
     self.storage = effects.isEmpty ? nil : Storage(effects)
   }
@@ -69,6 +71,7 @@ public struct Fx<Action: Sendable>: Sendable {
   }
 
   /// The entries, handled in order by the store.
+  @inlinable
   var effects: [FxEntry<Action>] { storage?.effects ?? [] }
 
   /// No effect. Return it when an update has no side effect.
@@ -84,6 +87,7 @@ public struct Fx<Action: Sendable>: Sendable {
   @inlinable public static var none: Fx { Fx(storage: nil) }
 
   /// Whether this holds no effect and no cancellation.
+  @inlinable
   var isNone: Bool { storage?.effects.isEmpty ?? true }
 
   /// What a `forward` returns for an action whose child is not there: no effect, marked

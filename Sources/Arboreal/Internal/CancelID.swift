@@ -10,6 +10,7 @@
 /// Invariant (why `@unchecked Sendable` holds): `base` is only ever made from a value that is
 /// itself `Sendable` (the initialisers take `some Hashable & Sendable` or an ``EffectScope``,
 /// which is `Sendable`), and `AnyHashable` adds no shared mutable state of its own.
+@usableFromInline
 struct CancelID: Hashable, @unchecked Sendable {
   /// A user's value, or the membership of a child (a case of its own, so that no user value can
   /// equal it, and compared without `AnyHashable`'s dynamic casts: ending a child's effects
@@ -31,6 +32,7 @@ struct CancelID: Hashable, @unchecked Sendable {
 
   /// The identifier every effect a parent tags for `child` carries, in the parent's scope:
   /// cancelling it cancels all of that child's effects (and its descendants').
+  @usableFromInline
   init(member child: EffectScope) {
     base = .membership(child)
   }
@@ -39,6 +41,7 @@ struct CancelID: Hashable, @unchecked Sendable {
   /// an instance is unchanged: it is unique in the whole state, so it is never scoped, and the
   /// store's lifetime records find it at any depth (a grandchild replaced while its parent
   /// stays).
+  @usableFromInline
   func scoped(in child: EffectScope) -> CancelID {
     if case .membership(let member) = base, member.instance != nil { return self }
     var copy = self
@@ -77,6 +80,7 @@ struct CancelID: Hashable, @unchecked Sendable {
 /// the model is freed. It cannot be mistaken for a later model: the store's lifetime records
 /// (`ChildLifetimes`) keep every model with running effects alive, and cancel those effects
 /// when the model leaves the state, before it can be freed.
+@usableFromInline
 struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// The child's action type.
   let action: ObjectIdentifier
@@ -105,6 +109,7 @@ struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
   }
 
   /// The scope of one child model instance, forwarded to with `forward`.
+  @usableFromInline
   init<Action>(_ action: Action.Type, instance: AnyObject, key: PlaceKey?) {
     self.action = ObjectIdentifier(action)
     self.actionType = action
@@ -112,11 +117,13 @@ struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
     self.instance = ObjectIdentifier(instance)
   }
 
+  @usableFromInline
   static func == (lhs: EffectScope, rhs: EffectScope) -> Bool {
     // The instance first: it tells siblings apart without comparing their boxed keys.
     lhs.instance == rhs.instance && lhs.action == rhs.action && lhs.key == rhs.key
   }
 
+  @usableFromInline
   func hash(into hasher: inout Hasher) {
     hasher.combine(action)
     // An instance tells its scope apart alone: its boxed key is hashed only for a kind of
@@ -128,6 +135,7 @@ struct EffectScope: Hashable, @unchecked Sendable, CustomStringConvertible {
     }
   }
 
+  @usableFromInline
   var description: String {
     let name = String(reflecting: actionType)
     guard let key else { return name }

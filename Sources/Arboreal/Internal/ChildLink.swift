@@ -12,6 +12,7 @@ import ArborealTracking
 /// and the `read` closure are used only on the main actor (by `forward`, which runs in an
 /// update, and by the store). An `Fx` that carries a link to another thread carries it
 /// unused.
+@usableFromInline
 final class ChildLink: @unchecked Sendable {
   /// The child model. Held strongly: the store's lifetime record keeps the model alive while
   /// its effects run, so that its identifier stays its own.
@@ -29,6 +30,7 @@ final class ChildLink: @unchecked Sendable {
   /// The membership identifier every effect of the child (and of its descendants) carries.
   let membership: CancelID
 
+  @usableFromInline
   init(
     child: AnyObject, parent: AnyObject, path: AnyKeyPath, key: PlaceKey?,
     membership: CancelID, read: @escaping () -> [RouteEntry]

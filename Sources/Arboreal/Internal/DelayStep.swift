@@ -1,6 +1,7 @@
 import ArborealTracking
 
 /// One wait before an effect starts: `Fx.delay(for:clock:)` and the operators built on it.
+@usableFromInline
 struct DelayStep: Sendable {
   let duration: Duration
   let clock: any Clock<Duration>

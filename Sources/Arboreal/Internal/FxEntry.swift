@@ -2,6 +2,7 @@
 ///
 /// A store handles the entries of an `Fx` in order, so `.merge(.cancel(id: x), work)` cancels
 /// the old `x` before the new work starts.
+@usableFromInline
 enum FxEntry<Action: Sendable>: Sendable {
   /// Start `Work` in a task of its own.
   case run(Work)
@@ -24,35 +25,54 @@ enum FxEntry<Action: Sendable>: Sendable {
   case subscribe(owners: [ChildLink], [Subscription<Action>])
 
   /// Async work that may deliver actions.
+  @usableFromInline
   struct Work: Sendable {
     /// The work. It calls `send` for each action it delivers; `send` returns once the store
     /// has handled the action (or dropped it, when the effect was cancelled or the store is
     /// gone).
-    var operation: @Sendable (_ send: @escaping Send) async -> Void
+    @usableFromInline var operation: @Sendable (_ send: @escaping Send) async -> Void
     /// The identifiers the effect can be cancelled by (empty: only by its handle or the
     /// store's release).
-    var cancelIDs: [CancelID] = []
+    @usableFromInline var cancelIDs: [CancelID] = []
     /// The identifiers (a subset of `cancelIDs`) whose running effects are cancelled before
     /// this one starts.
-    var cancelInFlightIDs: [CancelID] = []
+    @usableFromInline var cancelInFlightIDs: [CancelID] = []
     /// When set, the effect is dropped instead of started while an effect cancellable by this
     /// identifier runs (a throttle's window).
-    var unlessRunning: CancelID?
+    @usableFromInline var unlessRunning: CancelID?
     /// The waits before the operation starts, first to last; the store books the first when
     /// it starts the effect.
-    var delays: [DelayStep] = []
+    @usableFromInline var delays: [DelayStep] = []
     /// The queue the effect runs in, if any.
-    var queue: QueueSpec?
+    @usableFromInline var queue: QueueSpec?
     /// The log number (`StoreLogEntry.sequence`) of the action whose update returned the
     /// effect, set by the store when it starts it; 0 when none was logged.
-    var origin = 0
+    @usableFromInline var origin = 0
     /// The child models the effect belongs to, innermost first: the model whose update
     /// returned it, then each parent that forwarded it, up to (not including) the model of
     /// the store. Empty for the store's own model's effects. Each `forward` appends its link.
-    var owners: [ChildLink] = []
+    @usableFromInline var owners: [ChildLink] = []
+
+    @usableFromInline
+    init(
+      operation: @escaping @Sendable (_ send: @escaping Send) async -> Void,
+      cancelIDs: [CancelID] = [], cancelInFlightIDs: [CancelID] = [],
+      unlessRunning: CancelID? = nil, delays: [DelayStep] = [], queue: QueueSpec? = nil,
+      origin: Int = 0, owners: [ChildLink] = []
+    ) {
+      self.operation = operation
+      self.cancelIDs = cancelIDs
+      self.cancelInFlightIDs = cancelInFlightIDs
+      self.unlessRunning = unlessRunning
+      self.delays = delays
+      self.queue = queue
+      self.origin = origin
+      self.owners = owners
+    }
   }
 
   /// Delivers one action from an effect to its store.
+  @usableFromInline
   typealias Send = @Sendable (Action) async -> Void
 
   /// The same entry as the parent of the child `scope` sees it: its actions transformed by
@@ -60,6 +80,7 @@ enum FxEntry<Action: Sendable>: Sendable {
   /// other effect of the child by the child's membership identifier.
   ///
   /// With `link` (a `forward`), the work also belongs to the link's child.
+  @inlinable
   func tag<Parent: Sendable>(
     _ transform: @escaping @Sendable (Action) -> Parent, scope: EffectScope,
     link: ChildLink? = nil

@@ -1,4 +1,5 @@
 /// The queue an effect runs in: see `Fx.queue(_:_:)`.
+@usableFromInline
 struct QueueSpec: Sendable {
   /// The identifier every effect of the queue is tagged with, scoped like any other.
   private(set) var id: CancelID
@@ -13,6 +14,7 @@ struct QueueSpec: Sendable {
   }
 
   /// The same queue, seen from the parent that tagged it for `child`.
+  @usableFromInline
   func scoped(in child: EffectScope) -> QueueSpec {
     var copy = self
     copy.id = id.scoped(in: child)

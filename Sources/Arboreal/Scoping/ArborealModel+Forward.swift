@@ -35,7 +35,7 @@ extension ArborealModel {
   }
 
   /// `forwarded(_:of:key:environment:at:)` with the place read from its route.
-  @usableFromInline
+  @inlinable
   func forwarded<Child: ArborealModel, Key: Sendable>(
     _ fx: Fx<Child.Action>, of child: Child, key: Key, environment: Child.Environment,
     at route: ChildRoute<Self>
@@ -56,7 +56,7 @@ extension ArborealModel {
   /// The effects (and subscriptions) of the child at `key` of `place`, made this model's: the
   /// way of a child that returned effects or subscribes, out of line. Also what a route's
   /// push or present, and the store's following of a route, call.
-  @usableFromInline
+  @inlinable
   func forwarded<Child: ArborealModel, Key: Sendable>(
     _ fx: Fx<Child.Action>, of child: Child, key: Key, environment: Child.Environment,
     at place: ModelPlace<Self, Child, Key>
@@ -139,6 +139,7 @@ extension ArborealModel {
   /// Makes a child's effects the parent's, owned by the child; adds its subscriptions.
   ///
   /// `route` is called only here, once the child returned effects or subscribes.
+  @inlinable
   func wrap<Child: ArborealModel>(
     _ fx: Fx<Child.Action>,
     of child: Child,
@@ -181,7 +182,8 @@ extension ArborealModel {
 
   /// Reports work returned together with `Fx.dismiss`: it belongs to the child, which the
   /// dismissal removes at once, so it is cancelled before it can deliver anything.
-  private func reportEffectsDismissedWith<Child: ArborealModel>(
+  @usableFromInline
+  func reportEffectsDismissedWith<Child: ArborealModel>(
     _ fx: Fx<Child.Action>, child: Child
   ) {
     guard fx.effects.contains(where: { if case .dismiss = $0 { true } else { false } }),
@@ -196,10 +198,24 @@ extension ArborealModel {
 
 /// What a `forward` needs only when the child returned effects: how the parent tags them,
 /// what a dismissal becomes, and how to read the place (the lifetime link's reader).
+@usableFromInline
 struct ForwardRoute<ChildAction: Sendable, Action: Sendable> {
+  @usableFromInline
   let dismissal: Action?
+  @usableFromInline
   let read: () -> [RouteEntry]
+  @usableFromInline
   let tag: @Sendable (ChildAction) -> Action
+
+  @usableFromInline
+  init(
+    dismissal: Action?, read: @escaping () -> [RouteEntry],
+    tag: @escaping @Sendable (ChildAction) -> Action
+  ) {
+    self.dismissal = dismissal
+    self.read = read
+    self.tag = tag
+  }
 }
 
 /// Runs a child's update and returns its effects, or nil when there is nothing to forward: no

@@ -149,8 +149,10 @@ final class ModelPlace<Parent: ArborealModel, Child: ArborealModel, Key: Sendabl
   @unchecked Sendable
 {
   /// The parent's property: with a parent instance, the place's identity.
+  @usableFromInline
   let path: AnyKeyPath
   /// The children held now, for the store's watch and the lifetime links.
+  @usableFromInline
   let entries: (Parent) -> [RouteEntry]
   /// The child with `key` now, or nil.
   @usableFromInline let find: (Parent, Key) -> Child?
@@ -159,11 +161,13 @@ final class ModelPlace<Parent: ArborealModel, Child: ArborealModel, Key: Sendabl
   /// The key of an entry of `entries`.
   let key: (RouteEntry) -> Key?
   /// The key under which the child's effects are its own (nil for an unkeyed child).
+  @usableFromInline
   let effectKey: (Key) -> PlaceKey?
   /// How the child with `key` sends its actions, learnt from the parent now.
   @usableFromInline let embedding: (Parent, Key) -> (@Sendable (Child.Action) -> Parent.Action)?
   /// What the parent receives when the child with `key` returns ``Fx/dismiss``; nil for a
   /// place that cannot dismiss.
+  @usableFromInline
   let dismissal: (Key) -> Parent.Action?
   /// The child's name in a view store's report of a dropped send (`Row[2]`); nil for a child
   /// always there.

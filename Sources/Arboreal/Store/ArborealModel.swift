@@ -111,6 +111,7 @@ extension ArborealModel {
 
   /// The subscriptions the model wants now; nil for a model without any. The one place that
   /// reads them, for a store's own model and for a forwarded child alike.
+  @usableFromInline
   func currentSubscriptions(environment: Environment) -> [Subscription<Action>]? {
     Self.subscriptionReader?.read(self, environment)
   }

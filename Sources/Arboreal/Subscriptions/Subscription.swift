@@ -114,6 +114,7 @@ public struct Subscription<Action: Sendable>: @unchecked Sendable {
 
   /// The same subscription as the parent of the child `scope` sees it (see `FxEntry.tag`):
   /// how `forward` hands a subscribing child's subscriptions up.
+  @usableFromInline
   func tagged<Parent: Sendable>(
     _ transform: @escaping @Sendable (Action) -> Parent, scope: EffectScope, link: ChildLink?
   ) -> Subscription<Parent> {
