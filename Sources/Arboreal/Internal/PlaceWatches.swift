@@ -58,7 +58,9 @@ extension [RouteEntry] {
   @inlinable
   static func collection<Parent, Children: Collection>(
     _ parent: Parent, _ path: KeyPath<Parent, Children>
-  ) -> Self where Children.Element: AnyObject & Identifiable {
+  ) -> Self where Children.Element: AnyObject & Identifiable, Children.Element.ID: Sendable {
+    // The element's own identifier (`Element.ID`, which the constraint makes `Sendable`): without
+    // it, `$0.id` would resolve to the `ObjectIdentifier` every class has.
     parent[keyPath: path].map { RouteEntry(object: $0, key: PlaceKey($0.id)) }
   }
 
