@@ -27,7 +27,8 @@ import Foundation
 /// - **Memory is bounded, nothing is dropped.** At most `limit` steps wait for the writer;
 ///   when the store outruns the disk by that many, the action that makes them `limit` waits
 ///   in the store's isolation until the writer takes them (back-pressure), so no step is ever
-///   dropped.
+///   dropped. A writer that takes nothing for 10 seconds (its `write` blocked) is reported
+///   while the store waits, and again when it moves (``RecordingDiagnostics``).
 /// - **A killed process keeps every line ``flush()`` promised.** When `flush()` or
 ///   ``finish()`` returns, every step logged before the call has been written to the file
 ///   with the system; a process killed afterwards (even with SIGKILL) leaves those lines
@@ -99,7 +100,7 @@ public final class StoreRecorder<Model: ReplayableModel> where Model.Action: Cod
     }
     let core = try RecorderCore<Model.Action>(
       path: path, header: header, keepsSteps: keepingSteps, limit: limit,
-      syncsEachBatch: durability == .afterEachBatch)
+      syncsEachBatch: durability == .afterEachBatch, storeName: "Store<\(Model.self)>")
     self.core = core
     self.start = start
     handler = store.addStepHandler { (step: consuming LoggedStep) in core.enqueue(consume step) }

@@ -46,6 +46,13 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
   let keepsSteps: Bool
   /// Whether the writer syncs the file to the disk after each batch.
   let syncsEachBatch: Bool
+  /// How long the producer waits for room before it says what it waits for, and then again
+  /// between its checks; 10 seconds but in this package's tests.
+  private let stallInterval: Duration
+  /// Where those messages go: `RecordingDiagnostics.reportStalledWriter`, or a test's closure.
+  private let reportStall: @Sendable (String) -> Void
+  /// Names the store's model in those messages (`Store<Counter>`).
+  let storeName: String
 
   /// What the jobs on `queue` use: the file, the encoder, the batch being written and the
   /// numbering of steps.
@@ -77,7 +84,9 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
   /// path, keeps the steps in memory only.
   init(
     path: String?, header: Data?, keepsSteps: Bool, limit: Int = .max,
-    syncsEachBatch: Bool = false
+    syncsEachBatch: Bool = false, storeName: String = "a store",
+    stallInterval: Duration = .seconds(10),
+    reportStall: @escaping @Sendable (String) -> Void = RecordingDiagnostics.reportStalledWriter
   ) throws(RecordingError) {
     var descriptor: Int32 = -1
     if let path {
@@ -89,6 +98,9 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
     self.path = path
     self.keepsSteps = keepsSteps
     self.syncsEachBatch = syncsEachBatch
+    self.storeName = storeName
+    self.stallInterval = stallInterval
+    self.reportStall = reportStall
     self.pending = RecorderQueue(limit: limit)
     self.output = Output(descriptor: descriptor, header: header)
     if path != nil { queue.async { [self] in writeHeader() } }
@@ -102,10 +114,38 @@ final class RecorderCore<Action: Encodable & Sendable>: Sendable {
   /// Queues a handled action for the writer. Called in the store's isolation: a slot filled
   /// and published, with nothing generic (`LoggedStep`) and no lock.
   func enqueue(_ step: consuming LoggedStep) {
+    let sequence = step.sequence
     if pending.push(consume step) { startWriter() }
     // Back-pressure: the writer is `limit` steps behind; wait until it takes them. It runs on
-    // a queue of its own and never waits for the producer, so this wait always ends.
-    while pending.producerMustWait() { room.wait() }
+    // a queue of its own and never waits for the producer, so this wait ends as soon as its
+    // `write` returns.
+    while pending.producerMustWait() { waitForRoom(after: sequence) }
+  }
+
+  /// Waits for the one wake-up the queue promised (`producerMustWait()` answered true), and
+  /// says what it waits for when the writer takes nothing for `stallInterval`: then the
+  /// writer's `write` is blocked, and only the system can end the wait. Nothing is dropped:
+  /// the store waits on, and hears again when the writer moves.
+  @inline(never)
+  private func waitForRoom(after sequence: Int) {
+    let interval = stallInterval.components
+    let nanoseconds =
+      Int(interval.seconds) * 1_000_000_000 + Int(interval.attoseconds / 1_000_000_000)
+    guard room.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut else { return }
+    let clock = ContinuousClock()
+    let began = clock.now - stallInterval
+    let place = path.map { "writing to \($0)" } ?? "keeping its steps in memory"
+    reportStall(
+      "Arboreal: the recorder of \(storeName), \(place), has taken no step for "
+        + "\(stallInterval): the store waits, in its isolation, after handling its action "
+        + "\(sequence), because the steps waiting for the writer reached the recorder's `limit` "
+        + "(\(pending.limit)) and the writer's last `write` has not returned (a full disk, a pipe "
+        + "nobody reads, a stalled network file system?). Nothing is dropped; the store goes on "
+        + "when the writer does.")
+    while room.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {}
+    reportStall(
+      "Arboreal: the recorder of \(storeName) took steps again; the store waited "
+        + "\(clock.now - began) after its action \(sequence).")
   }
 
   /// Waits until everything enqueued so far is written.
