@@ -66,6 +66,7 @@ public struct Fx<Action: Sendable>: Sendable {
     self.storage = effects.isEmpty ? nil : Storage(effects)
   }
 
+  @inlinable
   init(work: FxEntry<Action>.Work) {
     self.storage = Storage([.run(work)])
   }
@@ -122,6 +123,7 @@ public struct Fx<Action: Sendable>: Sendable {
   /// ```
   ///
   /// - Parameter operation: The async work, run off the store's isolation.
+  @inlinable
   public init(_ operation: @escaping @Sendable () async -> Action) {
     self.init(work: FxEntry.Work(operation: { send in await send(await operation()) }))
   }
@@ -143,6 +145,7 @@ public struct Fx<Action: Sendable>: Sendable {
   /// - Parameters:
   ///   - operation: The async work, run off the store's isolation.
   ///   - catch: Turns an error thrown by `operation` into an action.
+  @inlinable
   public init(
     _ operation: @escaping @Sendable () async throws -> Action,
     catch: @escaping @Sendable (any Error) -> Action
@@ -189,6 +192,7 @@ public struct Fx<Action: Sendable>: Sendable {
   ///
   /// - Parameter body: The async work, run off the store's isolation.
   /// - Returns: The effect.
+  @inlinable
   public static func run(
     _ body: @escaping @Sendable (_ send: @escaping @Sendable (Action) async -> Void) async -> Void
   ) -> Fx {
@@ -216,6 +220,7 @@ public struct Fx<Action: Sendable>: Sendable {
   ///   - catch: Handles the error that ended `body`; runs off the store's isolation, in the effect's
   ///     task.
   /// - Returns: The effect.
+  @inlinable
   public static func run(
     _ body:
       @escaping @Sendable (_ send: @escaping @Sendable (Action) async -> Void) async throws
