@@ -458,6 +458,9 @@ final class EffectRuntime<Model: ArborealModel> {
     #endif
   }
 
+  // Inlined into `run`, with `launch`: the runtime is not specialised, and each function
+  // that touches `Work` looks up its metadata at run time, once per call.
+  @inline(__always)
   private func start(_ work: FxEntry<Model.Action>.Work, in group: GroupID) {
     if let window = work.unlessRunning, table.isRunning(window) { return }
     // An effect of a child that is no longer in the state (it left in the action that
@@ -524,6 +527,7 @@ final class EffectRuntime<Model: ArborealModel> {
   }
 
   /// Starts an admitted effect's task.
+  @inline(__always)
   private func launch(_ work: FxEntry<Model.Action>.Work, in group: GroupID) {
     // In-flight effects were cancelled by `run(_:in:)` before any of its effects started.
     // Starting an effect cancels and resumes nothing; the caller performs the next table
