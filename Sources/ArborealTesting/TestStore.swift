@@ -61,6 +61,11 @@ import Synchronization
 /// once per process), effects returned together with `Fx.dismiss`. A test that sends such an
 /// action on purpose says so with `withKnownIssue`.
 ///
+/// In every build and either exhaustivity, a step that puts a ``SubscribingModel`` into the
+/// state where no route listed in its parent's ``ArborealModel/routes`` holds it fails: the
+/// store would not start its subscriptions, and a child that only listens would never send
+/// the action whose `forward` reports the missing route.
+///
 /// ## New models
 /// Exhaustively, a model that a step put into the state (made during the step) is checked
 /// whole: the assertion must read each of its tracked properties, recursively through the
@@ -820,6 +825,7 @@ public final class TestStore<Model: ArborealModel> {
         reportFailure("\(label): the assertion threw \(thrown).", at: location)
       }
     }
+    checkUnfollowedModels(label, changes: changes, newSince: start, at: location)
     guard exhaustivity == .on else { return }
     checkNewModels(label, changes: changes, newSince: start, accesses: accesses, at: location)
     let unasserted = ChangeSummary.unasserted(changes, accesses: accesses)
@@ -831,6 +837,35 @@ public final class TestStore<Model: ArborealModel> {
         + "\nRead each one in the `assert` closure (`#expect(model.property == …)`), "
         + "or set `exhaustivity = .off`.",
       at: location)
+  }
+
+  /// Fails on each subscribing model the step put into the state where no listed route holds
+  /// it: its subscriptions would not start (until an action forwarded to it, if one ever
+  /// is), and a model that only listens never gets one. Whatever the exhaustivity: the app
+  /// would not work.
+  ///
+  /// - Complexity: O(1) when the step made no model; otherwise the search of `NewModels`,
+  ///   plus O(*n*) for the store's *n* children when a new model subscribes.
+  private func checkUnfollowedModels(
+    _ label: String,
+    changes: [RecordedChange],
+    newSince start: UInt64,
+    at location: CallerLocation
+  ) {
+    guard start != .max, !changes.isEmpty else { return }
+    let subscribing = NewModels.made(in: changes, start: start).filter { subscribes($0.model) }
+    guard !subscribing.isEmpty else { return }
+    let followed = Set(store.children.map { ObjectIdentifier($0.model) })
+    for made in subscribing where !followed.contains(ObjectIdentifier(made.model)) {
+      let owner = made.change.model.map { "\(type(of: $0))" } ?? "its parent"
+      reportFailure(
+        "\(label) put \(type(of: made.model)), a subscribing model, into "
+          + "\(made.change.key.qualifiedName), where no route listed in \(owner).routes holds "
+          + "it: its subscriptions do not start (only when an action is forwarded to it, if one "
+          + "ever is). Declare the place's route and list it: `static let routes: "
+          + "[ChildRoute<\(owner)>] = [...]`.",
+        at: location)
+    }
   }
 
   /// Fails on the properties the assertion did not read of the models the step put into the

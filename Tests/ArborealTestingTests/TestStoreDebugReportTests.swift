@@ -40,6 +40,7 @@ private final class Forgets: ArborealModel {
 private final class Remembers: ArborealModel {
   enum Action: Sendable, Equatable {
     case ticker(PresentationAction<Ticker.Action>)
+    case show
   }
 
   let registrar = TrackingRegistrar()
@@ -49,8 +50,10 @@ private final class Remembers: ArborealModel {
 
   func update(action: Action, environment: Void) -> Fx<Action> {
     switch action {
-    case .ticker(let action): forward(action, to: Self.ticker, environment: ())
+    case .ticker(let action): return forward(action, to: Self.ticker, environment: ())
+    case .show: ticker = Ticker()
     }
+    return .none
   }
 }
 
@@ -58,11 +61,43 @@ private final class Remembers: ArborealModel {
 /// is not there) fails the test store's step that made it, in every test: the global handler
 /// hears a route's report once per process, a test store each time.
 @Suite actor TestStoreDebugReportTests {
+  /// The silent case: a subscribing child assigned where no listed route holds it never
+  /// starts its subscriptions, so it never sends an action that a `forward` would report.
+  /// The step that put it there fails, whatever the exhaustivity, naming the place.
+  @Test(arguments: [Exhaustivity.on, .off])
+  func aSubscribingChildPutWhereNoListedRouteHoldsItFailsTheStep(
+    exhaustivity: Exhaustivity
+  ) async {
+    let store = TestStore(state: Forgets())
+    store.exhaustivity = exhaustivity
+    await withKnownIssue {
+      _ = self
+      await store.send(.show) { #expect($0.ticker?.ticks == 0) }
+    } matching: {
+      // `Forgets#n`: the instance's number depends on the tests running beside this one.
+      $0.description.contains("send(show) put Ticker, a subscribing model, into Forgets#")
+        && $0.description.contains(
+          ".ticker, where no route listed in Forgets.routes holds it: its subscriptions do not "
+            + "start")
+    }
+    await store.finish()
+    // Listed, the same step passes.
+    let listed = TestStore(state: Remembers())
+    listed.exhaustivity = exhaustivity
+    await listed.send(.show) { #expect($0.ticker?.ticks == 0) }
+    await listed.finish()
+  }
+
   @Test func aRouteMissingFromRoutesFailsEachTestStoreThatForwardsThroughIt() async {
     // Twice: the second store fails too, though the handler heard the report already.
     for _ in 1...2 {
       let store = TestStore(state: Forgets())
-      await store.send(.show) { #expect($0.ticker?.ticks == 0) }
+      await withKnownIssue {
+        _ = self
+        await store.send(.show) { #expect($0.ticker?.ticks == 0) }
+      } matching: {
+        $0.description.contains("where no route listed in Forgets.routes holds it")
+      }
       await withKnownIssue {
         _ = self  // on the suite's actor, where the test store lives
         await store.send(.ticker(.presented(.tick))) { #expect($0.ticker?.ticks == 1) }

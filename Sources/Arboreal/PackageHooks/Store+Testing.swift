@@ -136,3 +136,11 @@ extension Store {
   /// lifetime records together; for this package's tests.
   var watchedPlaceCount: Int { runtime.watchedPlaceCount }
 }
+
+/// Package hook for `ArborealTesting`'s `TestStore`, not API: whether `model` is a model with
+/// subscriptions (a ``SubscribingModel``), which start only where a route of its parent, listed
+/// in the parent's ``ArborealModel/routes``, holds it.
+package func subscribes(_ model: AnyObject) -> Bool {
+  func subscribes<Model: ArborealModel>(_: Model) -> Bool { Model.subscribes }
+  return (model as? any ArborealModel).map { subscribes($0) } ?? false
+}

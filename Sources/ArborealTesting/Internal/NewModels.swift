@@ -55,13 +55,46 @@ enum NewModels {
   static func unchecked(
     in changes: [RecordedChange], start: UInt64, accesses: Set<RecordedAccess>
   ) -> [Unchecked] {
+    made(in: changes, start: start).compactMap { found in
+      let properties = trackedProperties(of: found.model)
+      let unread = properties.filter { !$0.isRead(in: accesses) }.map {
+        "\($0.key.qualifiedName) = \(describeForTest($0.value))"
+      }
+      guard !unread.isEmpty else { return nil }
+      return Unchecked(
+        model: properties[0].key.owner.map { "\($0)" } ?? "\(type(of: found.model))",
+        place: found.change.key.qualifiedName,
+        properties: unread, id: ObjectIdentifier(found.model),
+        caseAccessor: caseAccessor(of: found.model, in: found.value))
+    }
+  }
+
+  /// A model the step made and put into the state, found in the value of one of its
+  /// changes.
+  struct Made {
+    /// The model.
+    let model: any Trackable
+    /// The change whose value holds it (through a new model's properties, for that model's
+    /// new children).
+    let change: RecordedChange
+    /// The changed property's value.
+    let value: Any
+  }
+
+  /// Every model the step made and put into the state, in the order the changes came, each
+  /// once: those found in the values of `changes` and, through their properties (tracked or
+  /// `let`), their own new children.
+  ///
+  /// - Complexity: O(1) when no model was made during the step; otherwise O(*v*) for the size
+  ///   *v* of the changed values, plus O(*p*) for the *p* properties of the new models.
+  static func made(in changes: [RecordedChange], start: UInt64) -> [Made] {
     // No model made since the step began (a removal, a reorder, a plain edit): nothing to
     // search, however large the changed collections are.
     guard anyRegistrarMade(since: start) else { return [] }
     func isNew(_ model: any Trackable) -> Bool { model.registrar.wasMade(after: start) }
     var search = Search(start: start)
     var visited = Set<ObjectIdentifier>()
-    var result: [Unchecked] = []
+    var result: [Made] = []
     for change in changes {
       // Every model made during the step found already: the rest of the values hold none.
       if search.foundEveryNewModel { break }
@@ -72,13 +105,8 @@ enum NewModels {
         var pending = [model]
         while let next = pending.popLast() {
           guard visited.insert(ObjectIdentifier(next)).inserted else { continue }
-          var unread: [String] = []
-          let properties = trackedProperties(of: next)
-          for property in properties {
-            if !property.isRead(in: accesses) {
-              unread.append(
-                "\(property.key.qualifiedName) = \(describeForTest(property.value))")
-            }
+          result.append(Made(model: next, change: change, value: value))
+          for property in trackedProperties(of: next) {
             var children: [any Trackable] = []
             collect(in: property.value, into: &children, depth: 0, search: &search)
             pending.append(contentsOf: children.filter(isNew).reversed())
@@ -89,14 +117,6 @@ enum NewModels {
             var children: [any Trackable] = []
             collect(in: stored.value, into: &children, depth: 0, search: &search)
             pending.append(contentsOf: children.filter(isNew).reversed())
-          }
-          if !unread.isEmpty {
-            result.append(
-              Unchecked(
-                model: properties[0].key.owner.map { "\($0)" } ?? "\(type(of: next))",
-                place: change.key.qualifiedName,
-                properties: unread, id: ObjectIdentifier(next),
-                caseAccessor: caseAccessor(of: next, in: value)))
           }
         }
       }
