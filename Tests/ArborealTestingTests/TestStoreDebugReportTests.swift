@@ -122,3 +122,29 @@ private final class Remembers: ArborealModel {
     await store.finish()
   }
 }
+
+/// The failure for a subscribing child no listed route holds, in the other isolations: the
+/// main actor, and none (Swift Testing runs a nonisolated test on the concurrent pool).
+@Suite struct UnfollowedChildIsolationTests {
+  @MainActor @Test func onTheMainActor() async {
+    await Self.putATickerWhereNoListedRouteHoldsIt()
+  }
+
+  @Test func nonisolated() async {
+    await Self.putATickerWhereNoListedRouteHoldsIt()
+  }
+
+  /// In the caller's isolation, which is the test store's.
+  static func putATickerWhereNoListedRouteHoldsIt(
+    isolation: isolated (any Actor)? = #isolation
+  ) async {
+    let store = TestStore(state: Forgets())
+    await withKnownIssue {
+      _ = isolation  // in the test store's isolation, as `_ = self` in an actor
+      await store.send(.show) { #expect($0.ticker?.ticks == 0) }
+    } matching: {
+      $0.description.contains("where no route listed in Forgets.routes holds it")
+    }
+    await store.finish()
+  }
+}
