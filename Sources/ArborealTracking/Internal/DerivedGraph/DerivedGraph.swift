@@ -190,6 +190,8 @@ final class DerivedGraph: @unchecked Sendable {
   func add(_ node: GraphNode, computed: Bool) -> DerivedGraphCore.Node {
     locked {
       let row = computed ? core.addComputed() : core.addSource()
+      node.graphRow = row
+      node.graphID = ObjectIdentifier(self)
       let index = Int(row)
       if index == rows.count {
         rows.append(Unmanaged.passRetained(node))
@@ -309,6 +311,10 @@ final class DerivedGraph: @unchecked Sendable {
     guard let node = rows[Int(row)]?.takeUnretainedValue(), node.publishes,
       !core.isPublished(row), !core.isStale(row)
     else { return }
+    // Before the stamp that `publish` stores (releasing): see `GraphNode.readPublishedHere`.
+    node.publishedVersion.store(
+      UInt64(core.generation[Int(row)]) << 32 | UInt64(core.version[Int(row)]),
+      ordering: .releasing)
     node.publish()
     core.setPublished(row)
   }
@@ -369,6 +375,8 @@ final class DerivedGraph: @unchecked Sendable {
     let node = rows[index]!
     let inputRow = node.takeUnretainedValue().inputRow
     core.computingCount[index] += 1
+    node.takeUnretainedValue().activeComputations.store(
+      core.computingCount[index], ordering: .relaxed)
     thread.computations.append(
       GraphThread.Computation(
         row: row, generation: core.generation[index], epoch: core.epoch,
@@ -413,6 +421,8 @@ final class DerivedGraph: @unchecked Sendable {
         return
       }
       core.computingCount[index] -= 1
+      rows[index].unsafelyUnwrapped.takeUnretainedValue().activeComputations.store(
+        core.computingCount[index], ordering: .relaxed)
       guard computation.epoch > core.committedAt[index] else {
         _ = store(.superseded)
         return
@@ -446,6 +456,11 @@ final class DerivedGraph: @unchecked Sendable {
       if !how.isEmpty { core.markStale(row, how, reached: &scratch) }
       if changed { core.markDependents(of: row, reached: &scratch) }
       for watched in scratch { thread.reached.append((watched, core.version[Int(watched)])) }
+      // Published as it is stored, if it ended clean: the computation that reads it next (the
+      // next step of a refresh) reads it without the lock. The values taken back go first, so
+      // that their stores of 0 come before this publication (this row may be among them).
+      if core.unpublished.count != 0 { takeBackUnpublished() }
+      publishIfClean(row)
     }
   }
 
@@ -783,13 +798,36 @@ final class GraphThread {
   /// The calling thread's state for `graph`, made on first use. A context keeps the states
   /// of the graphs it used; idle ones of other graphs are dropped past a few (a test makes
   /// graphs of its own).
+  ///
+  /// The state it returned last is cached on the context (`lastGraphThread`): a lookup of the
+  /// same graph again costs the thread-local load and a comparison.
   static func current(in graph: DerivedGraph) -> GraphThread {
-    let context = DerivedContext.current
     let id = ObjectIdentifier(graph)
-    for thread in context.graphThreads where thread.graph == id { return thread }
-    if context.graphThreads.count >= 8 { context.graphThreads.removeAll { $0.isIdle } }
+    return ThreadContext.unmanagedCurrentOrNew._withUnsafeGuaranteedRef { context in
+      let derived = context.derived
+      if let last = derived.lastGraphThread,
+        last._withUnsafeGuaranteedRef({ $0.graph == id })
+      {
+        return last.takeUnretainedValue()
+      }
+      return find(id, in: derived)
+    }
+  }
+
+  /// ``current(in:)`` when the cached state is another graph's: searches, or makes one.
+  @inline(never)
+  private static func find(_ id: ObjectIdentifier, in context: DerivedContext) -> GraphThread {
+    for thread in context.graphThreads where thread.graph == id {
+      context.lastGraphThread = Unmanaged.passUnretained(thread)
+      return thread
+    }
+    if context.graphThreads.count >= 8 {
+      context.lastGraphThread = nil
+      context.graphThreads.removeAll { $0.isIdle }
+    }
     let thread = GraphThread(graph: id)
     context.graphThreads.append(thread)
+    context.lastGraphThread = Unmanaged.passUnretained(thread)
     return thread
   }
 
@@ -797,13 +835,17 @@ final class GraphThread {
   /// thread that owns it waits).
   static func install(_ thread: GraphThread) {
     let context = DerivedContext.current
+    context.lastGraphThread = nil
     context.graphThreads.removeAll { $0.graph == thread.graph }
     context.graphThreads.append(thread)
+    context.lastGraphThread = Unmanaged.passUnretained(thread)
   }
 
   /// Undoes ``install(_:)``.
   static func uninstall(_ thread: GraphThread) {
-    DerivedContext.current.graphThreads.removeAll { $0 === thread }
+    let context = DerivedContext.current
+    context.lastGraphThread = nil
+    context.graphThreads.removeAll { $0 === thread }
   }
 }
 
@@ -831,6 +873,23 @@ class GraphNode {
   @usableFromInline final let publishedStamp = Atomic<UInt64>(0)
   /// How many times ``publish()`` ran (under the graph's lock).
   @exclusivity(unchecked) final var publishCount: UInt64 = 0
+  /// The published value's bits (see ``DerivedGraph``, "Clean reads without the lock"): the
+  /// first word, and the second for a value longer than one. Stored under the graph's lock,
+  /// releasing, by ``publish()``.
+  @usableFromInline final let publishedLow = Atomic<UInt>(0)
+  @usableFromInline final let publishedHigh = Atomic<UInt>(0)
+  /// The row's generation (high half) and version (low half) when its value was published,
+  /// stored under the lock before the stamp: what a computation that reads the published value
+  /// links to (``readPublishedHere(_:)``).
+  final let publishedVersion = Atomic<UInt64>(0)
+  /// A mirror of the core's `computingCount` of its row (stored under the lock, relaxed): a
+  /// computation of it on this thread stored a count above 0 before it ran, so a read of the
+  /// row from inside that computation (a cycle) never takes ``readPublishedHere(_:)``'s path.
+  final let activeComputations = Atomic<Int32>(0)
+  /// Its row and its graph, set once by ``DerivedGraph/add(_:computed:)`` before the node is
+  /// shared (then only read).
+  @exclusivity(unchecked) final var graphRow = DerivedGraphCore.none
+  @exclusivity(unchecked) final var graphID: ObjectIdentifier?
 
   /// A node; with `publishes`, its subclass overrides ``publish()``.
   init(publishes: Bool = false) {
@@ -849,6 +908,66 @@ class GraphNode {
     // Relaxed: the next `publish` stores its value releasing, after this store under the lock,
     // so a read that loads the new value also loads this 0 or a later stamp when it checks.
     publishedStamp.store(0, ordering: .relaxed)
+  }
+
+  /// A clean read of its published value without the graph's lock, from any thread (see
+  /// ``DerivedGraph``, "Clean reads without the lock"), while a tracking scope runs somewhere:
+  /// looks the calling thread up. Inside a computation of the graph on this thread, the read
+  /// is noted for that computation (the row, and the generation and version published with the
+  /// value), as a read under the lock notes it, and its commit links to it; on a thread with
+  /// no tracking scope and no computation, the value is returned as it is. Returns false when
+  /// the read must take the lock: the thread tracks outside a computation (the value's key is
+  /// recorded and its row watched), nothing is published, a computation of the row runs
+  /// somewhere, or the value changed while it was read. Stores the bits in `words`.
+  @usableFromInline
+  final func readPublishedHere(_ words: inout (UInt, UInt)) -> Bool {
+    guard let context = ThreadContext.unmanagedCurrent else { return loadPublished(&words) }
+    return context._withUnsafeGuaranteedRef { context -> Bool in
+      if let thread = context.derived.lastGraphThread {
+        let computing = thread._withUnsafeGuaranteedRef { thread -> Bool? in
+          guard thread.graph == graphID, !thread.computations.isEmpty else { return nil }
+          return readPublished(into: &words, for: thread)
+        }
+        if let computing { return computing }
+      }
+      guard context.scope == nil else { return false }
+      if context.derived.lastGraphThread == nil {
+        // No state for any graph here: certainly no computation.
+        return loadPublished(&words)
+      }
+      // A computation of another graph, or of this one under a state not cached: the lock.
+      guard let id = graphID, !context.derived.isComputing(in: id) else { return false }
+      return loadPublished(&words)
+    }
+  }
+
+  /// Loads the published value's bits: stamp, words, stamp. Returns false if nothing is
+  /// published or the stamp moved.
+  @inline(__always)
+  private func loadPublished(_ words: inout (UInt, UInt)) -> Bool {
+    let stamp = publishedStamp.load(ordering: .acquiring)
+    guard stamp != 0 else { return false }
+    words = (publishedLow.load(ordering: .acquiring), publishedHigh.load(ordering: .acquiring))
+    return publishedStamp.load(ordering: .relaxed) == stamp
+  }
+
+  /// ``loadPublished(_:)`` for a computation on `thread`: also loads the generation and
+  /// version published with the value, checks that no computation of the row runs (its own
+  /// would be a cycle, which the lock reports), and notes the read on `thread`.
+  @inline(__always)
+  private func readPublished(into words: inout (UInt, UInt), for thread: GraphThread) -> Bool {
+    let stamp = publishedStamp.load(ordering: .acquiring)
+    guard stamp != 0 else { return false }
+    words = (publishedLow.load(ordering: .acquiring), publishedHigh.load(ordering: .acquiring))
+    let versions = publishedVersion.load(ordering: .acquiring)
+    guard activeComputations.load(ordering: .relaxed) == 0,
+      publishedStamp.load(ordering: .relaxed) == stamp
+    else { return false }
+    thread.reads.append(
+      GraphThread.Read(
+        row: graphRow, generation: UInt32(truncatingIfNeeded: versions &>> 32),
+        version: UInt32(truncatingIfNeeded: versions)))
+    return true
   }
 
   /// Whether its handle went and its row was removed (under the graph's lock): an observer

@@ -109,11 +109,6 @@
     private let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
     @exclusivity(unchecked) private var hasValue = false
 
-    /// The published value's bits (see "Clean reads without the lock"): the first word, and
-    /// the second for a value longer than one. Stored under the graph's lock, releasing.
-    @usableFromInline let publishedLow = Atomic<UInt>(0)
-    @usableFromInline let publishedHigh = Atomic<UInt>(0)
-
     /// Whether a value of this type is published for reads without the lock: plain data (its
     /// copy is its bits, and retains nothing) that fits in two words. Folded where `Value` is
     /// known.
@@ -187,16 +182,23 @@
       // Inlined and specialised where `Value` is known: a published clean value costs its loads
       // (see "Clean reads without the lock"); a computation runs in a tracking scope, which
       // the activity word counts, so a read inside one never takes this path.
-      if Self.isPublishable, _fastPath(!checksIsolation),
-        _fastPath(!activity.readsTakeSlowPath) || readsUntrackedHere()
-      {
-        let stamp = publishedStamp.load(ordering: .acquiring)
-        if stamp != 0 {
-          var words = (
-            publishedLow.load(ordering: .acquiring),
-            Self.usesHighWord ? publishedHigh.load(ordering: .acquiring) : 0
-          )
-          if publishedStamp.load(ordering: .relaxed) == stamp {
+      if Self.isPublishable, _fastPath(!checksIsolation) {
+        if _fastPath(!activity.readsTakeSlowPath) {
+          let stamp = publishedStamp.load(ordering: .acquiring)
+          if stamp != 0 {
+            var words = (
+              publishedLow.load(ordering: .acquiring),
+              Self.usesHighWord ? publishedHigh.load(ordering: .acquiring) : 0
+            )
+            if publishedStamp.load(ordering: .relaxed) == stamp {
+              return withUnsafeBytes(of: &words) { $0.load(as: Value.self) }
+            }
+          }
+        } else {
+          // A scope runs somewhere (a computation is one): the thread decides, and a read
+          // inside a computation is noted for it without the lock.
+          var words: (UInt, UInt) = (0, 0)
+          if readPublishedHere(&words) {
             return withUnsafeBytes(of: &words) { $0.load(as: Value.self) }
           }
         }
@@ -207,17 +209,6 @@
         readLocked(owner: owner, into: value)
         return value.move()
       }
-    }
-
-    /// Whether a read on this thread has nothing to record although a tracking scope runs
-    /// somewhere: none runs on this thread, and no computation of the graph (which a read
-    /// inside `withoutTracking` would still link to). Looks the thread up: only called while
-    /// some thread tracks.
-    @usableFromInline
-    func readsUntrackedHere() -> Bool {
-      guard let context = ThreadContext.unmanagedCurrent else { return true }
-      guard context._withUnsafeGuaranteedRef({ $0.scope == nil }) else { return false }
-      return !graph.isComputingOnThisThread
     }
 
     /// Under the graph: ``read(owner:)`` when the value is not published (or must be linked,
