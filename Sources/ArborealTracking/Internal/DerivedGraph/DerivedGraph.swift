@@ -254,6 +254,9 @@ final class DerivedGraph: @unchecked Sendable {
   ) -> R {
     let thread = self.thread
     var result: R?
+    // With the stale check, in the same trip: the refresh begins and takes its first step.
+    var depth = 0
+    var first: Unmanaged<GraphNode>?
     let stale = locked { () -> Bool in
       before()
       guard holds(row, node) else {
@@ -261,7 +264,12 @@ final class DerivedGraph: @unchecked Sendable {
         return false
       }
       if core.computingCount[Int(row)] > 0, thread.isComputing(row) { reportCycle(row, thread) }
-      if core.isStale(row) { return true }
+      if core.isStale(row) {
+        depth = thread.computations.count
+        core.beginRefresh(row, in: thread.walk)
+        first = step(thread)
+        return true
+      }
       result = finishRead(row, watch: watch, thread: thread, value)
       return false
     }
@@ -269,11 +277,10 @@ final class DerivedGraph: @unchecked Sendable {
       // Every `stackHop` nested computations, the next ones run on a fresh stack: a first
       // read of a long chain nests one computation per value (its sources are not known
       // until it runs), which no fixed stack holds.
-      let depth = thread.computations.count
       if depth > 0, depth % Self.stackHop == 0 {
-        refreshOnFreshStack(row, thread)
+        refreshOnFreshStack(from: first, thread)
       } else {
-        refresh(row, thread)
+        refresh(from: first, thread)
       }
       result = locked {
         holds(row, node) ? finishRead(row, watch: watch, thread: thread, value) : value()
@@ -331,7 +338,7 @@ final class DerivedGraph: @unchecked Sendable {
   /// to it rather than to an observer outside the graph).
   var isComputingOnThisThread: Bool { !thread.computations.isEmpty }
 
-  /// Whether the calling thread runs computations on a stack hop (``refreshOnFreshStack(_:_:)``)
+  /// Whether the calling thread runs computations on a stack hop (``refreshOnFreshStack(from:_:)``)
   /// now: it stands in for the thread that waits for it, whose isolation its computations
   /// keep (that thread is blocked meanwhile, so they run exclusively), though an isolation
   /// check that looks at the thread cannot tell.
@@ -343,26 +350,42 @@ final class DerivedGraph: @unchecked Sendable {
   /// Computes what the core asks, innermost first, until `row` is up to date for this read;
   /// each step under the lock, each computation outside it.
   private func refresh(_ row: DerivedGraphCore.Node, _ thread: GraphThread) {
-    locked { core.beginRefresh(row, in: thread.walk) }
-    while true {
-      let next = locked { () -> Unmanaged<GraphNode>? in
-        switch core.nextStep(in: thread.walk) {
-        case .compute(let node):
-          if core.computingCount[Int(node)] > 0, thread.isComputing(node) {
-            reportCycle(node, thread)
-          }
-          return begin(node, thread)
-        case .done:
-          return nil
-        case .cycle(let node):
-          reportCycle(node, thread)
-        }
-      }
-      guard let next else { return }
+    let first = locked { () -> Unmanaged<GraphNode>? in
+      core.beginRefresh(row, in: thread.walk)
+      return step(thread)
+    }
+    refresh(from: first, thread)
+  }
+
+  /// Runs the computations of the refresh on top of `thread`'s walk, from `first` (begun by
+  /// ``step(_:)``; nil when the refresh is done). Each computation's commit takes the next
+  /// step in the same trip under the lock (``GraphThread/nextStep``).
+  private func refresh(from first: Unmanaged<GraphNode>?, _ thread: GraphThread) {
+    var next = first
+    while let node = next {
       // Retained by `begin`: a handle released meanwhile on another thread removes the row,
       // and the node lives until its computation has ended.
-      next.takeUnretainedValue().recompute(in: self, thread: thread)
-      next.release()
+      node.takeUnretainedValue().recompute(in: self, thread: thread)
+      node.release()
+      next = thread.nextStep
+      thread.nextStep = nil
+    }
+  }
+
+  /// Under the lock: the next step of the refresh on top of `thread`'s walk: the node to
+  /// compute next, its computation begun (retained, see ``begin(_:_:)``), or nil when the
+  /// refresh is done. Stops the program on a cycle.
+  private func step(_ thread: GraphThread) -> Unmanaged<GraphNode>? {
+    switch core.nextStep(in: thread.walk) {
+    case .compute(let node):
+      if core.computingCount[Int(node)] > 0, thread.isComputing(node) {
+        reportCycle(node, thread)
+      }
+      return begin(node, thread)
+    case .done:
+      return nil
+    case .cycle(let node):
+      reportCycle(node, thread)
     }
   }
 
@@ -408,10 +431,24 @@ final class DerivedGraph: @unchecked Sendable {
   /// value is marked again if one of them moved or is marked, and its clean dependents if it
   /// changed. The watched rows that reaches are noted on `thread`, to refresh and report once
   /// its outermost read ends.
+  ///
+  /// In the same trip, takes the next step of the refresh that runs the computation
+  /// (``GraphThread/nextStep``).
   func commit(
     _ thread: GraphThread, _ store: (CommitOutcome) -> (changed: Bool, inputsMoved: Bool)
   ) {
     locked {
+      end(thread, store)
+      // The refresh that runs this computation goes on from here, in this trip.
+      thread.nextStep = step(thread)
+    }
+  }
+
+  /// Under the lock: ``commit(_:_:)`` without its next step.
+  private func end(
+    _ thread: GraphThread, _ store: (CommitOutcome) -> (changed: Bool, inputsMoved: Bool)
+  ) {
+    do {
       let computation = thread.computations.removeLast()
       defer { thread.reads.removeSubrange(computation.firstRead...) }
       let row = computation.row
@@ -484,12 +521,12 @@ final class DerivedGraph: @unchecked Sendable {
   /// ``refresh(_:_:)`` on a thread of its own with a large stack, this thread waiting for it.
   /// The new thread works on this thread's `GraphThread` (installed in its context while it
   /// runs). Creating and joining the thread order its memory with this one's.
-  private func refreshOnFreshStack(_ row: DerivedGraphCore.Node, _ thread: GraphThread) {
+  private func refreshOnFreshStack(from first: Unmanaged<GraphNode>?, _ thread: GraphThread) {
     thread.hopDepth += 1
     defer { thread.hopDepth -= 1 }
     let job = StackHop {
       GraphThread.install(thread)
-      self.refresh(row, thread)
+      self.refresh(from: first, thread)
       GraphThread.uninstall(thread)
     }
     job.runOnFreshStack(bytes: Self.hopStackBytes)
@@ -780,6 +817,9 @@ final class GraphThread {
   @exclusivity(unchecked) var batchDepth = 0
   /// How many stack hops are under way for the thread's computations.
   @exclusivity(unchecked) var hopDepth = 0
+  /// The step a commit took for the refresh whose computation it ended (see
+  /// `DerivedGraph.refresh(from:_:)`), which that refresh takes at once.
+  @exclusivity(unchecked) var nextStep: Unmanaged<GraphNode>?
 
   init(graph: ObjectIdentifier) {
     self.graph = graph

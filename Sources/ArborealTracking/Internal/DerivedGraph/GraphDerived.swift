@@ -106,7 +106,9 @@
     @exclusivity(unchecked) private var inputLink: ObserverCore?
     @exclusivity(unchecked) private var namedKey: TrackingKey?
     /// The value of the last computation, initialised while `hasValue`.
-    private let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+    /// At least two words long, zeroed when allocated: ``publish()`` copies two words out of it
+    /// without the value's witnesses (the bits after a shorter value stay zero).
+    private let slot = GraphDerivedNode.allocateSlot()
     @exclusivity(unchecked) private var hasValue = false
 
     /// Whether a value of this type is published for reads without the lock: plain data (its
@@ -155,7 +157,17 @@
 
     deinit {
       if hasValue { slot.deinitialize(count: 1) }
-      slot.deallocate()
+      UnsafeMutableRawPointer(slot).deallocate()
+    }
+
+    /// A slot for one value, at least two words long and word-aligned, zeroed.
+    private static func allocateSlot() -> UnsafeMutablePointer<Value> {
+      let bytes = max(MemoryLayout<Value>.size, 2 * MemoryLayout<UInt>.size)
+      let raw = UnsafeMutableRawPointer.allocate(
+        byteCount: bytes,
+        alignment: max(MemoryLayout<Value>.alignment, MemoryLayout<UInt>.alignment))
+      raw.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+      return raw.bindMemory(to: Value.self, capacity: 1)
     }
 
     /// Takes the value out of the graph (its last ``Derived`` went): cancels the input link
@@ -243,11 +255,12 @@
     /// Under the graph's lock: publishes the stored value's bits, then a new stamp (see
     /// "Clean reads without the lock").
     override func publish() {
-      precondition(Self.isPublishable && hasValue, "ArborealTracking: nothing to publish")
-      var words: (UInt, UInt) = (0, 0)
-      withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: slot.pointee, as: Value.self) }
-      publishedLow.store(words.0, ordering: .releasing)
-      publishedHigh.store(words.1, ordering: .releasing)
+      precondition(publishes && hasValue, "ArborealTracking: nothing to publish")
+      // The value is plain data: its bits are its copy (see `allocateSlot`).
+      let raw = UnsafeRawPointer(slot)
+      publishedLow.store(raw.load(as: UInt.self), ordering: .releasing)
+      publishedHigh.store(
+        raw.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self), ordering: .releasing)
       publishCount &+= 1
       publishedStamp.store(publishCount, ordering: .releasing)
     }
