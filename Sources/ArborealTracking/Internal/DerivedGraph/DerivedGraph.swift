@@ -170,7 +170,7 @@ final class DerivedGraph: @unchecked Sendable {
   /// the lock is let go.
   private func takeBackUnpublished() {
     for index in 0..<core.unpublished.count {
-      rows[Int(core.unpublished[index])]?.takeUnretainedValue().unpublish()
+      rows[Int(core.unpublished[index])]?._withUnsafeGuaranteedRef { $0.unpublish() }
     }
     core.clearUnpublished()
   }
@@ -315,14 +315,15 @@ final class DerivedGraph: @unchecked Sendable {
   /// publishes (``GraphNode/publishes``), it is clean and not published yet.
   @inline(__always)
   private func publishIfClean(_ row: DerivedGraphCore.Node) {
-    guard let node = rows[Int(row)]?.takeUnretainedValue(), node.publishes,
+    guard let node = rows[Int(row)], node._withUnsafeGuaranteedRef({ $0.publishes }),
       !core.isPublished(row), !core.isStale(row)
     else { return }
-    // Before the stamp that `publish` stores (releasing): see `GraphNode.readPublishedHere`.
-    node.publishedVersion.store(
-      UInt64(core.generation[Int(row)]) << 32 | UInt64(core.version[Int(row)]),
-      ordering: .releasing)
-    node.publish()
+    let versions = UInt64(core.generation[Int(row)]) << 32 | UInt64(core.version[Int(row)])
+    node._withUnsafeGuaranteedRef { node in
+      // Before the stamp that `publish` stores (releasing): see `GraphNode.readPublishedHere`.
+      node.publishedVersion.store(versions, ordering: .releasing)
+      node.publish()
+    }
     core.setPublished(row)
   }
 
@@ -365,7 +366,7 @@ final class DerivedGraph: @unchecked Sendable {
     while let node = next {
       // Retained by `begin`: a handle released meanwhile on another thread removes the row,
       // and the node lives until its computation has ended.
-      node.takeUnretainedValue().recompute(in: self, thread: thread)
+      node._withUnsafeGuaranteedRef { $0.recompute(in: self, thread: thread) }
       node.release()
       next = thread.nextStep
       thread.nextStep = nil
@@ -396,10 +397,12 @@ final class DerivedGraph: @unchecked Sendable {
   ) -> Unmanaged<GraphNode> {
     let index = Int(row)
     let node = rows[index]!
-    let inputRow = node.takeUnretainedValue().inputRow
     core.computingCount[index] += 1
-    node.takeUnretainedValue().activeComputations.store(
-      core.computingCount[index], ordering: .relaxed)
+    let count = core.computingCount[index]
+    let inputRow = node._withUnsafeGuaranteedRef { node in
+      node.activeComputations.store(count, ordering: .relaxed)
+      return node.inputRow
+    }
     thread.computations.append(
       GraphThread.Computation(
         row: row, generation: core.generation[index], epoch: core.epoch,
@@ -450,7 +453,7 @@ final class DerivedGraph: @unchecked Sendable {
   ) {
     do {
       let computation = thread.computations.removeLast()
-      defer { thread.reads.removeSubrange(computation.firstRead...) }
+      defer { thread.reads.truncate(to: computation.firstRead) }
       let row = computation.row
       let index = Int(row)
       guard core.isLive(row, generation: computation.generation) else {
@@ -458,8 +461,10 @@ final class DerivedGraph: @unchecked Sendable {
         return
       }
       core.computingCount[index] -= 1
-      rows[index].unsafelyUnwrapped.takeUnretainedValue().activeComputations.store(
-        core.computingCount[index], ordering: .relaxed)
+      let count = core.computingCount[index]
+      rows[index].unsafelyUnwrapped._withUnsafeGuaranteedRef {
+        $0.activeComputations.store(count, ordering: .relaxed)
+      }
       guard computation.epoch > core.committedAt[index] else {
         _ = store(.superseded)
         return
@@ -471,10 +476,11 @@ final class DerivedGraph: @unchecked Sendable {
       // Only lock holders write it: a load and a store, no read-modify-write.
       let stored = Self.storedResults.load(ordering: .relaxed) &+ 1
       Self.storedResults.store(stored, ordering: .releasing)
-      rows[index].unsafelyUnwrapped.takeUnretainedValue().storedAt = stored
+      rows[index].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.storedAt = stored }
       var stale = false
       core.beginCompute(row)
-      for read in thread.reads[computation.firstRead...] {
+      for position in computation.firstRead..<thread.reads.count {
+        let read = thread.reads[position]
         guard core.isLive(read.row, generation: read.generation) else {
           stale = true  // what it read is gone
           continue
@@ -483,7 +489,7 @@ final class DerivedGraph: @unchecked Sendable {
       }
       core.endCompute(row, changed: changed)
       core.committedAt[index] = computation.epoch
-      scratch.removeAll(keepingCapacity: true)
+      if !scratch.isEmpty { scratch.removeAll(keepingCapacity: true) }
       if inputsMoved, computation.inputRow != DerivedGraphCore.none {
         // A property it read changed before the input link followed it: a write of the input
         // row, which marks the value through the link just made.
@@ -549,7 +555,7 @@ final class DerivedGraph: @unchecked Sendable {
   /// Under the lock: marks what depends on a source that changed, noting the watched values
   /// it reached with their versions on `thread`.
   private func mark(_ row: DerivedGraphCore.Node, into thread: GraphThread) {
-    scratch.removeAll(keepingCapacity: true)
+    if !scratch.isEmpty { scratch.removeAll(keepingCapacity: true) }
     core.write(row, reached: &scratch)
     for watched in scratch { thread.reached.append((watched, core.version[Int(watched)])) }
   }
@@ -569,7 +575,7 @@ final class DerivedGraph: @unchecked Sendable {
   ) -> Bool {
     locked {
       guard holds(row, node) else { return false }
-      scratch.removeAll(keepingCapacity: true)
+      if !scratch.isEmpty { scratch.removeAll(keepingCapacity: true) }
       core.write(row, reached: &scratch)
       for watched in scratch { reached.append((watched, core.version[Int(watched)])) }
       return true
@@ -806,7 +812,7 @@ final class GraphThread {
   /// The graph it is for.
   let graph: ObjectIdentifier
   @exclusivity(unchecked) var computations: [Computation] = []
-  @exclusivity(unchecked) var reads: [Read] = []
+  @exclusivity(unchecked) var reads = ReadStack()
   let walk = DerivedGraphCore.Walk()
   @exclusivity(unchecked) var reached: [DerivedGraph.Reached] = []
   /// Empty buffers with capacity that a flush reuses (for `reached`, and for the
@@ -823,6 +829,48 @@ final class GraphThread {
 
   init(graph: ObjectIdentifier) {
     self.graph = graph
+  }
+
+  deinit { reads.deallocate() }
+
+  /// The reads of a thread's computations, in storage of its own: a computation's reads are
+  /// appended and, as it ends, cut off at once, without an array's uniqueness checks or a
+  /// generic range removal. `Read` is plain data, so nothing is deinitialised.
+  struct ReadStack {
+    private var base = UnsafeMutablePointer<Read>.allocate(capacity: 16)
+    private var capacity = 16
+    /// How many reads it holds.
+    private(set) var count = 0
+
+    /// The read at `position` (below `count`).
+    subscript(position: Int) -> Read {
+      precondition(position >= 0 && position < count, "GraphThread: a read out of range")
+      return base[position]
+    }
+
+    /// Adds `read` on top.
+    mutating func append(_ read: Read) {
+      if count == capacity { grow() }
+      (base + count).initialize(to: read)
+      count &+= 1
+    }
+
+    /// Keeps the first `newCount` reads.
+    mutating func truncate(to newCount: Int) {
+      precondition(newCount >= 0 && newCount <= count, "GraphThread: a cut out of range")
+      count = newCount
+    }
+
+    private mutating func grow() {
+      let larger = UnsafeMutablePointer<Read>.allocate(capacity: capacity * 2)
+      larger.moveInitialize(from: base, count: count)
+      base.deallocate()
+      base = larger
+      capacity *= 2
+    }
+
+    /// Frees the storage (its thread's state goes).
+    func deallocate() { base.deallocate() }
   }
 
   /// Whether it holds no work in progress.
