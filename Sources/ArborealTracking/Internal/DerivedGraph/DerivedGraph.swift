@@ -103,7 +103,7 @@ import Synchronization
 /// context; the reader waits meanwhile, so they never touch it at once. What a computation
 /// keeps elsewhere in thread-local storage does not travel with it: `GraphDerivedNode` needs
 /// none to (each computation opens and consumes its own tracking scope on the thread it runs
-/// on), and its isolation check trusts a hop (``isOnStackHop``).
+/// on), and its isolation check trusts a hop (``GraphThread/hopDepth``).
 ///
 /// ## Cost
 /// Measured in stop 4, before computations moved out of the lock, with a throwaway driver on
@@ -252,7 +252,15 @@ final class DerivedGraph: @unchecked Sendable {
     _ row: DerivedGraphCore.Node, holding node: GraphNode?, watch: Bool, before: () -> Void,
     _ value: () -> R
   ) -> R {
-    let thread = self.thread
+    read(row, holding: node, watch: watch, thread: thread, before: before, value)
+  }
+
+  /// ``read(_:holding:watch:before:_:)`` with the calling thread's state at hand
+  /// (``GraphThread/unmanagedCurrent(in:)``).
+  func read<R>(
+    _ row: DerivedGraphCore.Node, holding node: GraphNode?, watch: Bool, thread: GraphThread,
+    before: () -> Void, _ value: () -> R
+  ) -> R {
     var result: R?
     // With the stale check, in the same trip: the refresh begins and takes its first step.
     var depth = 0
@@ -333,19 +341,6 @@ final class DerivedGraph: @unchecked Sendable {
     guard let node else { return true }
     guard let held = rows[Int(row)] else { return false }
     return held.toOpaque() == Unmanaged.passUnretained(node).toOpaque()
-  }
-
-  /// Whether a computation of this graph runs on the calling thread now (a read there links
-  /// to it rather than to an observer outside the graph).
-  var isComputingOnThisThread: Bool { !thread.computations.isEmpty }
-
-  /// Whether the calling thread runs computations on a stack hop (``refreshOnFreshStack(from:_:)``)
-  /// now: it stands in for the thread that waits for it, whose isolation its computations
-  /// keep (that thread is blocked meanwhile, so they run exclusively), though an isolation
-  /// check that looks at the thread cannot tell.
-  var isOnStackHop: Bool {
-    let thread = self.thread
-    return !thread.computations.isEmpty && thread.hopDepth > 0
   }
 
   /// Computes what the core asks, innermost first, until `row` is up to date for this read;
@@ -821,7 +816,11 @@ final class GraphThread {
   @exclusivity(unchecked) var spareNotifications: [DerivedGraph.Notification] = []
   /// How many `batch` calls are open on the thread.
   @exclusivity(unchecked) var batchDepth = 0
-  /// How many stack hops are under way for the thread's computations.
+  /// How many stack hops are under way for the thread's computations. While it is above 0
+  /// and a computation runs, the calling thread runs computations on a stack hop
+  /// (`DerivedGraph.refreshOnFreshStack(from:_:)`): it stands in for the thread that waits for
+  /// it, whose isolation its computations keep (that thread is blocked meanwhile, so they run
+  /// exclusively), though an isolation check that looks at the thread cannot tell.
   @exclusivity(unchecked) var hopDepth = 0
   /// The step a commit took for the refresh whose computation it ended (see
   /// `DerivedGraph.refresh(from:_:)`), which that refresh takes at once.
@@ -890,15 +889,21 @@ final class GraphThread {
   /// The state it returned last is cached on the context (`lastGraphThread`): a lookup of the
   /// same graph again costs the thread-local load and a comparison.
   static func current(in graph: DerivedGraph) -> GraphThread {
+    unmanagedCurrent(in: graph).takeUnretainedValue()
+  }
+
+  /// ``current(in:)``, unmanaged: the thread's context keeps it alive while the thread uses it
+  /// (a caller that calls it through `_withUnsafeGuaranteedRef` counts no reference).
+  static func unmanagedCurrent(in graph: DerivedGraph) -> Unmanaged<GraphThread> {
     let id = ObjectIdentifier(graph)
     return ThreadContext.unmanagedCurrentOrNew._withUnsafeGuaranteedRef { context in
       let derived = context.derived
       if let last = derived.lastGraphThread,
         last._withUnsafeGuaranteedRef({ $0.graph == id })
       {
-        return last.takeUnretainedValue()
+        return last
       }
-      return find(id, in: derived)
+      return Unmanaged.passUnretained(find(id, in: derived))
     }
   }
 

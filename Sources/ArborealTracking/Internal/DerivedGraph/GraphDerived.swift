@@ -57,7 +57,7 @@
   /// own scope on its own thread once the graph returns. What does not travel is the
   /// thread's identity: a value isolated to an actor (the main actor) is computed on the hop
   /// while its thread waits, so the read's isolation check is skipped there
-  /// (``DerivedGraph/isOnStackHop``); a computation that checks its isolation itself
+  /// (``GraphThread/hopDepth``); a computation that checks its isolation itself
   /// (`MainActor.assumeIsolated`) would still fail 256 values deep in a first read.
   ///
   /// ## Clean reads without the lock
@@ -227,29 +227,32 @@
     /// watched or checked); initialises `value`.
     @usableFromInline
     func readLocked(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) {
-      let inside = graph.isComputingOnThisThread
-      // On a stack hop the thread is not the value's, but the value's thread waits for it
-      // (see "Stack hops"): the check would be wrong there.
-      if checksIsolation && !(inside && graph.isOnStackHop) {
-        delivery.preconditionIsolated(displayName)
+      // The thread's state is looked up once, and used without counting references.
+      GraphThread.unmanagedCurrent(in: graph)._withUnsafeGuaranteedRef { thread in
+        let inside = !thread.computations.isEmpty
+        // On a stack hop the thread is not the value's, but the value's thread waits for it
+        // (see "Stack hops"): the check would be wrong there.
+        if checksIsolation && !(inside && thread.hopDepth > 0) {
+          delivery.preconditionIsolated(displayName)
+        }
+        // Recorded before the value is read: a change after the read finds the key's bit set
+        // (see `isObserved`), and one in between only notifies once more.
+        var watch = false
+        if !inside {
+          registrar.access(key)
+          watch =
+            ThreadContext.unmanagedCurrent?._withUnsafeGuaranteedRef { $0.scope != nil } ?? false
+        }
+        graph.read(
+          row, holding: self, watch: watch, thread: thread,
+          before: {
+            if self.owner == nil, let owner { self.owner = owner }
+          },
+          {
+            precondition(hasValue, "ArborealTracking: a derived value read before it was computed")
+            value.initialize(to: slot.pointee)
+          })
       }
-      // Recorded before the value is read: a change after the read finds the key's bit set
-      // (see `isObserved`), and one in between only notifies once more.
-      var watch = false
-      if !inside {
-        registrar.access(key)
-        watch =
-          ThreadContext.unmanagedCurrent?._withUnsafeGuaranteedRef { $0.scope != nil } ?? false
-      }
-      graph.read(
-        row, holding: self, watch: watch,
-        before: {
-          if self.owner == nil, let owner { self.owner = owner }
-        },
-        {
-          precondition(hasValue, "ArborealTracking: a derived value read before it was computed")
-          value.initialize(to: slot.pointee)
-        })
     }
 
     /// Under the graph's lock: publishes the stored value's bits, then a new stamp (see
@@ -324,14 +327,16 @@
         callback: UncheckedCallback(
           readsNames: false,
           unchecked: { _ in
-            let context = ThreadContext.current
-            let marked = graph.markSource(
-              inputRow, holding: input, reached: &context.derived.graphReached)
-            if marked, context.isInTransaction {
-              context.derived.noteMark(input: inputRow, node: input, computed: row)
-            }
-            if !context.isInTransaction && context.derived.batchDepth == 0 {
-              context.derived.flushGraphIfPending()
+            // The thread keeps its context alive: reached without counting references.
+            ThreadContext.unmanagedCurrentOrNew._withUnsafeGuaranteedRef { context in
+              let marked = graph.markSource(
+                inputRow, holding: input, reached: &context.derived.graphReached)
+              if marked, context.isInTransaction {
+                context.derived.noteMark(input: inputRow, node: input, computed: row)
+              }
+              if !context.isInTransaction && context.derived.batchDepth == 0 {
+                context.derived.flushGraphIfPending()
+              }
             }
           }),
         origin: nil)
