@@ -124,6 +124,10 @@
       MemoryLayout<Value>.size > MemoryLayout<UInt>.size
     }
 
+    /// Whether `Value` is plain data (its copy is its bits, its deinitialisation nothing):
+    /// a replaced value then needs no temporary to go after the lock. Found once, in `init`.
+    private let isPlainData = _isPOD(Value.self)
+
     /// Set once, by ``dispose()``.
     private let disposed = Atomic<Bool>(false)
 
@@ -279,6 +283,15 @@
         }
         return modelCompute(owner)
       }
+      guard !isPlainData else {
+        graph.commit(thread) { outcome -> (changed: Bool, inputsMoved: Bool) in
+          let inputsMoved = follow(scope, if: outcome)
+          if case .superseded = outcome { return (false, false) }
+          return (storePlainData(value), inputsMoved)
+        }
+        scope.recycle()
+        return
+      }
       withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { replaced in
         var didReplace = false
         graph.commit(thread) { outcome -> (changed: Bool, inputsMoved: Bool) in
@@ -299,6 +312,20 @@
         if didReplace { replaced.baseAddress.unsafelyUnwrapped.deinitialize(count: 1) }
       }
       scope.recycle()
+    }
+
+    /// Under the graph's lock, for a value that is plain data: stores `value` unless the
+    /// stored one is a duplicate, and returns whether it did. The replaced value needs no
+    /// deinitialisation (after the lock or anywhere), so no temporary holds it.
+    private func storePlainData(_ value: Value) -> Bool {
+      guard hasValue else {
+        slot.initialize(to: value)
+        hasValue = true
+        return true
+      }
+      if let isDuplicate, isDuplicate(slot.pointee, value) { return false }
+      slot.pointee = value
+      return true
     }
 
     /// Under the graph's lock, as a computation ends: relinks the input link to what `scope`
