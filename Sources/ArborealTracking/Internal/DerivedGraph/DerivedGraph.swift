@@ -58,17 +58,24 @@ import Synchronization
 /// read without the lock and without looking up the thread while it is clean and no tracking
 /// scope runs anywhere (the registrars' activity word, which counts every scope; each
 /// computation runs in one, so none runs on this thread either, and the read has nothing to
-/// link or watch). While a scope runs somewhere, a reader looks up its own thread first, and
-/// reads without the lock if that thread has no scope and runs no computation of the graph
-/// (`GraphDerivedNode.readsUntrackedHere()`). The data:
+/// link or watch). While a scope runs somewhere, a reader looks up its own thread first
+/// (``GraphNode/readPublishedHere(_:)``): it reads without the lock if that thread has no
+/// scope and runs no computation of the graph, and, since stop 8, also inside a computation
+/// of the graph on that thread, noting the read for the computation's commit as a locked read
+/// does (the row, and the generation and version published with the value) unless a
+/// computation of the row itself runs somewhere (its own would be a cycle, which the locked
+/// path reports). The data:
 /// - per node, `publishedStamp` (an `Atomic<UInt64>`): 0 while nothing is published, else a
 ///   stamp that never repeats (the node's count of publications);
-/// - per node, the value's bits in two `Atomic<UInt>` words, stored only under the lock;
+/// - per node, the value's bits in two `Atomic<UInt>` words and the row's generation and
+///   version in one `Atomic<UInt64>` (`publishedVersion`), stored only under the lock;
+/// - per node, `activeComputations`, the row's computing count, stored under the lock;
 /// - in the core, the row's `published` flag, which says that the node's stamp is not 0.
 ///
-/// Publishing (``GraphNode/publish()``, under the lock, in ``finishRead(_:watch:thread:_:)``
-/// when the row is clean and not yet published) stores the words, releasing, then the new
-/// stamp, releasing. Every core operation that makes a published row stale (a mark: a write,
+/// Publishing (``GraphNode/publish()``, under the lock, when the row is clean and not yet
+/// published: in ``finishRead(_:watch:thread:_:)``, and since stop 8 in ``commit(_:_:)`` as the
+/// result is stored, so that the computation that reads it next in a refresh takes no lock)
+/// stores the version word and the value's words, releasing, then the new stamp, releasing. Every core operation that makes a published row stale (a mark: a write,
 /// a commit that found its reads moved, a removed source) or replaces its value (a commit)
 /// takes its `published` flag off and lists it (``DerivedGraphCore/unpublished``); before the
 /// graph lets go of its lock, it stores 0 in the stamp of each row listed (``locked(_:)``),
@@ -89,9 +96,15 @@ import Synchronization
 ///   the row stale. A read that returns it overlaps that write or ends before it begins; a
 ///   read that begins after the write returned, ordered after it by anything, loads the 0 (or
 ///   a newer stamp, whose words are newer) and takes the lock, which the write has let go.
-/// - A read that must link or watch the row never takes this path: a computation, and any
-///   tracking scope, is counted in the activity word before it reads anything, and is the
-///   calling thread's scope (or computation) while it runs.
+/// - A read that must watch the row, or record its key in a tracking scope, never takes this
+///   path: any tracking scope is counted in the activity word before it reads anything, and is
+///   the calling thread's scope while it runs. A read inside a computation (which runs in a
+///   counted scope too) takes it only through its thread's state, and notes the read there.
+/// - A computation's read without the lock is linked as a locked read is: the generation and
+///   version it notes are those the value was published with (loaded between the two loads of
+///   the stamp, so they belong to the words returned). If the row moved on before the
+///   computation's commit, the commit finds the version it noted old and marks the value again
+///   (invariant 5), as for a locked read that a write followed.
 ///
 /// A value that is not plain data (it holds references: a copy retains them, and a replaced
 /// value may be freed meanwhile) or larger than two words is read under the lock as before.
@@ -127,7 +140,11 @@ import Synchronization
 ///    carry, and its dependents are either marked or saw its current version.
 /// 6. Whenever the lock is free, a node's `publishedStamp` is not 0 exactly when its row is
 ///    live and `published` in the core, which is then clean, and the published words are its
-///    stored value.
+///    stored value and the published version word its row's generation and version.
+/// 7. A live row's node's `activeComputations` is `core.computingCount` of the row.
+///
+/// Invariants 6 and 7 are checked for each row a commit ends under `ARBOREAL_INTERNAL_CHECKS`
+/// (``checkRow(_:)``).
 final class DerivedGraph: @unchecked Sendable {
   // Invariant (why `@unchecked Sendable` holds): `core`, `rows`, `flushCount` and
   // `settleCount` are read and written only under `lock`; a `GraphThread` is used by its
@@ -436,16 +453,45 @@ final class DerivedGraph: @unchecked Sendable {
     _ thread: GraphThread, _ store: (CommitOutcome) -> (changed: Bool, inputsMoved: Bool)
   ) {
     locked {
-      end(thread, store)
+      let row = end(thread, store)
+      checkRow(row)
       // The refresh that runs this computation goes on from here, in this trip.
       thread.nextStep = step(thread)
     }
   }
 
-  /// Under the lock: ``commit(_:_:)`` without its next step.
+  #if ARBOREAL_INTERNAL_CHECKS
+    /// Under the lock, once the rows a body unpublished were taken back: asserts invariants 6
+    /// and 7 for `row` (built with `-DARBOREAL_INTERNAL_CHECKS`).
+    @inline(never)
+    private func checkRow(_ row: DerivedGraphCore.Node) {
+      guard row != DerivedGraphCore.none, let node = rows[Int(row)]?.takeUnretainedValue()
+      else { return }
+      let index = Int(row)
+      precondition(
+        node.activeComputations.load(ordering: .relaxed) == core.computingCount[index],
+        "DerivedGraph: a node's computing count differs from its row's")
+      let stamp = node.publishedStamp.load(ordering: .relaxed)
+      precondition(
+        (stamp != 0) == core.isPublished(row),
+        "DerivedGraph: a published stamp without the row's published flag, or the reverse")
+      guard stamp != 0 else { return }
+      precondition(!core.isStale(row), "DerivedGraph: a stale row is published")
+      precondition(
+        node.publishedVersion.load(ordering: .relaxed)
+          == UInt64(core.generation[index]) << 32 | UInt64(core.version[index]),
+        "DerivedGraph: a published version that is not the row's")
+    }
+  #else
+    /// Does nothing: the invariants are asserted when built with `-DARBOREAL_INTERNAL_CHECKS`.
+    @inline(__always)
+    private func checkRow(_ row: DerivedGraphCore.Node) {}
+  #endif
+
+  /// Under the lock: ``commit(_:_:)`` without its next step. Returns the computation's row.
   private func end(
     _ thread: GraphThread, _ store: (CommitOutcome) -> (changed: Bool, inputsMoved: Bool)
-  ) {
+  ) -> DerivedGraphCore.Node {
     do {
       let computation = thread.computations.removeLast()
       defer { thread.reads.truncate(to: computation.firstRead) }
@@ -453,7 +499,7 @@ final class DerivedGraph: @unchecked Sendable {
       let index = Int(row)
       guard core.isLive(row, generation: computation.generation) else {
         _ = store(.removed)
-        return
+        return row
       }
       core.computingCount[index] -= 1
       let count = core.computingCount[index]
@@ -462,7 +508,7 @@ final class DerivedGraph: @unchecked Sendable {
       }
       guard computation.epoch > core.committedAt[index] else {
         _ = store(.superseded)
-        return
+        return row
       }
       // A row computed on two threads may have been published meanwhile by a reader of the
       // first result: its published value is taken back before this lock is let go.
@@ -499,6 +545,7 @@ final class DerivedGraph: @unchecked Sendable {
       // that their stores of 0 come before this publication (this row may be among them).
       if core.unpublished.count != 0 { takeBackUnpublished() }
       publishIfClean(row)
+      return row
     }
   }
 

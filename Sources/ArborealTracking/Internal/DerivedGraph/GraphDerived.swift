@@ -66,9 +66,10 @@
   /// `publishedLow` and `publishedHigh`, under `publishedStamp`. ``read(owner:)``, inlined
   /// where `Value` is known, returns them with three or four loads and no call when no
   /// tracking scope runs anywhere and the value needs no isolation check; while a scope runs
-  /// on some thread, it looks the thread up first (``readsUntrackedHere()``): a read on a
-  /// thread with no scope and no computation of its own still takes no lock. Otherwise it
-  /// takes the graph's path (``readLocked(owner:into:)``).
+  /// on some thread, it looks the thread up first (``GraphNode/readPublishedHere(_:)``): a
+  /// read on a thread with no scope and no computation of its own still takes no lock, nor
+  /// does a read inside a computation of the graph on this thread (noted for its commit).
+  /// Otherwise it takes the graph's path (``readLocked(owner:into:)``).
   ///
   /// Invariant (why `@unchecked Sendable` holds): `owner`, the value's slot, `inputLink` and
   /// `namedKey` are read and written only under the graph's lock; the published words and
@@ -197,7 +198,7 @@
     func read(owner: AnyObject?) -> Value {
       // Inlined and specialised where `Value` is known: a published clean value costs its loads
       // (see "Clean reads without the lock"); a computation runs in a tracking scope, which
-      // the activity word counts, so a read inside one never takes this path.
+      // the activity word counts, so a read inside one takes the second tier, which notes it.
       if Self.isPublishable, _fastPath(!checksIsolation) {
         if _fastPath(!activity.readsTakeSlowPath) {
           let stamp = publishedStamp.load(ordering: .acquiring)
