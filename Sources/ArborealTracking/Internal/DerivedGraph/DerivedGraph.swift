@@ -123,8 +123,11 @@ import Synchronization
 /// the deep, broad and diamond shapes (release, CPU time, quiet machine): 57–65 ns per
 /// recomputed value on the chain, 104–107 on the broad shape and 79–82 on the diamond (the
 /// current engine: 587–2,374; alien-signals: 40.5, 65.1 and 39.0; the core alone: 31–36).
-/// Computing outside the lock costs two lock trips and a thread-local lookup per computation
-/// more; the next stops measure it.
+/// Computing outside the lock cost two lock trips and a thread-local lookup per computation
+/// more. Since stop 8 a value recomputed by a refresh takes one trip (its commit, which also
+/// takes the refresh's next step), its reads of published sources none, and a stale read
+/// begins its refresh in the trip that found it stale (measured by `Benchmarks/compare.sh`
+/// beside alien-signals).
 ///
 /// ## Invariants
 /// 1. The lock is never held while a computation, an observer or a replaced value's `deinit`
@@ -828,7 +831,8 @@ final class DerivedGraph: @unchecked Sendable {
 ///   row, its generation and the write epoch when it began; `reads` holds what each read so
 ///   far, from its `firstRead` on (a nested computation's reads are above its reader's, and
 ///   taken off when it ends).
-/// - `walk`: the frames of the thread's refreshes.
+/// - `walk`: the frames of the thread's refreshes; `nextStep`, the step a commit took for the
+///   refresh whose computation it ended, which that refresh takes at once.
 /// - `reached`: watched rows its writes and computations marked, with their versions, to
 ///   refresh and report when its outermost read, write or batch ends; `spareReached` and
 ///   `spareNotifications`, emptied buffers a flush reuses.
