@@ -172,6 +172,82 @@ private final class Result: Sendable {
     #expect(summary.value == 2)
   }
 
+  /// Plain data (an `Int`), which the new engine publishes for clean reads that take no lock:
+  /// a computation of the value on another thread reads the old input and pauses (a tracking
+  /// scope runs meanwhile, so the test's reads look their thread up and still take no lock);
+  /// the test writes, reads the value (computed here from the new input and published), and
+  /// reads it again (the published value); the paused computation then ends, superseded. Every
+  /// read that began after the write returned sees it.
+  @Test func aPublishedValueReadAfterAWriteSeesItWhileAnOlderComputationIsPaused() {
+    let shared = SharedCounter()
+    let afterReading = Pause(armed: false)
+    let value = Derived("value") { () -> Int in
+      let seen = shared.value
+      afterReading.take()
+      return seen * 10
+    }
+    #expect(value.value == 0)
+    shared.value = 1  // marks the value: the next computation reads the input again
+    afterReading.arm()
+    let done = DispatchSemaphore(value: 0)
+    let seenThere = Locked.make(-1)
+    DispatchQueue.global().async {
+      let seen = value.value
+      seenThere.withLock { $0 = seen }
+      done.signal()
+    }
+    guard waitBounded(for: afterReading.reached, "the other thread's computation never read")
+    else { return }
+    shared.value = 2
+    #expect(value.value == 20)  // computed here, and published
+    #expect(value.value == 20)  // the published value
+    afterReading.resume.signal()
+    guard waitBounded(for: done, "the other thread's read never returned") else { return }
+    // Its read began before the second write returned: either value is right.
+    #expect([10, 20].contains(seenThere.withLock { $0 }))
+    #expect(value.value == 20)
+    shared.value = 3
+    #expect(value.value == 30)
+  }
+
+  /// A computation that reads a published value without the lock notes the version that
+  /// value was published with: a computation on another thread reads `row` (plain data,
+  /// published and clean) and pauses; the test writes `row`'s input and reads `row` (its new
+  /// value published at a new version); the paused computation then stores its result, made
+  /// from the old `row`, and its link to `row` carries the old version, so the value is marked
+  /// again. A read that begins afterwards sees the write.
+  @Test func aComputationThatReadAPublishedValueBeforeAWriteIsNotTakenAsUpToDate() {
+    let shared = SharedCounter()
+    let afterReading = Pause(armed: false)
+    let row = Derived("row") { shared.value }
+    let summary = Derived("summary") { () -> Int in
+      let seen = row.value
+      afterReading.take()
+      return seen * 10
+    }
+    #expect(row.value == 0)  // computed and published
+    afterReading.arm()
+    let done = DispatchSemaphore(value: 0)
+    let seenThere = Locked.make(-1)
+    DispatchQueue.global().async {
+      let seen = summary.value
+      seenThere.withLock { $0 = seen }
+      done.signal()
+    }
+    guard
+      waitBounded(for: afterReading.reached, "the other thread's computation never read `row`")
+    else { return }
+    shared.value = 1
+    #expect(row.value == 1)
+    afterReading.resume.signal()
+    guard waitBounded(for: done, "the other thread's read never returned") else { return }
+    // Its read began before the write returned: either value is right.
+    #expect([0, 10].contains(seenThere.withLock { $0 }))
+    #expect(summary.value == 10)
+    shared.value = 2
+    #expect(summary.value == 20)
+  }
+
   /// Threads that each write their own model and read a total over all of them: a read after
   /// a thread's own write sees at least that write.
   @Test func eachThreadSeesItsOwnWriteInATotalOthersRecompute() async {

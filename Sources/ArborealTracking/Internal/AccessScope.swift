@@ -135,6 +135,7 @@ final class AccessScope {
   /// Gives back the pending counts of every run without registering anything.
   func discard() {
     checkInvariants()
+    guard !runs.isEmpty else { return }
     for run in runs { run.core.releasePending() }
     runs.removeAll(keepingCapacity: true)
     lastCore = nil
@@ -269,13 +270,18 @@ final class AccessScope {
   /// Returns the scope to its thread's pool. Call once the scope is consumed, on the thread
   /// that ran it.
   func recycle() {
-    runs.removeAllKeepingStorage()
+    if !runs.isEmpty { runs.removeAllKeepingStorage() }
     if records.count > 1_024 { records = [] }
     if groupTable.count > 4_096 { groupTable = [] }
     recordCount = 0
     lastCore = nil
     (context ?? ThreadContext.unmanagedCurrentOrNew)._withUnsafeGuaranteedRef { context in
-      if context.spareScopes.count < 4 { context.spareScopes.append(self) }
+      // One spare in a slot of its own (no array to keep unique), the next few in the pool.
+      if context.spareScope == nil {
+        context.spareScope = self
+      } else if context.spareScopes.count < 4 {
+        context.spareScopes.append(self)
+      }
     }
   }
 
@@ -296,7 +302,7 @@ final class AccessScope {
   ) throws(E) -> (T, AccessScope) {
     let (scope, installed) = context._withUnsafeGuaranteedRef {
       context -> (AccessScope, Unmanaged<AccessScope>?) in
-      let scope = context.spareScopes.popLast() ?? AccessScope()
+      let scope = context.spareScope.take() ?? context.spareScopes.popLast() ?? AccessScope()
       let installed = context.scope
       context.scope = Unmanaged.passUnretained(scope)
       return (scope, installed)

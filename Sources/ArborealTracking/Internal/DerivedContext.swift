@@ -90,6 +90,15 @@ final class DerivedContext {
   /// The thread's computations and refreshes on each ``DerivedGraph`` it used (the new
   /// derived engine's, see `GraphThread`).
   @exclusivity(unchecked) var graphThreads: [GraphThread] = []
+  /// The state in `graphThreads` that ``GraphThread/current(in:)`` returned last (or a stack
+  /// hop installed), reached without a search or a reference count by the graph's hot paths;
+  /// nil when it left `graphThreads` (which keeps it alive while it is set).
+  @exclusivity(unchecked) var lastGraphThread: Unmanaged<GraphThread>?
+
+  /// Whether a computation of the graph `id` runs on this thread.
+  func isComputing(in id: ObjectIdentifier) -> Bool {
+    graphThreads.contains { $0.graph == id && !$0.computations.isEmpty }
+  }
   /// How many notification loops run on this thread (see "Deferred refreshes").
   @exclusivity(unchecked) var batchDepth = 0
   /// The observed derived values to bring up to date when the outermost loop ends.

@@ -32,7 +32,9 @@ final class ThreadContext {
   /// Recently named properties, by key identity: what a change recording reads to name its
   /// changes without a trip through each registrar's lock (see ``KeyNames``).
   @exclusivity(unchecked) var keyNames = KeyNames()
-  /// Consumed scopes kept for reuse.
+  /// Consumed scopes kept for reuse: one in `spareScope` (taken and given back without an
+  /// array's uniqueness checks, the usual case of one scope at a time), more in `spareScopes`.
+  @exclusivity(unchecked) var spareScope: AccessScope?
   @exclusivity(unchecked) var spareScopes: [AccessScope] = []
   /// The derived values being computed on this thread.
   let derived = DerivedContext()

@@ -58,17 +58,24 @@ import Synchronization
 /// read without the lock and without looking up the thread while it is clean and no tracking
 /// scope runs anywhere (the registrars' activity word, which counts every scope; each
 /// computation runs in one, so none runs on this thread either, and the read has nothing to
-/// link or watch). While a scope runs somewhere, a reader looks up its own thread first, and
-/// reads without the lock if that thread has no scope and runs no computation of the graph
-/// (`GraphDerivedNode.readsUntrackedHere()`). The data:
+/// link or watch). While a scope runs somewhere, a reader looks up its own thread first
+/// (``GraphNode/readPublishedHere(_:)``): it reads without the lock if that thread has no
+/// scope and runs no computation of the graph, and, since stop 8, also inside a computation
+/// of the graph on that thread, noting the read for the computation's commit as a locked read
+/// does (the row, and the generation and version published with the value) unless a
+/// computation of the row itself runs somewhere (its own would be a cycle, which the locked
+/// path reports). The data:
 /// - per node, `publishedStamp` (an `Atomic<UInt64>`): 0 while nothing is published, else a
 ///   stamp that never repeats (the node's count of publications);
-/// - per node, the value's bits in two `Atomic<UInt>` words, stored only under the lock;
+/// - per node, the value's bits in two `Atomic<UInt>` words and the row's generation and
+///   version in one `Atomic<UInt64>` (`publishedVersion`), stored only under the lock;
+/// - per node, `activeComputations`, the row's computing count, stored under the lock;
 /// - in the core, the row's `published` flag, which says that the node's stamp is not 0.
 ///
-/// Publishing (``GraphNode/publish()``, under the lock, in ``finishRead(_:watch:thread:_:)``
-/// when the row is clean and not yet published) stores the words, releasing, then the new
-/// stamp, releasing. Every core operation that makes a published row stale (a mark: a write,
+/// Publishing (``GraphNode/publish()``, under the lock, when the row is clean and not yet
+/// published: in ``finishRead(_:watch:thread:_:)``, and since stop 8 in ``commit(_:_:)`` as the
+/// result is stored, so that the computation that reads it next in a refresh takes no lock)
+/// stores the version word and the value's words, releasing, then the new stamp, releasing. Every core operation that makes a published row stale (a mark: a write,
 /// a commit that found its reads moved, a removed source) or replaces its value (a commit)
 /// takes its `published` flag off and lists it (``DerivedGraphCore/unpublished``); before the
 /// graph lets go of its lock, it stores 0 in the stamp of each row listed (``locked(_:)``),
@@ -89,9 +96,15 @@ import Synchronization
 ///   the row stale. A read that returns it overlaps that write or ends before it begins; a
 ///   read that begins after the write returned, ordered after it by anything, loads the 0 (or
 ///   a newer stamp, whose words are newer) and takes the lock, which the write has let go.
-/// - A read that must link or watch the row never takes this path: a computation, and any
-///   tracking scope, is counted in the activity word before it reads anything, and is the
-///   calling thread's scope (or computation) while it runs.
+/// - A read that must watch the row, or record its key in a tracking scope, never takes this
+///   path: any tracking scope is counted in the activity word before it reads anything, and is
+///   the calling thread's scope while it runs. A read inside a computation (which runs in a
+///   counted scope too) takes it only through its thread's state, and notes the read there.
+/// - A computation's read without the lock is linked as a locked read is: the generation and
+///   version it notes are those the value was published with (loaded between the two loads of
+///   the stamp, so they belong to the words returned). If the row moved on before the
+///   computation's commit, the commit finds the version it noted old and marks the value again
+///   (invariant 5), as for a locked read that a write followed.
 ///
 /// A value that is not plain data (it holds references: a copy retains them, and a replaced
 /// value may be freed meanwhile) or larger than two words is read under the lock as before.
@@ -103,15 +116,18 @@ import Synchronization
 /// context; the reader waits meanwhile, so they never touch it at once. What a computation
 /// keeps elsewhere in thread-local storage does not travel with it: `GraphDerivedNode` needs
 /// none to (each computation opens and consumes its own tracking scope on the thread it runs
-/// on), and its isolation check trusts a hop (``isOnStackHop``).
+/// on), and its isolation check trusts a hop (``GraphThread/hopDepth``).
 ///
 /// ## Cost
 /// Measured in stop 4, before computations moved out of the lock, with a throwaway driver on
 /// the deep, broad and diamond shapes (release, CPU time, quiet machine): 57–65 ns per
 /// recomputed value on the chain, 104–107 on the broad shape and 79–82 on the diamond (the
 /// current engine: 587–2,374; alien-signals: 40.5, 65.1 and 39.0; the core alone: 31–36).
-/// Computing outside the lock costs two lock trips and a thread-local lookup per computation
-/// more; the next stops measure it.
+/// Computing outside the lock cost two lock trips and a thread-local lookup per computation
+/// more. Since stop 8 a value recomputed by a refresh takes one trip (its commit, which also
+/// takes the refresh's next step), its reads of published sources none, and a stale read
+/// begins its refresh in the trip that found it stale (measured by `Benchmarks/compare.sh`
+/// beside alien-signals).
 ///
 /// ## Invariants
 /// 1. The lock is never held while a computation, an observer or a replaced value's `deinit`
@@ -127,7 +143,11 @@ import Synchronization
 ///    carry, and its dependents are either marked or saw its current version.
 /// 6. Whenever the lock is free, a node's `publishedStamp` is not 0 exactly when its row is
 ///    live and `published` in the core, which is then clean, and the published words are its
-///    stored value.
+///    stored value and the published version word its row's generation and version.
+/// 7. A live row's node's `activeComputations` is `core.computingCount` of the row.
+///
+/// Invariants 6 and 7 are checked for each row a commit ends under `ARBOREAL_INTERNAL_CHECKS`
+/// (``checkRow(_:)``).
 final class DerivedGraph: @unchecked Sendable {
   // Invariant (why `@unchecked Sendable` holds): `core`, `rows`, `flushCount` and
   // `settleCount` are read and written only under `lock`; a `GraphThread` is used by its
@@ -170,7 +190,7 @@ final class DerivedGraph: @unchecked Sendable {
   /// the lock is let go.
   private func takeBackUnpublished() {
     for index in 0..<core.unpublished.count {
-      rows[Int(core.unpublished[index])]?.takeUnretainedValue().unpublish()
+      rows[Int(core.unpublished[index])]?._withUnsafeGuaranteedRef { $0.unpublish() }
     }
     core.clearUnpublished()
   }
@@ -190,6 +210,8 @@ final class DerivedGraph: @unchecked Sendable {
   func add(_ node: GraphNode, computed: Bool) -> DerivedGraphCore.Node {
     locked {
       let row = computed ? core.addComputed() : core.addSource()
+      node.graphRow = row
+      node.graphID = ObjectIdentifier(self)
       let index = Int(row)
       if index == rows.count {
         rows.append(Unmanaged.passRetained(node))
@@ -250,8 +272,19 @@ final class DerivedGraph: @unchecked Sendable {
     _ row: DerivedGraphCore.Node, holding node: GraphNode?, watch: Bool, before: () -> Void,
     _ value: () -> R
   ) -> R {
-    let thread = self.thread
+    read(row, holding: node, watch: watch, thread: thread, before: before, value)
+  }
+
+  /// ``read(_:holding:watch:before:_:)`` with the calling thread's state at hand
+  /// (``GraphThread/unmanagedCurrent(in:)``).
+  func read<R>(
+    _ row: DerivedGraphCore.Node, holding node: GraphNode?, watch: Bool, thread: GraphThread,
+    before: () -> Void, _ value: () -> R
+  ) -> R {
     var result: R?
+    // With the stale check, in the same trip: the refresh begins and takes its first step.
+    var depth = 0
+    var first: Unmanaged<GraphNode>?
     let stale = locked { () -> Bool in
       before()
       guard holds(row, node) else {
@@ -259,7 +292,12 @@ final class DerivedGraph: @unchecked Sendable {
         return false
       }
       if core.computingCount[Int(row)] > 0, thread.isComputing(row) { reportCycle(row, thread) }
-      if core.isStale(row) { return true }
+      if core.isStale(row) {
+        depth = thread.computations.count
+        core.beginRefresh(row, in: thread.walk)
+        first = step(thread)
+        return true
+      }
       result = finishRead(row, watch: watch, thread: thread, value)
       return false
     }
@@ -267,11 +305,10 @@ final class DerivedGraph: @unchecked Sendable {
       // Every `stackHop` nested computations, the next ones run on a fresh stack: a first
       // read of a long chain nests one computation per value (its sources are not known
       // until it runs), which no fixed stack holds.
-      let depth = thread.computations.count
       if depth > 0, depth % Self.stackHop == 0 {
-        refreshOnFreshStack(row, thread)
+        refreshOnFreshStack(from: first, thread)
       } else {
-        refresh(row, thread)
+        refresh(from: first, thread)
       }
       result = locked {
         holds(row, node) ? finishRead(row, watch: watch, thread: thread, value) : value()
@@ -306,10 +343,15 @@ final class DerivedGraph: @unchecked Sendable {
   /// publishes (``GraphNode/publishes``), it is clean and not published yet.
   @inline(__always)
   private func publishIfClean(_ row: DerivedGraphCore.Node) {
-    guard let node = rows[Int(row)]?.takeUnretainedValue(), node.publishes,
+    guard let node = rows[Int(row)], node._withUnsafeGuaranteedRef({ $0.publishes }),
       !core.isPublished(row), !core.isStale(row)
     else { return }
-    node.publish()
+    let versions = UInt64(core.generation[Int(row)]) << 32 | UInt64(core.version[Int(row)])
+    node._withUnsafeGuaranteedRef { node in
+      // Before the stamp that `publish` stores (releasing): see `GraphNode.readPublishedHere`.
+      node.publishedVersion.store(versions, ordering: .releasing)
+      node.publish()
+    }
     core.setPublished(row)
   }
 
@@ -321,42 +363,45 @@ final class DerivedGraph: @unchecked Sendable {
     return held.toOpaque() == Unmanaged.passUnretained(node).toOpaque()
   }
 
-  /// Whether a computation of this graph runs on the calling thread now (a read there links
-  /// to it rather than to an observer outside the graph).
-  var isComputingOnThisThread: Bool { !thread.computations.isEmpty }
-
-  /// Whether the calling thread runs computations on a stack hop (``refreshOnFreshStack(_:_:)``)
-  /// now: it stands in for the thread that waits for it, whose isolation its computations
-  /// keep (that thread is blocked meanwhile, so they run exclusively), though an isolation
-  /// check that looks at the thread cannot tell.
-  var isOnStackHop: Bool {
-    let thread = self.thread
-    return !thread.computations.isEmpty && thread.hopDepth > 0
-  }
-
   /// Computes what the core asks, innermost first, until `row` is up to date for this read;
   /// each step under the lock, each computation outside it.
   private func refresh(_ row: DerivedGraphCore.Node, _ thread: GraphThread) {
-    locked { core.beginRefresh(row, in: thread.walk) }
-    while true {
-      let next = locked { () -> Unmanaged<GraphNode>? in
-        switch core.nextStep(in: thread.walk) {
-        case .compute(let node):
-          if core.computingCount[Int(node)] > 0, thread.isComputing(node) {
-            reportCycle(node, thread)
-          }
-          return begin(node, thread)
-        case .done:
-          return nil
-        case .cycle(let node):
-          reportCycle(node, thread)
-        }
-      }
-      guard let next else { return }
+    let first = locked { () -> Unmanaged<GraphNode>? in
+      core.beginRefresh(row, in: thread.walk)
+      return step(thread)
+    }
+    refresh(from: first, thread)
+  }
+
+  /// Runs the computations of the refresh on top of `thread`'s walk, from `first` (begun by
+  /// ``step(_:)``; nil when the refresh is done). Each computation's commit takes the next
+  /// step in the same trip under the lock (``GraphThread/nextStep``).
+  private func refresh(from first: Unmanaged<GraphNode>?, _ thread: GraphThread) {
+    var next = first
+    while let node = next {
       // Retained by `begin`: a handle released meanwhile on another thread removes the row,
       // and the node lives until its computation has ended.
-      next.takeUnretainedValue().recompute(in: self, thread: thread)
-      next.release()
+      node._withUnsafeGuaranteedRef { $0.recompute(in: self, thread: thread) }
+      node.release()
+      next = thread.nextStep
+      thread.nextStep = nil
+    }
+  }
+
+  /// Under the lock: the next step of the refresh on top of `thread`'s walk: the node to
+  /// compute next, its computation begun (retained, see ``begin(_:_:)``), or nil when the
+  /// refresh is done. Stops the program on a cycle.
+  private func step(_ thread: GraphThread) -> Unmanaged<GraphNode>? {
+    switch core.nextStep(in: thread.walk) {
+    case .compute(let node):
+      if core.computingCount[Int(node)] > 0, thread.isComputing(node) {
+        reportCycle(node, thread)
+      }
+      return begin(node, thread)
+    case .done:
+      return nil
+    case .cycle(let node):
+      reportCycle(node, thread)
     }
   }
 
@@ -367,8 +412,12 @@ final class DerivedGraph: @unchecked Sendable {
   ) -> Unmanaged<GraphNode> {
     let index = Int(row)
     let node = rows[index]!
-    let inputRow = node.takeUnretainedValue().inputRow
     core.computingCount[index] += 1
+    let count = core.computingCount[index]
+    let inputRow = node._withUnsafeGuaranteedRef { node in
+      node.activeComputations.store(count, ordering: .relaxed)
+      return node.inputRow
+    }
     thread.computations.append(
       GraphThread.Computation(
         row: row, generation: core.generation[index], epoch: core.epoch,
@@ -400,22 +449,69 @@ final class DerivedGraph: @unchecked Sendable {
   /// value is marked again if one of them moved or is marked, and its clean dependents if it
   /// changed. The watched rows that reaches are noted on `thread`, to refresh and report once
   /// its outermost read ends.
+  ///
+  /// In the same trip, takes the next step of the refresh that runs the computation
+  /// (``GraphThread/nextStep``).
   func commit(
     _ thread: GraphThread, _ store: (CommitOutcome) -> (changed: Bool, inputsMoved: Bool)
   ) {
     locked {
+      let row = end(thread, store)
+      checkRow(row)
+      // The refresh that runs this computation goes on from here, in this trip.
+      thread.nextStep = step(thread)
+    }
+  }
+
+  #if ARBOREAL_INTERNAL_CHECKS
+    /// Under the lock, once the rows a body unpublished were taken back: asserts invariants 6
+    /// and 7 for `row` (built with `-DARBOREAL_INTERNAL_CHECKS`).
+    @inline(never)
+    private func checkRow(_ row: DerivedGraphCore.Node) {
+      guard row != DerivedGraphCore.none, let node = rows[Int(row)]?.takeUnretainedValue()
+      else { return }
+      let index = Int(row)
+      precondition(
+        node.activeComputations.load(ordering: .relaxed) == core.computingCount[index],
+        "DerivedGraph: a node's computing count differs from its row's")
+      let stamp = node.publishedStamp.load(ordering: .relaxed)
+      precondition(
+        (stamp != 0) == core.isPublished(row),
+        "DerivedGraph: a published stamp without the row's published flag, or the reverse")
+      guard stamp != 0 else { return }
+      precondition(!core.isStale(row), "DerivedGraph: a stale row is published")
+      precondition(
+        node.publishedVersion.load(ordering: .relaxed)
+          == UInt64(core.generation[index]) << 32 | UInt64(core.version[index]),
+        "DerivedGraph: a published version that is not the row's")
+    }
+  #else
+    /// Does nothing: the invariants are asserted when built with `-DARBOREAL_INTERNAL_CHECKS`.
+    @inline(__always)
+    private func checkRow(_ row: DerivedGraphCore.Node) {}
+  #endif
+
+  /// Under the lock: ``commit(_:_:)`` without its next step. Returns the computation's row.
+  private func end(
+    _ thread: GraphThread, _ store: (CommitOutcome) -> (changed: Bool, inputsMoved: Bool)
+  ) -> DerivedGraphCore.Node {
+    do {
       let computation = thread.computations.removeLast()
-      defer { thread.reads.removeSubrange(computation.firstRead...) }
+      defer { thread.reads.truncate(to: computation.firstRead) }
       let row = computation.row
       let index = Int(row)
       guard core.isLive(row, generation: computation.generation) else {
         _ = store(.removed)
-        return
+        return row
       }
       core.computingCount[index] -= 1
+      let count = core.computingCount[index]
+      rows[index].unsafelyUnwrapped._withUnsafeGuaranteedRef {
+        $0.activeComputations.store(count, ordering: .relaxed)
+      }
       guard computation.epoch > core.committedAt[index] else {
         _ = store(.superseded)
-        return
+        return row
       }
       // A row computed on two threads may have been published meanwhile by a reader of the
       // first result: its published value is taken back before this lock is let go.
@@ -424,10 +520,11 @@ final class DerivedGraph: @unchecked Sendable {
       // Only lock holders write it: a load and a store, no read-modify-write.
       let stored = Self.storedResults.load(ordering: .relaxed) &+ 1
       Self.storedResults.store(stored, ordering: .releasing)
-      rows[index].unsafelyUnwrapped.takeUnretainedValue().storedAt = stored
+      rows[index].unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.storedAt = stored }
       var stale = false
       core.beginCompute(row)
-      for read in thread.reads[computation.firstRead...] {
+      for position in computation.firstRead..<thread.reads.count {
+        let read = thread.reads[position]
         guard core.isLive(read.row, generation: read.generation) else {
           stale = true  // what it read is gone
           continue
@@ -436,7 +533,7 @@ final class DerivedGraph: @unchecked Sendable {
       }
       core.endCompute(row, changed: changed)
       core.committedAt[index] = computation.epoch
-      scratch.removeAll(keepingCapacity: true)
+      if !scratch.isEmpty { scratch.removeAll(keepingCapacity: true) }
       if inputsMoved, computation.inputRow != DerivedGraphCore.none {
         // A property it read changed before the input link followed it: a write of the input
         // row, which marks the value through the link just made.
@@ -446,6 +543,12 @@ final class DerivedGraph: @unchecked Sendable {
       if !how.isEmpty { core.markStale(row, how, reached: &scratch) }
       if changed { core.markDependents(of: row, reached: &scratch) }
       for watched in scratch { thread.reached.append((watched, core.version[Int(watched)])) }
+      // Published as it is stored, if it ended clean: the computation that reads it next (the
+      // next step of a refresh) reads it without the lock. The values taken back go first, so
+      // that their stores of 0 come before this publication (this row may be among them).
+      if core.unpublished.count != 0 { takeBackUnpublished() }
+      publishIfClean(row)
+      return row
     }
   }
 
@@ -469,12 +572,12 @@ final class DerivedGraph: @unchecked Sendable {
   /// ``refresh(_:_:)`` on a thread of its own with a large stack, this thread waiting for it.
   /// The new thread works on this thread's `GraphThread` (installed in its context while it
   /// runs). Creating and joining the thread order its memory with this one's.
-  private func refreshOnFreshStack(_ row: DerivedGraphCore.Node, _ thread: GraphThread) {
+  private func refreshOnFreshStack(from first: Unmanaged<GraphNode>?, _ thread: GraphThread) {
     thread.hopDepth += 1
     defer { thread.hopDepth -= 1 }
     let job = StackHop {
       GraphThread.install(thread)
-      self.refresh(row, thread)
+      self.refresh(from: first, thread)
       GraphThread.uninstall(thread)
     }
     job.runOnFreshStack(bytes: Self.hopStackBytes)
@@ -497,7 +600,7 @@ final class DerivedGraph: @unchecked Sendable {
   /// Under the lock: marks what depends on a source that changed, noting the watched values
   /// it reached with their versions on `thread`.
   private func mark(_ row: DerivedGraphCore.Node, into thread: GraphThread) {
-    scratch.removeAll(keepingCapacity: true)
+    if !scratch.isEmpty { scratch.removeAll(keepingCapacity: true) }
     core.write(row, reached: &scratch)
     for watched in scratch { thread.reached.append((watched, core.version[Int(watched)])) }
   }
@@ -517,7 +620,7 @@ final class DerivedGraph: @unchecked Sendable {
   ) -> Bool {
     locked {
       guard holds(row, node) else { return false }
-      scratch.removeAll(keepingCapacity: true)
+      if !scratch.isEmpty { scratch.removeAll(keepingCapacity: true) }
       core.write(row, reached: &scratch)
       for watched in scratch { reached.append((watched, core.version[Int(watched)])) }
       return true
@@ -728,7 +831,8 @@ final class DerivedGraph: @unchecked Sendable {
 ///   row, its generation and the write epoch when it began; `reads` holds what each read so
 ///   far, from its `firstRead` on (a nested computation's reads are above its reader's, and
 ///   taken off when it ends).
-/// - `walk`: the frames of the thread's refreshes.
+/// - `walk`: the frames of the thread's refreshes; `nextStep`, the step a commit took for the
+///   refresh whose computation it ended, which that refresh takes at once.
 /// - `reached`: watched rows its writes and computations marked, with their versions, to
 ///   refresh and report when its outermost read, write or batch ends; `spareReached` and
 ///   `spareNotifications`, emptied buffers a flush reuses.
@@ -754,7 +858,7 @@ final class GraphThread {
   /// The graph it is for.
   let graph: ObjectIdentifier
   @exclusivity(unchecked) var computations: [Computation] = []
-  @exclusivity(unchecked) var reads: [Read] = []
+  @exclusivity(unchecked) var reads = ReadStack()
   let walk = DerivedGraphCore.Walk()
   @exclusivity(unchecked) var reached: [DerivedGraph.Reached] = []
   /// Empty buffers with capacity that a flush reuses (for `reached`, and for the
@@ -763,11 +867,60 @@ final class GraphThread {
   @exclusivity(unchecked) var spareNotifications: [DerivedGraph.Notification] = []
   /// How many `batch` calls are open on the thread.
   @exclusivity(unchecked) var batchDepth = 0
-  /// How many stack hops are under way for the thread's computations.
+  /// How many stack hops are under way for the thread's computations. While it is above 0
+  /// and a computation runs, the calling thread runs computations on a stack hop
+  /// (`DerivedGraph.refreshOnFreshStack(from:_:)`): it stands in for the thread that waits for
+  /// it, whose isolation its computations keep (that thread is blocked meanwhile, so they run
+  /// exclusively), though an isolation check that looks at the thread cannot tell.
   @exclusivity(unchecked) var hopDepth = 0
+  /// The step a commit took for the refresh whose computation it ended (see
+  /// `DerivedGraph.refresh(from:_:)`), which that refresh takes at once.
+  @exclusivity(unchecked) var nextStep: Unmanaged<GraphNode>?
 
   init(graph: ObjectIdentifier) {
     self.graph = graph
+  }
+
+  deinit { reads.deallocate() }
+
+  /// The reads of a thread's computations, in storage of its own: a computation's reads are
+  /// appended and, as it ends, cut off at once, without an array's uniqueness checks or a
+  /// generic range removal. `Read` is plain data, so nothing is deinitialised.
+  struct ReadStack {
+    private var base = UnsafeMutablePointer<Read>.allocate(capacity: 16)
+    private var capacity = 16
+    /// How many reads it holds.
+    private(set) var count = 0
+
+    /// The read at `position` (below `count`).
+    subscript(position: Int) -> Read {
+      precondition(position >= 0 && position < count, "GraphThread: a read out of range")
+      return base[position]
+    }
+
+    /// Adds `read` on top.
+    mutating func append(_ read: Read) {
+      if count == capacity { grow() }
+      (base + count).initialize(to: read)
+      count &+= 1
+    }
+
+    /// Keeps the first `newCount` reads.
+    mutating func truncate(to newCount: Int) {
+      precondition(newCount >= 0 && newCount <= count, "GraphThread: a cut out of range")
+      count = newCount
+    }
+
+    private mutating func grow() {
+      let larger = UnsafeMutablePointer<Read>.allocate(capacity: capacity * 2)
+      larger.moveInitialize(from: base, count: count)
+      base.deallocate()
+      base = larger
+      capacity *= 2
+    }
+
+    /// Frees the storage (its thread's state goes).
+    func deallocate() { base.deallocate() }
   }
 
   /// Whether it holds no work in progress.
@@ -783,13 +936,42 @@ final class GraphThread {
   /// The calling thread's state for `graph`, made on first use. A context keeps the states
   /// of the graphs it used; idle ones of other graphs are dropped past a few (a test makes
   /// graphs of its own).
+  ///
+  /// The state it returned last is cached on the context (`lastGraphThread`): a lookup of the
+  /// same graph again costs the thread-local load and a comparison.
   static func current(in graph: DerivedGraph) -> GraphThread {
-    let context = DerivedContext.current
+    unmanagedCurrent(in: graph).takeUnretainedValue()
+  }
+
+  /// ``current(in:)``, unmanaged: the thread's context keeps it alive while the thread uses it
+  /// (a caller that calls it through `_withUnsafeGuaranteedRef` counts no reference).
+  static func unmanagedCurrent(in graph: DerivedGraph) -> Unmanaged<GraphThread> {
     let id = ObjectIdentifier(graph)
-    for thread in context.graphThreads where thread.graph == id { return thread }
-    if context.graphThreads.count >= 8 { context.graphThreads.removeAll { $0.isIdle } }
+    return ThreadContext.unmanagedCurrentOrNew._withUnsafeGuaranteedRef { context in
+      let derived = context.derived
+      if let last = derived.lastGraphThread,
+        last._withUnsafeGuaranteedRef({ $0.graph == id })
+      {
+        return last
+      }
+      return Unmanaged.passUnretained(find(id, in: derived))
+    }
+  }
+
+  /// ``current(in:)`` when the cached state is another graph's: searches, or makes one.
+  @inline(never)
+  private static func find(_ id: ObjectIdentifier, in context: DerivedContext) -> GraphThread {
+    for thread in context.graphThreads where thread.graph == id {
+      context.lastGraphThread = Unmanaged.passUnretained(thread)
+      return thread
+    }
+    if context.graphThreads.count >= 8 {
+      context.lastGraphThread = nil
+      context.graphThreads.removeAll { $0.isIdle }
+    }
     let thread = GraphThread(graph: id)
     context.graphThreads.append(thread)
+    context.lastGraphThread = Unmanaged.passUnretained(thread)
     return thread
   }
 
@@ -797,13 +979,17 @@ final class GraphThread {
   /// thread that owns it waits).
   static func install(_ thread: GraphThread) {
     let context = DerivedContext.current
+    context.lastGraphThread = nil
     context.graphThreads.removeAll { $0.graph == thread.graph }
     context.graphThreads.append(thread)
+    context.lastGraphThread = Unmanaged.passUnretained(thread)
   }
 
   /// Undoes ``install(_:)``.
   static func uninstall(_ thread: GraphThread) {
-    DerivedContext.current.graphThreads.removeAll { $0 === thread }
+    let context = DerivedContext.current
+    context.lastGraphThread = nil
+    context.graphThreads.removeAll { $0 === thread }
   }
 }
 
@@ -831,6 +1017,23 @@ class GraphNode {
   @usableFromInline final let publishedStamp = Atomic<UInt64>(0)
   /// How many times ``publish()`` ran (under the graph's lock).
   @exclusivity(unchecked) final var publishCount: UInt64 = 0
+  /// The published value's bits (see ``DerivedGraph``, "Clean reads without the lock"): the
+  /// first word, and the second for a value longer than one. Stored under the graph's lock,
+  /// releasing, by ``publish()``.
+  @usableFromInline final let publishedLow = Atomic<UInt>(0)
+  @usableFromInline final let publishedHigh = Atomic<UInt>(0)
+  /// The row's generation (high half) and version (low half) when its value was published,
+  /// stored under the lock before the stamp: what a computation that reads the published value
+  /// links to (``readPublishedHere(_:)``).
+  final let publishedVersion = Atomic<UInt64>(0)
+  /// A mirror of the core's `computingCount` of its row (stored under the lock, relaxed): a
+  /// computation of it on this thread stored a count above 0 before it ran, so a read of the
+  /// row from inside that computation (a cycle) never takes ``readPublishedHere(_:)``'s path.
+  final let activeComputations = Atomic<Int32>(0)
+  /// Its row and its graph, set once by ``DerivedGraph/add(_:computed:)`` before the node is
+  /// shared (then only read).
+  @exclusivity(unchecked) final var graphRow = DerivedGraphCore.none
+  @exclusivity(unchecked) final var graphID: ObjectIdentifier?
 
   /// A node; with `publishes`, its subclass overrides ``publish()``.
   init(publishes: Bool = false) {
@@ -849,6 +1052,66 @@ class GraphNode {
     // Relaxed: the next `publish` stores its value releasing, after this store under the lock,
     // so a read that loads the new value also loads this 0 or a later stamp when it checks.
     publishedStamp.store(0, ordering: .relaxed)
+  }
+
+  /// A clean read of its published value without the graph's lock, from any thread (see
+  /// ``DerivedGraph``, "Clean reads without the lock"), while a tracking scope runs somewhere:
+  /// looks the calling thread up. Inside a computation of the graph on this thread, the read
+  /// is noted for that computation (the row, and the generation and version published with the
+  /// value), as a read under the lock notes it, and its commit links to it; on a thread with
+  /// no tracking scope and no computation, the value is returned as it is. Returns false when
+  /// the read must take the lock: the thread tracks outside a computation (the value's key is
+  /// recorded and its row watched), nothing is published, a computation of the row runs
+  /// somewhere, or the value changed while it was read. Stores the bits in `words`.
+  @usableFromInline
+  final func readPublishedHere(_ words: inout (UInt, UInt)) -> Bool {
+    guard let context = ThreadContext.unmanagedCurrent else { return loadPublished(&words) }
+    return context._withUnsafeGuaranteedRef { context -> Bool in
+      if let thread = context.derived.lastGraphThread {
+        let computing = thread._withUnsafeGuaranteedRef { thread -> Bool? in
+          guard thread.graph == graphID, !thread.computations.isEmpty else { return nil }
+          return readPublished(into: &words, for: thread)
+        }
+        if let computing { return computing }
+      }
+      guard context.scope == nil else { return false }
+      if context.derived.lastGraphThread == nil {
+        // No state for any graph here: certainly no computation.
+        return loadPublished(&words)
+      }
+      // A computation of another graph, or of this one under a state not cached: the lock.
+      guard let id = graphID, !context.derived.isComputing(in: id) else { return false }
+      return loadPublished(&words)
+    }
+  }
+
+  /// Loads the published value's bits: stamp, words, stamp. Returns false if nothing is
+  /// published or the stamp moved.
+  @inline(__always)
+  private func loadPublished(_ words: inout (UInt, UInt)) -> Bool {
+    let stamp = publishedStamp.load(ordering: .acquiring)
+    guard stamp != 0 else { return false }
+    words = (publishedLow.load(ordering: .acquiring), publishedHigh.load(ordering: .acquiring))
+    return publishedStamp.load(ordering: .relaxed) == stamp
+  }
+
+  /// ``loadPublished(_:)`` for a computation on `thread`: also loads the generation and
+  /// version published with the value, checks that no computation of the row runs (its own
+  /// would be a cycle, which the lock reports), and notes the read on `thread`.
+  @inline(__always)
+  private func readPublished(into words: inout (UInt, UInt), for thread: GraphThread) -> Bool {
+    let stamp = publishedStamp.load(ordering: .acquiring)
+    guard stamp != 0 else { return false }
+    words = (publishedLow.load(ordering: .acquiring), publishedHigh.load(ordering: .acquiring))
+    let versions = publishedVersion.load(ordering: .acquiring)
+    guard activeComputations.load(ordering: .relaxed) == 0,
+      publishedStamp.load(ordering: .relaxed) == stamp
+    else { return false }
+    thread.reads.append(
+      GraphThread.Read(
+        row: graphRow, generation: UInt32(truncatingIfNeeded: versions &>> 32),
+        version: UInt32(truncatingIfNeeded: versions)))
+    return true
   }
 
   /// Whether its handle went and its row was removed (under the graph's lock): an observer

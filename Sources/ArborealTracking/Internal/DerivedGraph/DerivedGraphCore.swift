@@ -490,8 +490,9 @@ final class DerivedGraphCore {
           break
         }
         if version[sourceIndex] != seen[Int(link)] {
+          // Dirty now, and not settled (checked above): computed next, without coming back.
           flags[index].insert(.dirty)
-          break
+          return .compute(frame.node)
         }
         if stale { sawStale = true }
         link = nextDep[Int(link)]

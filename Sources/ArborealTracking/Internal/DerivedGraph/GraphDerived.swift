@@ -57,7 +57,7 @@
   /// own scope on its own thread once the graph returns. What does not travel is the
   /// thread's identity: a value isolated to an actor (the main actor) is computed on the hop
   /// while its thread waits, so the read's isolation check is skipped there
-  /// (``DerivedGraph/isOnStackHop``); a computation that checks its isolation itself
+  /// (``GraphThread/hopDepth``); a computation that checks its isolation itself
   /// (`MainActor.assumeIsolated`) would still fail 256 values deep in a first read.
   ///
   /// ## Clean reads without the lock
@@ -66,9 +66,10 @@
   /// `publishedLow` and `publishedHigh`, under `publishedStamp`. ``read(owner:)``, inlined
   /// where `Value` is known, returns them with three or four loads and no call when no
   /// tracking scope runs anywhere and the value needs no isolation check; while a scope runs
-  /// on some thread, it looks the thread up first (``readsUntrackedHere()``): a read on a
-  /// thread with no scope and no computation of its own still takes no lock. Otherwise it
-  /// takes the graph's path (``readLocked(owner:into:)``).
+  /// on some thread, it looks the thread up first (``GraphNode/readPublishedHere(_:)``): a
+  /// read on a thread with no scope and no computation of its own still takes no lock, nor
+  /// does a read inside a computation of the graph on this thread (noted for its commit).
+  /// Otherwise it takes the graph's path (``readLocked(owner:into:)``).
   ///
   /// Invariant (why `@unchecked Sendable` holds): `owner`, the value's slot, `inputLink` and
   /// `namedKey` are read and written only under the graph's lock; the published words and
@@ -106,13 +107,10 @@
     @exclusivity(unchecked) private var inputLink: ObserverCore?
     @exclusivity(unchecked) private var namedKey: TrackingKey?
     /// The value of the last computation, initialised while `hasValue`.
-    private let slot = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+    /// At least two words long, zeroed when allocated: ``publish()`` copies two words out of it
+    /// without the value's witnesses (the bits after a shorter value stay zero).
+    private let slot = GraphDerivedNode.allocateSlot()
     @exclusivity(unchecked) private var hasValue = false
-
-    /// The published value's bits (see "Clean reads without the lock"): the first word, and
-    /// the second for a value longer than one. Stored under the graph's lock, releasing.
-    @usableFromInline let publishedLow = Atomic<UInt>(0)
-    @usableFromInline let publishedHigh = Atomic<UInt>(0)
 
     /// Whether a value of this type is published for reads without the lock: plain data (its
     /// copy is its bits, and retains nothing) that fits in two words. Folded where `Value` is
@@ -126,6 +124,10 @@
     @inlinable static var usesHighWord: Bool {
       MemoryLayout<Value>.size > MemoryLayout<UInt>.size
     }
+
+    /// Whether `Value` is plain data (its copy is its bits, its deinitialisation nothing):
+    /// a replaced value then needs no temporary to go after the lock. Found once, in `init`.
+    private let isPlainData = _isPOD(Value.self)
 
     /// Set once, by ``dispose()``.
     private let disposed = Atomic<Bool>(false)
@@ -160,7 +162,17 @@
 
     deinit {
       if hasValue { slot.deinitialize(count: 1) }
-      slot.deallocate()
+      UnsafeMutableRawPointer(slot).deallocate()
+    }
+
+    /// A slot for one value, at least two words long and word-aligned, zeroed.
+    private static func allocateSlot() -> UnsafeMutablePointer<Value> {
+      let bytes = max(MemoryLayout<Value>.size, 2 * MemoryLayout<UInt>.size)
+      let raw = UnsafeMutableRawPointer.allocate(
+        byteCount: bytes,
+        alignment: max(MemoryLayout<Value>.alignment, MemoryLayout<UInt>.alignment))
+      raw.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+      return raw.bindMemory(to: Value.self, capacity: 1)
     }
 
     /// Takes the value out of the graph (its last ``Derived`` went): cancels the input link
@@ -186,17 +198,24 @@
     func read(owner: AnyObject?) -> Value {
       // Inlined and specialised where `Value` is known: a published clean value costs its loads
       // (see "Clean reads without the lock"); a computation runs in a tracking scope, which
-      // the activity word counts, so a read inside one never takes this path.
-      if Self.isPublishable, _fastPath(!checksIsolation),
-        _fastPath(!activity.readsTakeSlowPath) || readsUntrackedHere()
-      {
-        let stamp = publishedStamp.load(ordering: .acquiring)
-        if stamp != 0 {
-          var words = (
-            publishedLow.load(ordering: .acquiring),
-            Self.usesHighWord ? publishedHigh.load(ordering: .acquiring) : 0
-          )
-          if publishedStamp.load(ordering: .relaxed) == stamp {
+      // the activity word counts, so a read inside one takes the second tier, which notes it.
+      if Self.isPublishable, _fastPath(!checksIsolation) {
+        if _fastPath(!activity.readsTakeSlowPath) {
+          let stamp = publishedStamp.load(ordering: .acquiring)
+          if stamp != 0 {
+            var words = (
+              publishedLow.load(ordering: .acquiring),
+              Self.usesHighWord ? publishedHigh.load(ordering: .acquiring) : 0
+            )
+            if publishedStamp.load(ordering: .relaxed) == stamp {
+              return withUnsafeBytes(of: &words) { $0.load(as: Value.self) }
+            }
+          }
+        } else {
+          // A scope runs somewhere (a computation is one): the thread decides, and a read
+          // inside a computation is noted for it without the lock.
+          var words: (UInt, UInt) = (0, 0)
+          if readPublishedHere(&words) {
             return withUnsafeBytes(of: &words) { $0.load(as: Value.self) }
           }
         }
@@ -209,54 +228,47 @@
       }
     }
 
-    /// Whether a read on this thread has nothing to record although a tracking scope runs
-    /// somewhere: none runs on this thread, and no computation of the graph (which a read
-    /// inside `withoutTracking` would still link to). Looks the thread up: only called while
-    /// some thread tracks.
-    @usableFromInline
-    func readsUntrackedHere() -> Bool {
-      guard let context = ThreadContext.unmanagedCurrent else { return true }
-      guard context._withUnsafeGuaranteedRef({ $0.scope == nil }) else { return false }
-      return !graph.isComputingOnThisThread
-    }
-
     /// Under the graph: ``read(owner:)`` when the value is not published (or must be linked,
     /// watched or checked); initialises `value`.
     @usableFromInline
     func readLocked(owner: AnyObject?, into value: UnsafeMutablePointer<Value>) {
-      let inside = graph.isComputingOnThisThread
-      // On a stack hop the thread is not the value's, but the value's thread waits for it
-      // (see "Stack hops"): the check would be wrong there.
-      if checksIsolation && !(inside && graph.isOnStackHop) {
-        delivery.preconditionIsolated(displayName)
+      // The thread's state is looked up once, and used without counting references.
+      GraphThread.unmanagedCurrent(in: graph)._withUnsafeGuaranteedRef { thread in
+        let inside = !thread.computations.isEmpty
+        // On a stack hop the thread is not the value's, but the value's thread waits for it
+        // (see "Stack hops"): the check would be wrong there.
+        if checksIsolation && !(inside && thread.hopDepth > 0) {
+          delivery.preconditionIsolated(displayName)
+        }
+        // Recorded before the value is read: a change after the read finds the key's bit set
+        // (see `isObserved`), and one in between only notifies once more.
+        var watch = false
+        if !inside {
+          registrar.access(key)
+          watch =
+            ThreadContext.unmanagedCurrent?._withUnsafeGuaranteedRef { $0.scope != nil } ?? false
+        }
+        graph.read(
+          row, holding: self, watch: watch, thread: thread,
+          before: {
+            if self.owner == nil, let owner { self.owner = owner }
+          },
+          {
+            precondition(hasValue, "ArborealTracking: a derived value read before it was computed")
+            value.initialize(to: slot.pointee)
+          })
       }
-      // Recorded before the value is read: a change after the read finds the key's bit set
-      // (see `isObserved`), and one in between only notifies once more.
-      var watch = false
-      if !inside {
-        registrar.access(key)
-        watch =
-          ThreadContext.unmanagedCurrent?._withUnsafeGuaranteedRef { $0.scope != nil } ?? false
-      }
-      graph.read(
-        row, holding: self, watch: watch,
-        before: {
-          if self.owner == nil, let owner { self.owner = owner }
-        },
-        {
-          precondition(hasValue, "ArborealTracking: a derived value read before it was computed")
-          value.initialize(to: slot.pointee)
-        })
     }
 
     /// Under the graph's lock: publishes the stored value's bits, then a new stamp (see
     /// "Clean reads without the lock").
     override func publish() {
-      precondition(Self.isPublishable && hasValue, "ArborealTracking: nothing to publish")
-      var words: (UInt, UInt) = (0, 0)
-      withUnsafeMutableBytes(of: &words) { $0.storeBytes(of: slot.pointee, as: Value.self) }
-      publishedLow.store(words.0, ordering: .releasing)
-      publishedHigh.store(words.1, ordering: .releasing)
+      precondition(publishes && hasValue, "ArborealTracking: nothing to publish")
+      // The value is plain data: its bits are its copy (see `allocateSlot`).
+      let raw = UnsafeRawPointer(slot)
+      publishedLow.store(raw.load(as: UInt.self), ordering: .releasing)
+      publishedHigh.store(
+        raw.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self), ordering: .releasing)
       publishCount &+= 1
       publishedStamp.store(publishCount, ordering: .releasing)
     }
@@ -271,6 +283,15 @@
           fatalError("ArborealTracking: a model's derived value was read before its model")
         }
         return modelCompute(owner)
+      }
+      guard !isPlainData else {
+        graph.commit(thread) { outcome -> (changed: Bool, inputsMoved: Bool) in
+          let inputsMoved = follow(scope, if: outcome)
+          if case .superseded = outcome { return (false, false) }
+          return (storePlainData(value), inputsMoved)
+        }
+        scope.recycle()
+        return
       }
       withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { replaced in
         var didReplace = false
@@ -292,6 +313,20 @@
         if didReplace { replaced.baseAddress.unsafelyUnwrapped.deinitialize(count: 1) }
       }
       scope.recycle()
+    }
+
+    /// Under the graph's lock, for a value that is plain data: stores `value` unless the
+    /// stored one is a duplicate, and returns whether it did. The replaced value needs no
+    /// deinitialisation (after the lock or anywhere), so no temporary holds it.
+    private func storePlainData(_ value: Value) -> Bool {
+      guard hasValue else {
+        slot.initialize(to: value)
+        hasValue = true
+        return true
+      }
+      if let isDuplicate, isDuplicate(slot.pointee, value) { return false }
+      slot.pointee = value
+      return true
     }
 
     /// Under the graph's lock, as a computation ends: relinks the input link to what `scope`
@@ -320,14 +355,16 @@
         callback: UncheckedCallback(
           readsNames: false,
           unchecked: { _ in
-            let context = ThreadContext.current
-            let marked = graph.markSource(
-              inputRow, holding: input, reached: &context.derived.graphReached)
-            if marked, context.isInTransaction {
-              context.derived.noteMark(input: inputRow, node: input, computed: row)
-            }
-            if !context.isInTransaction && context.derived.batchDepth == 0 {
-              context.derived.flushGraphIfPending()
+            // The thread keeps its context alive: reached without counting references.
+            ThreadContext.unmanagedCurrentOrNew._withUnsafeGuaranteedRef { context in
+              let marked = graph.markSource(
+                inputRow, holding: input, reached: &context.derived.graphReached)
+              if marked, context.isInTransaction {
+                context.derived.noteMark(input: inputRow, node: input, computed: row)
+              }
+              if !context.isInTransaction && context.derived.batchDepth == 0 {
+                context.derived.flushGraphIfPending()
+              }
             }
           }),
         origin: nil)
