@@ -61,7 +61,7 @@ import Testing
 
   @Test func theBeginAndEndCallsRecordLikeTheClosure() {
     let counter = Counter()
-    let mark = beginChangeRecording()
+    let mark = beginChangeRecording(keepingValues: true)
     #expect(isRecordingChanges)
     counter.count = 4
     counter.count = 0  // set back: no change
@@ -70,7 +70,30 @@ import Testing
     #expect(!isRecordingChanges)
     #expect(changes.map(\.key.name) == ["step"])
     #expect(changes.first.flatMap { $0.values?.before as? Int } == 1)
+    #expect(changes.first.flatMap { $0.values?.after as? Int } == 7)
     #expect(TrackingChanges(recorded: changes).names == ["step"])
+  }
+
+  @Test func aRecordingBegunWithoutValuesEndsWithoutThem() {
+    let counter = Counter()
+    let mark = beginChangeRecording()
+    counter.step = 7
+    let changes = endChangeRecording(mark, keepingValues: true)
+    #expect(changes.map(\.key.name) == ["step"])
+    #expect(changes.first.map { $0.values == nil } == true)
+  }
+
+  @Test func anInnerRecordingWithoutValuesKeepsThemForTheOuterOneThatAsked() {
+    let counter = Counter()
+    let outer = beginChangeRecording(keepingValues: true)
+    let inner = beginChangeRecording()
+    counter.step = 7
+    counter.step = 8
+    let innerChanges = endChangeRecording(inner, keepingValues: false)
+    let outerChanges = endChangeRecording(outer, keepingValues: true)
+    #expect(innerChanges.map(\.key.name) == ["step"])
+    #expect(outerChanges.first.flatMap { $0.values?.before as? Int } == 1)
+    #expect(outerChanges.first.flatMap { $0.values?.after as? Int } == 8)
   }
 
   @Test func aRecordingOnAnotherThreadDoesNotSeeThisThreadsWrites() {

@@ -241,7 +241,7 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     // Opened and closed around the recording rather than through `withTransaction`'s
     // closure, as in `apply(_:origin:)`.
     let opened = openTransaction()
-    let mark = beginChangeRecording()
+    let mark = beginChangeRecording(keepingValues: logsValues)
     #if DEBUG
       fx = namingPlaces { state.update(action: action, environment: environment) }
     #else

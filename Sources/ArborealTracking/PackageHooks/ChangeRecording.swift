@@ -62,7 +62,7 @@ package func withChangeRecording<T, E: Error>(
   keepingValues: Bool = false,
   _ body: () throws(E) -> T
 ) throws(E) -> (T, [RecordedChange]) {
-  let mark = beginChangeRecording()
+  let mark = beginChangeRecording(keepingValues: keepingValues)
   // No `Result`: called from generic code that is not specialised, where building one looks
   // up its metadata on every call.
   let value: T
@@ -75,8 +75,8 @@ package func withChangeRecording<T, E: Error>(
   return (value, Array(endChangeRecording(mark, keepingValues: keepingValues)))
 }
 
-/// A change recording begun by ``beginChangeRecording()``: how many recordings were open on
-/// its thread with it, checked when it ends.
+/// A change recording begun by ``beginChangeRecording(keepingValues:)``: how many recordings
+/// were open on its thread with it, checked when it ends.
 ///
 /// The recording is a span of the thread's write log (see `WriteLog`), which holds its writes
 /// with their net changes; nested recordings share the log, and an inner recording's changes
@@ -97,14 +97,18 @@ package struct ChangeRecordingMark {
 /// on it until ``endChangeRecording(_:keepingValues:)`` is recorded, as described at
 /// ``withChangeRecording(keepingValues:_:)``. For callers that cannot pass a closure cheaply
 /// (the store's logged send); every mark must be ended, on the same thread, innermost first.
+///
+/// - Parameter keepingValues: Whether the recording keeps the values after each change, which
+///   its end can then return: the writes keep them only while such a recording is open. A
+///   recording begun without ends with no values, whatever its end asks for.
 @usableFromInline
-package func beginChangeRecording() -> ChangeRecordingMark {
+package func beginChangeRecording(keepingValues: Bool = false) -> ChangeRecordingMark {
   let unmanaged = ThreadContext.unmanagedCurrentOrNew
   return unmanaged._withUnsafeGuaranteedRef { context in
     // Counted in before the start is read: a registrar made on this thread from now on sees
     // the count and takes a serial above the start.
     TrackingActivity.shared.countRecording(true)
-    context.writes.open(recordingAt: RegistrarCreation.now)
+    context.writes.open(recordingAt: RegistrarCreation.now, keepingValues: keepingValues)
     return ChangeRecordingMark(depth: context.writes.recordings, context: unmanaged)
   }
 }
@@ -112,7 +116,8 @@ package func beginChangeRecording() -> ChangeRecordingMark {
 /// Ends the change recording begun with `mark` and returns its net changes; an enclosing
 /// recording goes on with them.
 ///
-/// - Parameter keepingValues: Whether each change keeps the values before and after.
+/// - Parameter keepingValues: Whether each change keeps the values before and after (only a
+///   recording begun keeping values has them).
 /// - Complexity: O(*c*) for the recording's *c* changed properties.
 @usableFromInline
 package func endChangeRecording(
