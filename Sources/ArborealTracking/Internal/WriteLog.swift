@@ -152,23 +152,27 @@ struct WriteLog {
   /// - Parameter keepingValues: Whether the recording keeps values: its writes then keep their
   ///   `after` value.
   mutating func open(recordingAt recordingStart: UInt64, keepingValues: Bool = false) {
-    makeDeferredSpan()
     let enclosing = self.recordingStart
     recordings += 1
     if keepingValues { valueRecordings += 1 }
     self.recordingStart = recordingStart
-    if let last = spans.indices.last, spans[last].isTransaction, !spans[last].isRecording,
-      spans[last].first == entries.count
+    // The store's logged send: its transaction's span, deferred, is made here with the
+    // recording in it, in one append.
+    let sharesTransaction: Bool
+    if hasDeferredTransaction {
+      hasDeferredTransaction = false
+      sharesTransaction = true
+    } else if let last = spans.last, last.isTransaction, !last.isRecording,
+      last.first == entries.count
     {
-      spans[last].isRecording = true
-      spans[last].keepsValues = keepingValues
-      spans[last].recordingStart = recordingStart
-      spans[last].enclosingRecordingStart = enclosing
-      return
+      spans.removeLast()
+      sharesTransaction = true
+    } else {
+      sharesTransaction = false
     }
     spans.append(
       Span(
-        first: entries.count, isTransaction: false, isRecording: true,
+        first: entries.count, isTransaction: sharesTransaction, isRecording: true,
         keepsValues: keepingValues, recordingStart: recordingStart,
         enclosingRecordingStart: enclosing))
   }
@@ -189,9 +193,12 @@ struct WriteLog {
       close()
       return
     }
-    endRecording(of: spans[last])
-    spans[last].isRecording = false
-    spans[last].keepsValues = false
+    // Written back whole: one uniqueness check of the array, not one per field.
+    var span = spans[last]
+    endRecording(of: span)
+    span.isRecording = false
+    span.keepsValues = false
+    spans[last] = span
   }
 
   /// Closes the innermost span: its entries become the enclosing span's, but for those of
