@@ -174,7 +174,7 @@ private struct UniqueKeys {
   private(set) var list = SmallList<TrackingKey>()
   private var seen: Set<TrackingKey>?
 
-  mutating func insert(_ key: TrackingKey) {
+  mutating func insert(_ key: __owned TrackingKey) {
     // The usual recording: one key.
     if list.isEmpty {
       list.append(key)
@@ -193,7 +193,7 @@ private struct UniqueKeys {
 /// Ends the change recording begun with `mark`: passes each net change's position in the
 /// thread's write log and its named key to `each`, then closes the recording's span.
 private func endChangeRecording(
-  _ mark: ChangeRecordingMark, _ each: (inout WriteLog, Int, TrackingKey) -> Void
+  _ mark: ChangeRecordingMark, _ each: (inout WriteLog, Int, __owned TrackingKey) -> Void
 ) {
   checkSameThread(mark)
   mark.context._withUnsafeGuaranteedRef { context in
@@ -210,9 +210,14 @@ private func endChangeRecording(
       var key = context.writes.entries[position].key
       // Stored fields only: a computed one (`model`) would copy the whole entry out.
       if key.info == nil, context.writes.entries[position].hasModel {
-        let model = context.writes.entries[position].keeper
-        key = context.writes.entries[position].core._withUnsafeGuaranteedRef {
-          context.keyNames.named(key.id, core: $0, model: model)
+        if let cached = context.keyNames.cached(key.id) {
+          // The usual case: the model is not read (nor retained).
+          key = cached
+        } else {
+          let model = context.writes.entries[position].keeper
+          key = context.writes.entries[position].core._withUnsafeGuaranteedRef {
+            context.keyNames.named(key.id, core: $0, model: model)
+          }
         }
         // Kept for the enclosing recordings, if any.
         if context.writes.recordings > 1 { context.writes.name(at: position, key) }
