@@ -1,3 +1,4 @@
+import ArborealTestSupport
 import Dispatch
 import Synchronization
 import Testing
@@ -72,6 +73,50 @@ import Testing
     #expect(changes.first.flatMap { $0.values?.before as? Int } == 1)
     #expect(changes.first.flatMap { $0.values?.after as? Int } == 7)
     #expect(TrackingChanges(recorded: changes).names == ["step"])
+  }
+
+  @Test func theStoresOneStepEndClosesTheTransactionItsRecordingShares() {
+    let observed = SendableCounter()
+    let counter = Counter()
+    let runs = Log<[String]>()
+    let token = observe { changes in
+      _ = observed.count
+      runs.append(changes.names)
+    }
+    // Observed: the transaction has an observer to notify, so the two close apart.
+    let (opened, mark) = openTransactionRecording(keepingValues: false)
+    #expect(opened != nil && isRecordingChanges)
+    observed.count = 4
+    counter.step = 5
+    #expect(runs.count == 1)  // the first run only: the transaction holds the change
+    #expect(endChangeRecordingKeys(mark, closing: opened).names == ["count", "step"])
+    #expect(runs.all == [[], ["count"]] && !isRecordingChanges)
+    token.cancel()
+    // Unobserved: the recording's end closes the transaction in the same step.
+    let (again, second) = openTransactionRecording(keepingValues: false)
+    counter.step = 6
+    counter.count = 0  // equal: no change
+    #expect(endChangeRecordingKeys(second, closing: again).names == ["step"])
+    #expect(!isRecordingChanges && ThreadContext.currentIfPresent?.isInTransaction == false)
+    #expect(ThreadContext.currentIfPresent?.writes.isOpen == false)
+  }
+
+  @Test func theOneStepEndInsideAnEnclosingRecordingHandsItItsChanges() {
+    let counter = Counter()
+    let outer = beginChangeRecording()
+    let (opened, mark) = openTransactionRecording(keepingValues: false)
+    counter.count = 4
+    #expect(endChangeRecordingKeys(mark, closing: opened).names == ["count"])
+    counter.step = 5
+    #expect(endChangeRecording(outer, keepingValues: false).map(\.key.name) == ["count", "step"])
+    // Inside a transaction, none is opened: the recording ends alone.
+    let inner = withTransaction {
+      let (opened, mark) = openTransactionRecording(keepingValues: false)
+      #expect(opened == nil)
+      counter.count = 5
+      return endChangeRecordingKeys(mark, closing: opened).names
+    }
+    #expect(inner == ["count"])
   }
 
   @Test func aRecordingBegunWithoutValuesEndsWithoutThem() {

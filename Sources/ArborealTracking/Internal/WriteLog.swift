@@ -222,9 +222,25 @@ struct WriteLog {
     closeSpan()
   }
 
+  /// Ends the innermost span's change recording and closes the span, which it shares with a
+  /// transaction that closes with it: ``endRecording()`` then ``close()``, without writing the
+  /// span back in between (the end of a store's logged send).
+  mutating func endRecordingClosingTransaction() {
+    var span = spans.removeLast()
+    checkSharesTransaction(span)
+    endRecording(of: span)
+    span.isRecording = false
+    span.keepsValues = false
+    closeSpan(span)
+  }
+
   /// ``close()``, beyond its shortcut.
   private mutating func closeSpan() {
-    let span = spans.removeLast()
+    closeSpan(spans.removeLast())
+  }
+
+  /// Closes `span`, just removed from `spans`.
+  private mutating func closeSpan(_ span: Span) {
     if span.isRecording { endRecording(of: span) }
     checkNoRecordingLeft(in: span)
     guard let enclosing = spans.last else {
@@ -388,6 +404,21 @@ struct WriteLog {
     /// Does nothing: the checks are built with `-DARBOREAL_INTERNAL_CHECKS`.
     @inline(__always)
     private func checkNoRecordingLeft(in span: Span) {}
+  #endif
+
+  #if ARBOREAL_INTERNAL_CHECKS
+    /// Asserts, when built with `-DARBOREAL_INTERNAL_CHECKS`, that `span` is a transaction's
+    /// span shared with the recording that ends.
+    @inline(never)
+    private func checkSharesTransaction(_ span: Span) {
+      precondition(
+        span.isTransaction && span.isRecording,
+        "WriteLog: a recording closed with a transaction whose span it does not share")
+    }
+  #else
+    /// Does nothing: the checks are built with `-DARBOREAL_INTERNAL_CHECKS`.
+    @inline(__always)
+    private func checkSharesTransaction(_ span: Span) {}
   #endif
 
   #if ARBOREAL_INTERNAL_CHECKS

@@ -103,8 +103,14 @@ package struct ChangeRecordingMark {
 ///   recording begun without ends with no values, whatever its end asks for.
 @usableFromInline
 package func beginChangeRecording(keepingValues: Bool = false) -> ChangeRecordingMark {
-  let unmanaged = ThreadContext.unmanagedCurrentOrNew
-  return unmanaged._withUnsafeGuaranteedRef { context in
+  beginChangeRecording(in: ThreadContext.unmanagedCurrentOrNew, keepingValues: keepingValues)
+}
+
+/// ``beginChangeRecording(keepingValues:)`` on the calling thread, whose context is `unmanaged`.
+func beginChangeRecording(
+  in unmanaged: Unmanaged<ThreadContext>, keepingValues: Bool
+) -> ChangeRecordingMark {
+  unmanaged._withUnsafeGuaranteedRef { context in
     // Counted in before the start is read: a registrar made on this thread from now on sees
     // the count and takes a serial above the start.
     TrackingActivity.shared.countRecording(true)
@@ -124,7 +130,7 @@ package func endChangeRecording(
   _ mark: ChangeRecordingMark, keepingValues: Bool
 ) -> RecordedChanges {
   var changes = RecordedChanges()
-  endChangeRecording(mark) { log, position, key in
+  endChangeRecording(mark, closing: nil) { log, position, key in
     var values: (before: Any, after: Any)?
     if keepingValues, let before = log.entries[position].before,
       let after = log.entries[position].after
@@ -148,7 +154,24 @@ package func endChangeRecording(
 @usableFromInline
 package func endChangeRecordingKeys(_ mark: ChangeRecordingMark) -> TrackingChanges {
   var keys = UniqueKeys()
-  endChangeRecording(mark) { _, _, key in keys.insert(key) }
+  endChangeRecording(mark, closing: nil) { _, _, key in keys.insert(key) }
+  return TrackingChanges(uniqueKeys: keys.list)
+}
+
+/// Ends the change recording begun with `mark`, then closes the transaction `opened` (if
+/// any) in which it began, and returns the properties the recording changed:
+/// ``endChangeRecordingKeys(_:)`` then ``closeTransaction(_:)``, in one step when the two share
+/// the span and the transaction notifies nobody (the store's logged send, from
+/// ``openTransactionRecording(keepingValues:)``).
+///
+/// - Complexity: O(*c*) for the recording's *c* changed properties, plus the transaction's
+///   delivery.
+@usableFromInline
+package func endChangeRecordingKeys(
+  _ mark: ChangeRecordingMark, closing opened: OpenTransaction?
+) -> TrackingChanges {
+  var keys = UniqueKeys()
+  endChangeRecording(mark, closing: opened) { _, _, key in keys.insert(key) }
   return TrackingChanges(uniqueKeys: keys.list)
 }
 
@@ -191,9 +214,11 @@ private struct UniqueKeys {
 }
 
 /// Ends the change recording begun with `mark`: passes each net change's position in the
-/// thread's write log and its named key to `each`, then closes the recording's span.
+/// thread's write log and its named key to `each`, then closes the recording's span, and then
+/// the transaction `opened`, if any, in which the recording began.
 private func endChangeRecording(
-  _ mark: ChangeRecordingMark, _ each: (inout WriteLog, Int, __owned TrackingKey) -> Void
+  _ mark: ChangeRecordingMark, closing opened: OpenTransaction?,
+  _ each: (inout WriteLog, Int, __owned TrackingKey) -> Void
 ) {
   checkSameThread(mark)
   mark.context._withUnsafeGuaranteedRef { context in
@@ -224,7 +249,13 @@ private func endChangeRecording(
       }
       each(&context.writes, position, key)
     }
-    context.writes.endRecording()
+    if let opened {
+      if closeTransaction(opened, endingRecordingIn: context) { return }
+      context.writes.endRecording()
+      closeTransaction(opened)
+    } else {
+      context.writes.endRecording()
+    }
   }
 }
 
