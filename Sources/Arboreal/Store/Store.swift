@@ -263,8 +263,7 @@ public final class Store<Model: ArborealModel>: ArborealStore {
       if let single { single(entry) } else { dispatch?(entry, entry) }
       return fx
     }
-    let recorded = endChangeRecording(mark, keepingValues: true)
-    if let opened { closeTransaction(opened) }
+    let recorded = endChangeRecording(mark, keepingValues: true, closing: opened)
     let changes = TrackingChanges(recorded: recorded)
     if let steps {
       for handler in steps {

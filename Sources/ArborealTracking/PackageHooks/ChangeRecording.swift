@@ -94,7 +94,7 @@ package struct ChangeRecordingMark {
 }
 
 /// Begins a change recording on the calling thread: every change of a tracked property made
-/// on it until ``endChangeRecording(_:keepingValues:)`` is recorded, as described at
+/// on it until ``endChangeRecording(_:keepingValues:closing:)`` is recorded, as described at
 /// ``withChangeRecording(keepingValues:_:)``. For callers that cannot pass a closure cheaply
 /// (the store's logged send); every mark must be ended, on the same thread, innermost first.
 ///
@@ -120,17 +120,23 @@ func beginChangeRecording(
 }
 
 /// Ends the change recording begun with `mark` and returns its net changes; an enclosing
-/// recording goes on with them.
+/// recording goes on with them. Then closes the transaction `opened`, if any, in which the
+/// recording began (``openTransactionRecording(keepingValues:)``): in one step with the
+/// recording's end when the two share the span and the transaction notifies nobody, as
+/// ``endChangeRecordingKeys(_:closing:)`` does.
 ///
-/// - Parameter keepingValues: Whether each change keeps the values before and after (only a
-///   recording begun keeping values has them).
-/// - Complexity: O(*c*) for the recording's *c* changed properties.
+/// - Parameters:
+///   - keepingValues: Whether each change keeps the values before and after (only a
+///     recording begun keeping values has them).
+///   - opened: The transaction to close after the recording's end; nil for none.
+/// - Complexity: O(*c*) for the recording's *c* changed properties, plus the transaction's
+///   delivery.
 @usableFromInline
 package func endChangeRecording(
-  _ mark: ChangeRecordingMark, keepingValues: Bool
+  _ mark: ChangeRecordingMark, keepingValues: Bool, closing opened: OpenTransaction? = nil
 ) -> RecordedChanges {
   var changes = RecordedChanges()
-  endChangeRecording(mark, closing: nil) { log, position, key in
+  endChangeRecording(mark, closing: opened) { log, position, key in
     var values: (before: Any, after: Any)?
     if keepingValues, let before = log.entries[position].before,
       let after = log.entries[position].after
@@ -147,8 +153,8 @@ package func endChangeRecording(
 }
 
 /// Ends the change recording begun with `mark` and returns the properties it changed, each
-/// once, first written first: ``endChangeRecording(_:keepingValues:)`` for a caller that needs
-/// only their keys (a store's log entry without values).
+/// once, first written first: ``endChangeRecording(_:keepingValues:closing:)`` for a caller
+/// that needs only their keys (a store's log entry without values).
 ///
 /// - Complexity: O(*c*) for the recording's *c* changed properties.
 @usableFromInline
