@@ -12,11 +12,11 @@
 /// One entry per property (registrar and key) per span, in first-write order. An entry keeps
 /// the value the property had before its first write in the span (`before`), the value its last
 /// write stored (`after`), and whether the two differ (`changed`). Values are kept inline in
-/// `Any` (no allocation for a value of up to three words), boxed by the setter. `after` is kept only while a change recording that keeps values is open
-/// (`valueRecordings`): nothing else reads it, so a transaction, or a send that logs only keys,
-/// never makes it. A write that kept no values (an in-place edit of a collection, a
-/// hand-written accessor, a derived value) makes the property changed for the rest of the span
-/// and drops the values.
+/// `Any` (no allocation for a value of up to three words), boxed by the setter. `after` is kept
+/// only while a change recording that keeps values is open (`valueRecordings`): nothing else
+/// reads it, so a transaction, or a send that logs only keys, never keeps it. A write that kept
+/// no values (an in-place edit of a collection, a hand-written accessor, a derived value) makes
+/// the property changed for the rest of the span and drops the values.
 ///
 /// ## Net change in place
 /// `changed` is decided as each write comes, not when the span closes: a property's first write
@@ -82,7 +82,9 @@ struct WriteLog {
   /// A recording that begins right after the transaction opened, with nothing written in
   /// between (a store's logged send), shares the transaction's span instead of opening its
   /// own: both own the same entries, so one span serves both, and the recording's end leaves
-  /// the entries for the transaction to deliver without moving them (``endRecording()``).
+  /// the entries for the transaction to deliver without moving them (``endRecording()``), or,
+  /// when the transaction closes with it and notifies nobody, closes the span for both
+  /// (``endRecordingClosingTransaction()``).
   struct Span {
     let first: Int
     let isTransaction: Bool
