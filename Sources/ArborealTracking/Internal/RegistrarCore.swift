@@ -235,8 +235,9 @@ final class RegistrarCore: @unchecked Sendable {
 
   /// The calling thread's context (opaque, unretained) when a write on this thread goes to its
   /// write log with its values: a transaction or a change recording is open; nil otherwise.
-  /// The setter hands it back to the logged ``didChange(_:id:model:context:before:after:isDuplicate:)``,
-  /// which then does not look it up again. Not inlined: only the slow path of a write calls it.
+  /// The setter hands it back to the logged
+  /// ``didChange(_:id:model:context:before:after:isDuplicate:)``, which then does not look it
+  /// up again. Not inlined: only the slow path of a write calls it.
   @usableFromInline
   static func loggingContext() -> UnsafeMutableRawPointer? {
     guard let context = ThreadContext.unmanagedCurrent,
