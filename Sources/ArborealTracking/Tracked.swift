@@ -153,7 +153,7 @@ public struct Tracked<Value> {
       }
       if let isDuplicate = model[keyPath: storageKeyPath].isDuplicate {
         if isDuplicate(model[keyPath: storageKeyPath].value, newValue) { return }
-        if RegistrarCore.logsWrites() {
+        if let context = RegistrarCore.loggingContext() {
           // A transaction or a recording is open on this thread: the old value moves out of
           // the property (swapped, not copied) to its write log (see `WriteLog`), which keeps
           // it inline with the new one.
@@ -161,7 +161,7 @@ public struct Tracked<Value> {
           swap(&model[keyPath: storageKeyPath].value, &before)
           RegistrarCore.didChange(
             Unmanaged.passUnretained(model.registrar.core), id: id,
-            model: Unmanaged.passUnretained(model as AnyObject), before: before,
+            model: Unmanaged.passUnretained(model as AnyObject), context: context, before: before,
             after: model[keyPath: storageKeyPath].value,
             isDuplicate: { compare($0, $1, with: isDuplicate) })
           return
@@ -191,13 +191,13 @@ public struct Tracked<Value> {
       if _slowPath(slow) {
         if let old, let isDuplicate = model[keyPath: storageKeyPath].isDuplicate {
           if isDuplicate(old, model[keyPath: storageKeyPath].value) { return }
-          guard RegistrarCore.logsWrites() else {
+          guard let context = RegistrarCore.loggingContext() else {
             reportChange(model, id: id)
             return
           }
           RegistrarCore.didChange(
             Unmanaged.passUnretained(model.registrar.core), id: id,
-            model: Unmanaged.passUnretained(model as AnyObject), before: old,
+            model: Unmanaged.passUnretained(model as AnyObject), context: context, before: old,
             after: model[keyPath: storageKeyPath].value,
             isDuplicate: { compare($0, $1, with: isDuplicate) })
           return

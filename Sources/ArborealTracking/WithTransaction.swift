@@ -37,6 +37,40 @@ package struct OpenTransaction {
   fileprivate let context: Unmanaged<ThreadContext>
 }
 
+/// Opens a transaction on the calling thread (nil when one is already open: the changes then
+/// join it) and begins a change recording in it: ``openTransaction()`` then
+/// ``beginChangeRecording(keepingValues:)``, with one look-up of the thread's context. For the
+/// store's logged send; the recording ends before the transaction closes.
+@usableFromInline
+package func openTransactionRecording(
+  keepingValues: Bool
+) -> (transaction: OpenTransaction?, recording: ChangeRecordingMark) {
+  let unmanaged = ThreadContext.unmanagedCurrentOrNew
+  let opened = unmanaged._withUnsafeGuaranteedRef { open(in: $0) }
+  return (opened, beginChangeRecording(in: unmanaged, keepingValues: keepingValues))
+}
+
+/// Closes the transaction `opened` together with the change recording that shares its span
+/// and ends now, when closing notifies nobody: the recording's end and the transaction's close
+/// in one step (see `WriteLog.endRecordingClosingTransaction()`). Returns false, having done
+/// nothing, when the span is not shared or an observer waits; the caller then ends the
+/// recording and closes the transaction apart.
+func closeTransaction(_ opened: OpenTransaction, endingRecordingIn context: ThreadContext) -> Bool {
+  #if ARBOREAL_NEW_DERIVED
+    // The new engine settles and refreshes its marks as the transaction closes (see
+    // `Transaction.deliver(_:)`): not taken apart here.
+    return false
+  #else
+    guard opened.context.toOpaque() == Unmanaged.passUnretained(context).toOpaque(),
+      context.transaction.isIdle, let span = context.writes.spans.last, span.isTransaction,
+      span.isRecording
+    else { return false }
+    context.isInTransaction = false
+    context.writes.endRecordingClosingTransaction()
+    return true
+  #endif
+}
+
 /// Opens a transaction on the calling thread, or returns nil when one is already open (the
 /// changes then join it). For callers that cannot pass a closure cheaply (the store's send);
 /// every non-nil result must be closed, on the same thread, with ``closeTransaction(_:)``.

@@ -1,3 +1,4 @@
+import ArborealTestSupport
 import Dispatch
 import Synchronization
 import Testing
@@ -61,7 +62,7 @@ import Testing
 
   @Test func theBeginAndEndCallsRecordLikeTheClosure() {
     let counter = Counter()
-    let mark = beginChangeRecording()
+    let mark = beginChangeRecording(keepingValues: true)
     #expect(isRecordingChanges)
     counter.count = 4
     counter.count = 0  // set back: no change
@@ -70,7 +71,74 @@ import Testing
     #expect(!isRecordingChanges)
     #expect(changes.map(\.key.name) == ["step"])
     #expect(changes.first.flatMap { $0.values?.before as? Int } == 1)
+    #expect(changes.first.flatMap { $0.values?.after as? Int } == 7)
     #expect(TrackingChanges(recorded: changes).names == ["step"])
+  }
+
+  @Test func theStoresOneStepEndClosesTheTransactionItsRecordingShares() {
+    let observed = SendableCounter()
+    let counter = Counter()
+    let runs = Log<[String]>()
+    let token = observe { changes in
+      _ = observed.count
+      runs.append(changes.names)
+    }
+    // Observed: the transaction has an observer to notify, so the two close apart.
+    let (opened, mark) = openTransactionRecording(keepingValues: false)
+    #expect(opened != nil && isRecordingChanges)
+    observed.count = 4
+    counter.step = 5
+    #expect(runs.count == 1)  // the first run only: the transaction holds the change
+    #expect(endChangeRecordingKeys(mark, closing: opened).names == ["count", "step"])
+    #expect(runs.all == [[], ["count"]] && !isRecordingChanges)
+    token.cancel()
+    // Unobserved: the recording's end closes the transaction in the same step.
+    let (again, second) = openTransactionRecording(keepingValues: false)
+    counter.step = 6
+    counter.count = 0  // equal: no change
+    #expect(endChangeRecordingKeys(second, closing: again).names == ["step"])
+    #expect(!isRecordingChanges && ThreadContext.currentIfPresent?.isInTransaction == false)
+    #expect(ThreadContext.currentIfPresent?.writes.isOpen == false)
+  }
+
+  @Test func theOneStepEndInsideAnEnclosingRecordingHandsItItsChanges() {
+    let counter = Counter()
+    let outer = beginChangeRecording()
+    let (opened, mark) = openTransactionRecording(keepingValues: false)
+    counter.count = 4
+    #expect(endChangeRecordingKeys(mark, closing: opened).names == ["count"])
+    counter.step = 5
+    #expect(endChangeRecording(outer, keepingValues: false).map(\.key.name) == ["count", "step"])
+    // Inside a transaction, none is opened: the recording ends alone.
+    let inner = withTransaction {
+      let (opened, mark) = openTransactionRecording(keepingValues: false)
+      #expect(opened == nil)
+      counter.count = 5
+      return endChangeRecordingKeys(mark, closing: opened).names
+    }
+    #expect(inner == ["count"])
+  }
+
+  @Test func aRecordingBegunWithoutValuesEndsWithoutThem() {
+    let counter = Counter()
+    let mark = beginChangeRecording()
+    counter.step = 7
+    let changes = endChangeRecording(mark, keepingValues: true)
+    #expect(changes.map(\.key.name) == ["step"])
+    #expect(changes.first.map { $0.values == nil } == true)
+  }
+
+  @Test func anInnerRecordingWithoutValuesKeepsThemForTheOuterOneThatAsked() {
+    let counter = Counter()
+    let outer = beginChangeRecording(keepingValues: true)
+    let inner = beginChangeRecording()
+    counter.step = 7
+    counter.step = 8
+    let innerChanges = endChangeRecording(inner, keepingValues: false)
+    let outerChanges = endChangeRecording(outer, keepingValues: true)
+    #expect(innerChanges.map(\.key.name) == ["step"])
+    #expect(outerChanges.first.flatMap { $0.values?.before as? Int } == 1)
+    #expect(outerChanges.first.flatMap { $0.values?.after as? Int } == 8)
   }
 
   @Test func aRecordingOnAnotherThreadDoesNotSeeThisThreadsWrites() {

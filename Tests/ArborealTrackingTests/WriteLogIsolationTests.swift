@@ -31,7 +31,7 @@ import Testing
       log.append(changes.description)
     }
     let opened = openTransaction()
-    let mark = beginChangeRecording()
+    let mark = beginChangeRecording(keepingValues: true)
     counter.count += 1
     counter.step = 7
     counter.count -= 1

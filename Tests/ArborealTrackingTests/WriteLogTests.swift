@@ -40,9 +40,32 @@ import Testing
     write(&log, 1, 5, 0)
     #expect(span(log) == [[1, 0]])
     #expect(isUnchanged(log, 1))
-    #expect(log.entries[0].before as? Int == 0 && log.entries[0].after as? Int == 0)
+    // No recording keeps values: the value after is not kept.
+    #expect(log.entries[0].before as? Int == 0 && log.entries[0].after == nil)
     log.close()
     #expect(log.entries.isEmpty && !log.isOpen)
+  }
+
+  @Test func theValueAfterIsKeptOnlyWhileARecordingThatKeepsValuesIsOpen() {
+    var log = WriteLog()
+    log.openTransaction()
+    write(&log, 1, 0, 5)  // the transaction alone: no value after
+    log.open(recordingAt: 1, keepingValues: true)
+    #expect(log.valueRecordings == 1)
+    write(&log, 1, 5, 6)  // the recording's first write of 1, and the transaction's second
+    write(&log, 2, 0, 3)
+    #expect(log.entries[0].after as? Int == 6 && log.entries[1].after as? Int == 6)
+    #expect(log.entries[2].before as? Int == 0 && log.entries[2].after as? Int == 3)
+    log.open(recordingAt: 2)  // nested, without values: the outer one still needs them
+    write(&log, 2, 3, 4)
+    #expect(log.entries[3].after as? Int == 4 && log.entries[2].after as? Int == 4)
+    log.close()
+    log.close()
+    #expect(log.valueRecordings == 0 && log.recordings == 0)
+    write(&log, 2, 4, 9)  // the recording ended: the entry drops its value after, now stale
+    #expect(log.entries[1].before as? Int == 0 && log.entries[1].after == nil)
+    log.close()
+    #expect(log.entries.isEmpty)
   }
 
   @Test func theFirstWritesOldValueMeetsTheLastWritesNewOne() {

@@ -240,8 +240,7 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     let sequence = log.sequence
     // Opened and closed around the recording rather than through `withTransaction`'s
     // closure, as in `apply(_:origin:)`.
-    let opened = openTransaction()
-    let mark = beginChangeRecording()
+    let (opened, mark) = openTransactionRecording(keepingValues: logsValues)
     #if DEBUG
       fx = namingPlaces { state.update(action: action, environment: environment) }
     #else
@@ -250,8 +249,7 @@ public final class Store<Model: ArborealModel>: ArborealStore {
     // With values, each change keeps them; without, only the keys are needed. (No optional
     // of the recorded changes: its metadata would be looked up at run time on every send.)
     guard logsValues else {
-      let changes = endChangeRecordingKeys(mark)
-      if let opened { closeTransaction(opened) }
+      let changes = endChangeRecordingKeys(mark, closing: opened)
       if let steps {
         // Each recorder is handed a step of its own, which it moves into its queue.
         for handler in steps {
@@ -265,8 +263,7 @@ public final class Store<Model: ArborealModel>: ArborealStore {
       if let single { single(entry) } else { dispatch?(entry, entry) }
       return fx
     }
-    let recorded = endChangeRecording(mark, keepingValues: true)
-    if let opened { closeTransaction(opened) }
+    let recorded = endChangeRecording(mark, keepingValues: true, closing: opened)
     let changes = TrackingChanges(recorded: recorded)
     if let steps {
       for handler in steps {

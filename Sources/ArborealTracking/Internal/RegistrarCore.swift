@@ -233,18 +233,24 @@ final class RegistrarCore: @unchecked Sendable {
     }
   }
 
-  /// Whether a write on this thread goes to its write log with its values: a transaction or a
-  /// change recording is open. Not inlined: only the slow path of a write calls it.
+  /// The calling thread's context (opaque, unretained) when a write on this thread goes to its
+  /// write log with its values: a transaction or a change recording is open; nil otherwise.
+  /// The setter hands it back to the logged
+  /// ``didChange(_:id:model:context:before:after:isDuplicate:)``, which then does not look it
+  /// up again. Not inlined: only the slow path of a write calls it.
   @usableFromInline
-  static func logsWrites() -> Bool {
-    guard let context = ThreadContext.unmanagedCurrent else { return false }
-    return context._withUnsafeGuaranteedRef { $0.writes.isOpen }
+  static func loggingContext() -> UnsafeMutableRawPointer? {
+    guard let context = ThreadContext.unmanagedCurrent,
+      context._withUnsafeGuaranteedRef({ $0.writes.isOpen })
+    else { return nil }
+    return context.toOpaque()
   }
 
   /// Records a change of the `@Tracked` property `id` of `model` from `before` to `after`
-  /// (unequal by `isDuplicate`), and notifies its observers. With a transaction or a change
-  /// recording open on this thread, the write goes to its write log with both values, which
-  /// decide the net change (see ``WriteLog``). The caller keeps `core` and `model` alive.
+  /// (unequal by `isDuplicate`), and notifies its observers. A transaction or a change
+  /// recording is open on this thread (``loggingContext()`` said so): the write goes to its
+  /// write log with both values, which decide the net change (see ``WriteLog``). The caller
+  /// keeps `core` and `model` alive.
   ///
   /// Not inlined: only the slow path of a write calls it. Not generic: the setter, specialised
   /// where the model is compiled, boxes the values (inline, for a value of up to three words)
@@ -252,16 +258,20 @@ final class RegistrarCore: @unchecked Sendable {
   /// transaction. A generic function here ran unspecialised, boxing both values and copying
   /// them through their type's value witnesses on every logged write.
   ///
-  /// - Parameter isDuplicate: Whether two values of the property are equal; nil when either
-  ///   is not of its type.
+  /// - Parameters:
+  ///   - context: The calling thread's context, as ``loggingContext()`` returned it.
+  ///   - isDuplicate: Whether two values of the property are equal; nil when either is not of
+  ///     its type.
   @usableFromInline
   static func didChange(
     _ core: Unmanaged<RegistrarCore>, id: UInt64, model: Unmanaged<AnyObject>,
+    context opaque: UnsafeMutableRawPointer,
     before: __owned Any, after: __owned Any, isDuplicate: (Any, Any) -> Bool?
   ) {
-    let context = ThreadContext.unmanagedCurrent
-    context?._withUnsafeGuaranteedRef { context in
-      guard context.writes.isOpen else { return }
+    // The thread's own context: alive as long as the thread, and a write's slow path does not
+    // end it.
+    let context = Unmanaged<ThreadContext>.fromOpaque(opaque)
+    context._withUnsafeGuaranteedRef { context in
       model._withUnsafeGuaranteedRef { model in
         context.writes.log(
           core, id: id, keeper: model, hasModel: true, before: before, after: after,

@@ -162,6 +162,15 @@ struct KeyNames {
   private var ids = [UInt64](repeating: 0, count: KeyNames.slots)
   private var infos = [TrackingKeyInfo?](repeating: nil, count: KeyNames.slots)
 
+  /// The named key of property `id` if the cache has it: the usual case, which reads neither
+  /// the registrar nor its model.
+  @inline(__always)
+  func cached(_ id: UInt64) -> TrackingKey? {
+    let slot = Int(truncatingIfNeeded: id & UInt64(Self.slots &- 1))
+    guard ids[slot] == id, let info = infos[slot] else { return nil }
+    return TrackingKey(id: id, info: info)
+  }
+
   /// The named key of property `id` of `core`'s model `model`, from the cache or the registrar.
   mutating func named(_ id: UInt64, core: RegistrarCore, model: AnyObject) -> TrackingKey {
     let slot = Int(truncatingIfNeeded: id & UInt64(Self.slots &- 1))

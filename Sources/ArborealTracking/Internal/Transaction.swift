@@ -33,6 +33,10 @@ final class Transaction {
   @exclusivity(unchecked) private var removedOneShots:
     [(core: RegistrarCore, id: UInt64, observers: [ObserverCore])] = []
 
+  /// Whether no observer waits to be notified (nor one-shot observer to be put back, which a
+  /// write hands over with its observers): closing notifies nobody.
+  var isIdle: Bool { observers.isEmpty }
+
   /// Opens the transaction's span of the thread's write log.
   @inline(__always)
   func open(_ context: ThreadContext) {

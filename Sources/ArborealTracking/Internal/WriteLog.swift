@@ -12,9 +12,11 @@
 /// One entry per property (registrar and key) per span, in first-write order. An entry keeps
 /// the value the property had before its first write in the span (`before`), the value its last
 /// write stored (`after`), and whether the two differ (`changed`). Values are kept inline in
-/// `Any` (no allocation for a value of up to three words); a write that kept none (an in-place
-/// edit of a collection, a hand-written accessor, a derived value) makes the property changed
-/// for the rest of the span and drops the values.
+/// `Any` (no allocation for a value of up to three words), boxed by the setter. `after` is kept
+/// only while a change recording that keeps values is open (`valueRecordings`): nothing else
+/// reads it, so a transaction, or a send that logs only keys, never keeps it. A write that kept
+/// no values (an in-place edit of a collection, a hand-written accessor, a derived value) makes
+/// the property changed for the rest of the span and drops the values.
 ///
 /// ## Net change in place
 /// `changed` is decided as each write comes, not when the span closes: a property's first write
@@ -37,8 +39,9 @@
 /// `-DARBOREAL_INTERNAL_CHECKS`): span starts increase and lie within the log; a span's region
 /// holds at most one entry per property; an entry's `outer` is -1 or an earlier entry of the
 /// same property in an enclosing span's region (before the entry's own span starts); while
-/// `indexed`, `index` maps every property in the log to its last entry. Used only by its thread
-/// (one per thread, in its ``ThreadContext``), which is why it needs no lock.
+/// `indexed`, `index` maps every property in the log to its last entry; `valueRecordings` counts
+/// the spans whose recording keeps values, and only a span with a recording keeps values. Used
+/// only by its thread (one per thread, in its ``ThreadContext``), which is why it needs no lock.
 struct WriteLog {
   /// A property of a model: its registrar and its key's identity.
   struct Property: Hashable {
@@ -66,6 +69,7 @@ struct WriteLog {
     /// The position of the property's entry in the enclosing span with one, or -1.
     var outer: Int
     var before: Any?
+    /// Kept only while a recording that keeps values is open (see "Entries").
     var after: Any?
 
     var property: Property { Property(registrar: core.toOpaque(), id: key.id) }
@@ -78,11 +82,15 @@ struct WriteLog {
   /// A recording that begins right after the transaction opened, with nothing written in
   /// between (a store's logged send), shares the transaction's span instead of opening its
   /// own: both own the same entries, so one span serves both, and the recording's end leaves
-  /// the entries for the transaction to deliver without moving them (``endRecording()``).
+  /// the entries for the transaction to deliver without moving them (``endRecording()``), or,
+  /// when the transaction closes with it and notifies nobody, closes the span for both
+  /// (``endRecordingClosingTransaction()``).
   struct Span {
     let first: Int
     let isTransaction: Bool
     var isRecording: Bool
+    /// Whether the span's recording keeps values (counted in `valueRecordings`).
+    var keepsValues: Bool
     var recordingStart: UInt64
     var enclosingRecordingStart: UInt64
   }
@@ -93,6 +101,8 @@ struct WriteLog {
   private var indexed = false
   /// How many change recordings are open.
   private(set) var recordings = 0
+  /// How many of them keep values: while any does, writes keep their `after` value.
+  private(set) var valueRecordings = 0
   /// The start of the innermost open change recording; meaningless while none is open.
   private(set) var recordingStart: UInt64 = 0
 
@@ -134,29 +144,47 @@ struct WriteLog {
   private mutating func appendTransactionSpan() {
     spans.append(
       Span(
-        first: entries.count, isTransaction: true, isRecording: false, recordingStart: 0,
-        enclosingRecordingStart: 0))
+        first: entries.count, isTransaction: true, isRecording: false, keepsValues: false,
+        recordingStart: 0, enclosingRecordingStart: 0))
   }
 
   /// Opens a change recording's span, which began at `recordingStart`; shares the
   /// transaction's when the transaction's is the innermost and holds nothing yet.
-  mutating func open(recordingAt recordingStart: UInt64) {
-    makeDeferredSpan()
+  ///
+  /// - Parameter keepingValues: Whether the recording keeps values: its writes then keep their
+  ///   `after` value.
+  mutating func open(recordingAt recordingStart: UInt64, keepingValues: Bool = false) {
     let enclosing = self.recordingStart
     recordings += 1
+    if keepingValues { valueRecordings += 1 }
     self.recordingStart = recordingStart
-    if let last = spans.indices.last, spans[last].isTransaction, !spans[last].isRecording,
-      spans[last].first == entries.count
+    // The store's logged send: its transaction's span, deferred, is made here with the
+    // recording in it, in one append.
+    let sharesTransaction: Bool
+    if hasDeferredTransaction {
+      hasDeferredTransaction = false
+      sharesTransaction = true
+    } else if let last = spans.last, last.isTransaction, !last.isRecording,
+      last.first == entries.count
     {
-      spans[last].isRecording = true
-      spans[last].recordingStart = recordingStart
-      spans[last].enclosingRecordingStart = enclosing
-      return
+      spans.removeLast()
+      sharesTransaction = true
+    } else {
+      sharesTransaction = false
     }
     spans.append(
       Span(
-        first: entries.count, isTransaction: false, isRecording: true,
-        recordingStart: recordingStart, enclosingRecordingStart: enclosing))
+        first: entries.count, isTransaction: sharesTransaction, isRecording: true,
+        keepsValues: keepingValues, recordingStart: recordingStart,
+        enclosingRecordingStart: enclosing))
+  }
+
+  /// Counts out the recording of `span`, which ends.
+  @inline(__always)
+  private mutating func endRecording(of span: Span) {
+    recordings -= 1
+    if span.keepsValues { valueRecordings -= 1 }
+    recordingStart = span.enclosingRecordingStart
   }
 
   /// Ends the innermost span's change recording: closes its span, or leaves the span to the
@@ -167,9 +195,12 @@ struct WriteLog {
       close()
       return
     }
-    recordings -= 1
-    recordingStart = spans[last].enclosingRecordingStart
-    spans[last].isRecording = false
+    // Written back whole: one uniqueness check of the array, not one per field.
+    var span = spans[last]
+    endRecording(of: span)
+    span.isRecording = false
+    span.keepsValues = false
+    spans[last] = span
   }
 
   /// Closes the innermost span: its entries become the enclosing span's, but for those of
@@ -193,13 +224,26 @@ struct WriteLog {
     closeSpan()
   }
 
+  /// Ends the innermost span's change recording and closes the span, which it shares with a
+  /// transaction that closes with it: ``endRecording()`` then ``close()``, without writing the
+  /// span back in between (the end of a store's logged send).
+  mutating func endRecordingClosingTransaction() {
+    var span = spans.removeLast()
+    checkSharesTransaction(span)
+    endRecording(of: span)
+    span.isRecording = false
+    span.keepsValues = false
+    closeSpan(span)
+  }
+
   /// ``close()``, beyond its shortcut.
   private mutating func closeSpan() {
-    let span = spans.removeLast()
-    if span.isRecording {
-      recordings -= 1
-      recordingStart = span.enclosingRecordingStart
-    }
+    closeSpan(spans.removeLast())
+  }
+
+  /// Closes `span`, just removed from `spans`.
+  private mutating func closeSpan(_ span: Span) {
+    if span.isRecording { endRecording(of: span) }
     checkNoRecordingLeft(in: span)
     guard let enclosing = spans.last else {
       if entries.capacity <= Self.keptCapacity {
@@ -232,7 +276,8 @@ struct WriteLog {
 
   /// Logs a write of property `id` of `core` that kept its values: the value `before` it and the
   /// value `after` it stored, boxed by the setter, compared with `isDuplicate` (nil when either
-  /// value is not of the property's type).
+  /// value is not of the property's type). `after` is kept only while a recording that keeps
+  /// values is open.
   mutating func log(
     _ core: Unmanaged<RegistrarCore>, id: UInt64, keeper: AnyObject, hasModel: Bool,
     before: __owned Any, after: __owned Any, isDuplicate: (Any, Any) -> Bool?
@@ -245,25 +290,27 @@ struct WriteLog {
         Entry(
           key: TrackingKey(unnamed: id), core: core, keeper: keeper, hasModel: hasModel,
           isState: true, changed: true, creation: core._withUnsafeGuaranteedRef { $0.creation },
-          outer: next ?? -1, before: before, after: after),
+          outer: next ?? -1, before: before, after: valueRecordings > 0 ? after : nil),
         property)
     }
     if let next { update(from: next, after: after, isDuplicate: isDuplicate) }
   }
 
   /// Updates the property's entry at `position` and those it links to, out to the outermost
-  /// span, for a write that stored `after`. Apart from ``log(_:id:keeper:hasModel:before:after:isDuplicate:)``:
-  /// a property's first write in a span, the usual one, never comes here.
+  /// span, for a write that stored `after`. Apart from
+  /// ``log(_:id:keeper:hasModel:before:after:isDuplicate:)``: a property's first write in a
+  /// span, the usual one, never comes here.
   @inline(never)
   private mutating func update(
     from position: Int, after: Any, isDuplicate: (Any, Any) -> Bool?
   ) {
+    let keepsAfter = valueRecordings > 0
     var next: Int? = position
     while let position = next {
       if let first = entries[position].before {
         if let duplicate = isDuplicate(first, after) {
           entries[position].changed = !duplicate
-          entries[position].after = after
+          entries[position].after = keepsAfter ? after : nil
         } else {
           entries[position].keepNoValues()
         }
@@ -362,11 +409,30 @@ struct WriteLog {
   #endif
 
   #if ARBOREAL_INTERNAL_CHECKS
+    /// Asserts, when built with `-DARBOREAL_INTERNAL_CHECKS`, that `span` is a transaction's
+    /// span shared with the recording that ends.
+    @inline(never)
+    private func checkSharesTransaction(_ span: Span) {
+      precondition(
+        span.isTransaction && span.isRecording,
+        "WriteLog: a recording closed with a transaction whose span it does not share")
+    }
+  #else
+    /// Does nothing: the checks are built with `-DARBOREAL_INTERNAL_CHECKS`.
+    @inline(__always)
+    private func checkSharesTransaction(_ span: Span) {}
+  #endif
+
+  #if ARBOREAL_INTERNAL_CHECKS
     /// Asserts the invariants when built with `-DARBOREAL_INTERNAL_CHECKS`, for logs of up to
     /// 64 entries (a larger one would make the checked build quadratic); does nothing otherwise.
     @inline(never)
     func checkInvariants() {
       precondition(!hasDeferredTransaction || spans.isEmpty, "WriteLog: a deferred span")
+      precondition(
+        valueRecordings == spans.count(where: \.keepsValues)
+          && spans.allSatisfy { $0.isRecording || !$0.keepsValues },
+        "WriteLog: the count of recordings that keep values")
       guard entries.count <= 64 else { return }
       var previous = 0
       for span in spans {

@@ -62,7 +62,7 @@ package func withChangeRecording<T, E: Error>(
   keepingValues: Bool = false,
   _ body: () throws(E) -> T
 ) throws(E) -> (T, [RecordedChange]) {
-  let mark = beginChangeRecording()
+  let mark = beginChangeRecording(keepingValues: keepingValues)
   // No `Result`: called from generic code that is not specialised, where building one looks
   // up its metadata on every call.
   let value: T
@@ -75,8 +75,8 @@ package func withChangeRecording<T, E: Error>(
   return (value, Array(endChangeRecording(mark, keepingValues: keepingValues)))
 }
 
-/// A change recording begun by ``beginChangeRecording()``: how many recordings were open on
-/// its thread with it, checked when it ends.
+/// A change recording begun by ``beginChangeRecording(keepingValues:)``: how many recordings
+/// were open on its thread with it, checked when it ends.
 ///
 /// The recording is a span of the thread's write log (see `WriteLog`), which holds its writes
 /// with their net changes; nested recordings share the log, and an inner recording's changes
@@ -94,32 +94,49 @@ package struct ChangeRecordingMark {
 }
 
 /// Begins a change recording on the calling thread: every change of a tracked property made
-/// on it until ``endChangeRecording(_:keepingValues:)`` is recorded, as described at
+/// on it until ``endChangeRecording(_:keepingValues:closing:)`` is recorded, as described at
 /// ``withChangeRecording(keepingValues:_:)``. For callers that cannot pass a closure cheaply
 /// (the store's logged send); every mark must be ended, on the same thread, innermost first.
+///
+/// - Parameter keepingValues: Whether the recording keeps the values after each change, which
+///   its end can then return: the writes keep them only while such a recording is open. A
+///   recording begun without ends with no values, whatever its end asks for.
 @usableFromInline
-package func beginChangeRecording() -> ChangeRecordingMark {
-  let unmanaged = ThreadContext.unmanagedCurrentOrNew
-  return unmanaged._withUnsafeGuaranteedRef { context in
+package func beginChangeRecording(keepingValues: Bool = false) -> ChangeRecordingMark {
+  beginChangeRecording(in: ThreadContext.unmanagedCurrentOrNew, keepingValues: keepingValues)
+}
+
+/// ``beginChangeRecording(keepingValues:)`` on the calling thread, whose context is `unmanaged`.
+func beginChangeRecording(
+  in unmanaged: Unmanaged<ThreadContext>, keepingValues: Bool
+) -> ChangeRecordingMark {
+  unmanaged._withUnsafeGuaranteedRef { context in
     // Counted in before the start is read: a registrar made on this thread from now on sees
     // the count and takes a serial above the start.
     TrackingActivity.shared.countRecording(true)
-    context.writes.open(recordingAt: RegistrarCreation.now)
+    context.writes.open(recordingAt: RegistrarCreation.now, keepingValues: keepingValues)
     return ChangeRecordingMark(depth: context.writes.recordings, context: unmanaged)
   }
 }
 
 /// Ends the change recording begun with `mark` and returns its net changes; an enclosing
-/// recording goes on with them.
+/// recording goes on with them. Then closes the transaction `opened`, if any, in which the
+/// recording began (``openTransactionRecording(keepingValues:)``): in one step with the
+/// recording's end when the two share the span and the transaction notifies nobody, as
+/// ``endChangeRecordingKeys(_:closing:)`` does.
 ///
-/// - Parameter keepingValues: Whether each change keeps the values before and after.
-/// - Complexity: O(*c*) for the recording's *c* changed properties.
+/// - Parameters:
+///   - keepingValues: Whether each change keeps the values before and after (only a
+///     recording begun keeping values has them).
+///   - opened: The transaction to close after the recording's end; nil for none.
+/// - Complexity: O(*c*) for the recording's *c* changed properties, plus the transaction's
+///   delivery.
 @usableFromInline
 package func endChangeRecording(
-  _ mark: ChangeRecordingMark, keepingValues: Bool
+  _ mark: ChangeRecordingMark, keepingValues: Bool, closing opened: OpenTransaction? = nil
 ) -> RecordedChanges {
   var changes = RecordedChanges()
-  endChangeRecording(mark) { log, position, key in
+  endChangeRecording(mark, closing: opened) { log, position, key in
     var values: (before: Any, after: Any)?
     if keepingValues, let before = log.entries[position].before,
       let after = log.entries[position].after
@@ -136,14 +153,31 @@ package func endChangeRecording(
 }
 
 /// Ends the change recording begun with `mark` and returns the properties it changed, each
-/// once, first written first: ``endChangeRecording(_:keepingValues:)`` for a caller that needs
-/// only their keys (a store's log entry without values).
+/// once, first written first: ``endChangeRecording(_:keepingValues:closing:)`` for a caller
+/// that needs only their keys (a store's log entry without values).
 ///
 /// - Complexity: O(*c*) for the recording's *c* changed properties.
 @usableFromInline
 package func endChangeRecordingKeys(_ mark: ChangeRecordingMark) -> TrackingChanges {
   var keys = UniqueKeys()
-  endChangeRecording(mark) { _, _, key in keys.insert(key) }
+  endChangeRecording(mark, closing: nil) { _, _, key in keys.insert(key) }
+  return TrackingChanges(uniqueKeys: keys.list)
+}
+
+/// Ends the change recording begun with `mark`, then closes the transaction `opened` (if
+/// any) in which it began, and returns the properties the recording changed:
+/// ``endChangeRecordingKeys(_:)`` then ``closeTransaction(_:)``, in one step when the two share
+/// the span and the transaction notifies nobody (the store's logged send, from
+/// ``openTransactionRecording(keepingValues:)``).
+///
+/// - Complexity: O(*c*) for the recording's *c* changed properties, plus the transaction's
+///   delivery.
+@usableFromInline
+package func endChangeRecordingKeys(
+  _ mark: ChangeRecordingMark, closing opened: OpenTransaction?
+) -> TrackingChanges {
+  var keys = UniqueKeys()
+  endChangeRecording(mark, closing: opened) { _, _, key in keys.insert(key) }
   return TrackingChanges(uniqueKeys: keys.list)
 }
 
@@ -169,7 +203,7 @@ private struct UniqueKeys {
   private(set) var list = SmallList<TrackingKey>()
   private var seen: Set<TrackingKey>?
 
-  mutating func insert(_ key: TrackingKey) {
+  mutating func insert(_ key: __owned TrackingKey) {
     // The usual recording: one key.
     if list.isEmpty {
       list.append(key)
@@ -186,9 +220,11 @@ private struct UniqueKeys {
 }
 
 /// Ends the change recording begun with `mark`: passes each net change's position in the
-/// thread's write log and its named key to `each`, then closes the recording's span.
+/// thread's write log and its named key to `each`, then closes the recording's span, and then
+/// the transaction `opened`, if any, in which the recording began.
 private func endChangeRecording(
-  _ mark: ChangeRecordingMark, _ each: (inout WriteLog, Int, TrackingKey) -> Void
+  _ mark: ChangeRecordingMark, closing opened: OpenTransaction?,
+  _ each: (inout WriteLog, Int, __owned TrackingKey) -> Void
 ) {
   checkSameThread(mark)
   mark.context._withUnsafeGuaranteedRef { context in
@@ -205,16 +241,27 @@ private func endChangeRecording(
       var key = context.writes.entries[position].key
       // Stored fields only: a computed one (`model`) would copy the whole entry out.
       if key.info == nil, context.writes.entries[position].hasModel {
-        let model = context.writes.entries[position].keeper
-        key = context.writes.entries[position].core._withUnsafeGuaranteedRef {
-          context.keyNames.named(key.id, core: $0, model: model)
+        if let cached = context.keyNames.cached(key.id) {
+          // The usual case: the model is not read (nor retained).
+          key = cached
+        } else {
+          let model = context.writes.entries[position].keeper
+          key = context.writes.entries[position].core._withUnsafeGuaranteedRef {
+            context.keyNames.named(key.id, core: $0, model: model)
+          }
         }
         // Kept for the enclosing recordings, if any.
         if context.writes.recordings > 1 { context.writes.name(at: position, key) }
       }
       each(&context.writes, position, key)
     }
-    context.writes.endRecording()
+    if let opened {
+      if closeTransaction(opened, endingRecordingIn: context) { return }
+      context.writes.endRecording()
+      closeTransaction(opened)
+    } else {
+      context.writes.endRecording()
+    }
   }
 }
 
