@@ -61,8 +61,8 @@ import Synchronization
 /// once per process), effects returned together with `Fx.dismiss`. A test that sends such an
 /// action on purpose says so with `withKnownIssue`.
 ///
-/// In every build and either exhaustivity, a step that puts a ``SubscribingModel`` into the
-/// state where no route listed in its parent's ``ArborealModel/routes`` holds it fails: the
+/// In every build and either exhaustivity, a step that puts a `SubscribingModel` into the
+/// state where no route listed in its parent's `routes` holds it fails: the
 /// store would not start its subscriptions, and a child that only listens would never send
 /// the action whose `forward` reports the missing route.
 ///
